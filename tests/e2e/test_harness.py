@@ -1,0 +1,195 @@
+"""Phase 1: the harness itself, proven with throw-away hooks the tests write into the scratch
+settings (no sane-hooks code involved). If these fail, the e2e scenarios prove nothing."""
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from conftest import PYTHON, E2E
+from fakeapi import parallel, text, tool_use
+
+PROBE = r'''
+import argparse, fcntl, json, os, sys, time
+ap = argparse.ArgumentParser()
+ap.add_argument("--log", required=True)
+ap.add_argument("--tag", default="probe")
+ap.add_argument("--exit", type=int, default=0)
+ap.add_argument("--stderr", default="")
+ap.add_argument("--stdout", default="")
+ap.add_argument("--once", default="")      # act only while this file does not exist
+ap.add_argument("--sleep", type=float, default=0)
+a = ap.parse_args()
+payload = json.load(sys.stdin)
+start = time.time()
+time.sleep(a.sleep)
+rec = {"tag": a.tag, "payload": payload, "start": start, "end": time.time(),
+       "env": {k: v for k, v in os.environ.items() if k.startswith("CLAUDE")}}
+with open(a.log, "a") as f:
+    fcntl.flock(f, fcntl.LOCK_EX)
+    f.write(json.dumps(rec) + "\n")
+if a.once:
+    if os.path.exists(a.once):
+        sys.exit(0)
+    open(a.once, "w").close()
+if a.stdout:
+    sys.stdout.write(a.stdout)
+if a.stderr:
+    sys.stderr.write(a.stderr)
+sys.exit(a.exit)
+'''
+
+
+def probe(e2e: E2E, tag: str, **opts: object) -> str:
+    """The command line of a probe hook that logs its payload to root/hooks.jsonl."""
+    script = e2e.root / "probe_hook.py"
+    if not script.exists():
+        script.write_text(PROBE)
+    args = [PYTHON, str(script), "--log", str(e2e.root / "hooks.jsonl"), "--tag", tag]
+    for key, val in opts.items():
+        args += [f"--{key}", str(val)]
+    return shlex.join(args)
+
+
+def probe_log(e2e: E2E, tag: str | None = None) -> list[dict]:
+    path = e2e.root / "hooks.jsonl"
+    if not path.exists():
+        return []
+    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in recs if tag is None or r["tag"] == tag]
+
+
+def test_text_turn(e2e: E2E) -> None:
+    e2e.add_hook("UserPromptSubmit", probe(e2e, "ups"), matcher=None)
+    run = e2e.run("say hello", script=[text("hello from the fake model")])
+    assert run.returncode == 0, run.describe()
+    assert run.result_text == "hello from the fake model", run.describe()
+    assert run.model_calls == 1
+    assert run.duration < 20
+    [rec] = probe_log(e2e, "ups")
+    assert rec["payload"]["hook_event_name"] == "UserPromptSubmit"
+    assert rec["payload"]["prompt"] == "say hello"
+    assert rec["env"]["CLAUDECODE"] == "1"
+    assert rec["env"]["CLAUDE_PROJECT_DIR"] == str(e2e.project)
+
+
+def test_pretooluse_exit2_blocks_write(e2e: E2E) -> None:
+    e2e.add_hook("PreToolUse", probe(e2e, "deny", exit=2, stderr="[probe-gate] no writes"))
+    target = e2e.project / "hello.txt"
+    run = e2e.run("write it", script=[
+        tool_use("Write", {"file_path": str(target), "content": "hi\n"}), text("ok")])
+    assert run.returncode == 0, run.describe()
+    assert not target.exists()
+    [res] = run.results_for("Write")
+    assert res is not None and res["is_error"], run.describe()
+    assert "[probe-gate] no writes" in res["content"]
+    assert res["content"].startswith("PreToolUse:Write hook error")
+    [resp] = run.hooks("PreToolUse")
+    assert resp["exit_code"] == 2 and "[probe-gate]" in resp["stderr"]
+    assert run.hooks("PreToolUse", subtype="hook_started")
+
+
+def test_pretooluse_json_deny_and_allow(e2e: E2E) -> None:
+    deny = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                              "permissionDecision": "deny",
+                                              "permissionDecisionReason": "[probe-json] denied"}})
+    e2e.add_hook("PreToolUse", probe(e2e, "jdeny", stdout=deny), matcher="Bash")
+    target = e2e.project / "ok.txt"
+    run = e2e.run("go", script=[
+        tool_use("Bash", {"command": "echo hi > bash.txt", "description": "write"}),
+        tool_use("Write", {"file_path": str(target), "content": "ok\n"}),
+        text("done")])
+    [bash] = run.results_for("Bash")
+    assert bash["is_error"] and "[probe-json] denied" in bash["content"], run.describe()
+    assert not (e2e.project / "bash.txt").exists()
+    [write] = run.results_for("Write")
+    assert not write["is_error"], run.describe()
+    assert target.read_text() == "ok\n"
+
+
+def test_failing_bash_fires_posttoolusefailure(e2e: E2E) -> None:
+    e2e.add_hook("PostToolUse", probe(e2e, "post"))
+    e2e.add_hook("PostToolUseFailure", probe(e2e, "fail"))
+    run = e2e.run("fail", script=[
+        tool_use("Bash", {"command": "echo out; exit 3", "description": "fail"}), text("ok")])
+    [res] = run.results_for("Bash")
+    assert res["is_error"] and "Exit code 3" in res["content"], run.describe()
+    [rec] = probe_log(e2e, "fail")
+    assert rec["payload"]["error"].startswith("Exit code 3")
+    assert probe_log(e2e, "post") == []
+
+
+def test_parallel_tool_calls_run_hooks_concurrently(e2e: E2E) -> None:
+    for name in ("a", "b", "c"):
+        e2e.write(f"{name}.txt", f"{name}\n")
+    e2e.add_hook("PreToolUse", probe(e2e, "pre", sleep=0.4))
+    e2e.add_hook("PostToolUse", probe(e2e, "post"))
+    run = e2e.run("read all", script=[
+        parallel(*[("Read", {"file_path": str(e2e.project / f"{n}.txt")}) for n in "abc"],
+                 ("Bash", {"command": "echo hi", "description": "hi"})),
+        text("done")])
+    results = [run.tool_result(b["id"]) for b in run.tool_uses()]
+    assert len(results) == 4 and all(r and not r["is_error"] for r in results), run.describe()
+    pre = probe_log(e2e, "pre")
+    assert len(pre) == 4 and len(probe_log(e2e, "post")) == 4
+    # read-only calls start together: some PreToolUse hooks overlap in time
+    reads = sorted((r for r in pre if r["payload"]["tool_name"] == "Read"),
+                   key=lambda r: r["start"])
+    assert any(b["start"] < a["end"] for a, b in zip(reads, reads[1:])), "no overlap"
+
+
+def test_continue_keeps_the_session(e2e: E2E) -> None:
+    first = e2e.run("first prompt", script=[text("one")])
+    second = e2e.run("second prompt", script=[text("two")])
+    assert first.session_id and second.session_id == first.session_id
+    assert second.result_text == "two", second.describe()
+    sent = json.dumps(second.calls()[0].messages)
+    assert "first prompt" in sent and "second prompt" in sent
+    third = e2e.run("fresh", script=[text("three")], new_session=True)
+    assert third.session_id != first.session_id
+
+
+def test_userpromptsubmit_block_is_consumed(e2e: E2E) -> None:
+    block = json.dumps({"decision": "block", "reason": "[probe-cmd] answered"})
+    e2e.add_hook("UserPromptSubmit", probe(e2e, "ups", stdout=block), matcher=None)
+    e2e.add_hook("Stop", probe(e2e, "stop"), matcher=None)
+    run = e2e.run("x+", script=[text("should not be called")])
+    assert run.returncode == 0
+    assert run.model_calls == 0, run.describe()
+    assert "[probe-cmd] answered" in run.stdout
+    assert probe_log(e2e, "stop") == []
+
+
+def test_stop_block_continues_the_turn(e2e: E2E) -> None:
+    once = e2e.root / "stop-once"
+    e2e.add_hook("Stop", probe(e2e, "stop", exit=2, stderr="[probe-stop] not yet",
+                                once=once), matcher=None)
+    run = e2e.run("work", script=[text("first answer"), text("second answer")])
+    assert run.model_calls == 2, run.describe()
+    assert "Stop hook feedback" in run.last_user_text()
+    assert "[probe-stop] not yet" in run.last_user_text()
+    assert run.result_text == "second answer"
+    stops = probe_log(e2e, "stop")
+    assert [s["payload"]["stop_hook_active"] for s in stops] == [False, True]
+
+
+def test_subagent_conversation_is_routed(e2e: E2E) -> None:
+    e2e.add_hook("PreToolUse", probe(e2e, "pre"))
+    e2e.add_hook("SubagentStop", probe(e2e, "substop"), matcher=None)
+    run = e2e.run("delegate", script=[
+        tool_use("Agent", {"description": "probe", "subagent_type": "general-purpose",
+                           "prompt": "SUBTASK-42: list the files", "run_in_background": False}),
+        text("main done")],
+        subagents={"SUBTASK-42": [tool_use("Bash", {"command": "echo from-sub",
+                                                    "description": "sub"}),
+                                  text("sub finished")]})
+    sub = run.calls("subagent")
+    assert len(sub) >= 2, run.describe()
+    assert all(r.agent_id for r in sub)
+    [bash] = run.tool_uses("Bash", kind="subagent")
+    res = run.tool_result(bash["id"])
+    assert res and "from-sub" in res["content"], run.describe()
+    pre = [r["payload"] for r in probe_log(e2e, "pre") if r["payload"]["tool_name"] == "Bash"]
+    assert pre and pre[0].get("agent_id") and pre[0].get("agent_type") == "general-purpose"
+    stops = probe_log(e2e, "substop")
+    assert stops and "sub finished" in stops[0]["payload"].get("last_assistant_message", "")
