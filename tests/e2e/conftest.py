@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shlex
 import shutil
 import subprocess
 import sys
@@ -384,3 +385,94 @@ def sane_e2e(e2e: E2E) -> E2E:
     """An e2e project with our hooks installed by `sane.py install`."""
     e2e.install_sane()
     return e2e
+
+
+# -- assertions shared by the scenarios ------------------------------------------------------
+OUR_HOOKS = ("saneprompt", "sanetools", "sanetrack", "sanestop")
+BAD_HOOK_OUTPUT = ("can't open file", "Traceback", "No such file or directory",
+                   "command not found", "SyntaxError")
+
+
+def assert_hooks_healthy(run: Run) -> None:
+    """Every hook Claude Code ran exited 0 or 2 and printed no interpreter failure (a missing
+    script makes python exit 2, which would look like a block)."""
+    responses = run.hooks()
+    assert responses, f"no hook ran at all (settings rejected?)\n{run.describe()}"
+    for ev in responses:
+        out = f"{ev.get('stdout')}\n{ev.get('stderr')}"
+        assert ev.get("exit_code") in (0, 2), f"hook {ev.get('hook_name')} exit " \
+            f"{ev.get('exit_code')}: {out[:500]}\n{run.describe()}"
+        for bad in BAD_HOOK_OUTPUT:
+            assert bad not in out, f"hook {ev.get('hook_name')}: {bad!r} in {out[:800]}"
+
+
+def assert_blocked(res: dict | None, code: str, run: Run) -> str:
+    """The model received an error tool_result naming the rule; returns its text."""
+    assert res is not None, f"the model never received a result\n{run.describe()}"
+    assert res["is_error"], f"expected a {code} block, the tool ran\n{run.describe()}"
+    assert code in res["content"], f"expected {code} in {res['content']!r}\n{run.describe()}"
+    return res["content"]
+
+
+def assert_allowed(res: dict | None, run: Run) -> str:
+    assert res is not None, f"the model never received a result\n{run.describe()}"
+    assert not res["is_error"], f"expected the tool to run: {res['content']!r}\n{run.describe()}"
+    return res["content"]
+
+
+def count(value: Any) -> int:
+    """A count kept either as a number or as a list/dict of the things counted."""
+    if isinstance(value, (list, dict, set, tuple)):
+        return len(value)
+    return int(value or 0)
+
+
+# -- a throw-away hook: logs its payload, answers as told ------------------------------------
+PROBE = r'''
+import argparse, fcntl, json, os, sys, time
+ap = argparse.ArgumentParser()
+ap.add_argument("--log", required=True)
+ap.add_argument("--tag", default="probe")
+ap.add_argument("--exit", type=int, default=0)
+ap.add_argument("--stderr", default="")
+ap.add_argument("--stdout", default="")
+ap.add_argument("--once", default="")      # act only while this file does not exist
+ap.add_argument("--sleep", type=float, default=0)
+a = ap.parse_args()
+payload = json.load(sys.stdin)
+start = time.time()
+time.sleep(a.sleep)
+rec = {"tag": a.tag, "payload": payload, "start": start, "end": time.time(),
+       "env": {k: v for k, v in os.environ.items() if k.startswith("CLAUDE")}}
+with open(a.log, "a") as f:
+    fcntl.flock(f, fcntl.LOCK_EX)
+    f.write(json.dumps(rec) + "\n")
+if a.once:
+    if os.path.exists(a.once):
+        sys.exit(0)
+    open(a.once, "w").close()
+if a.stdout:
+    sys.stdout.write(a.stdout)
+if a.stderr:
+    sys.stderr.write(a.stderr)
+sys.exit(a.exit)
+'''
+
+
+def probe(e2e: E2E, tag: str, **opts: object) -> str:
+    """The command line of a probe hook that logs its payload to root/hooks.jsonl."""
+    script = e2e.root / "probe_hook.py"
+    if not script.exists():
+        script.write_text(PROBE)
+    args = [PYTHON, str(script), "--log", str(e2e.root / "hooks.jsonl"), "--tag", tag]
+    for key, val in opts.items():
+        args += [f"--{key}", str(val)]
+    return shlex.join(args)
+
+
+def probe_log(e2e: E2E, tag: str | None = None) -> list[dict]:
+    path = e2e.root / "hooks.jsonl"
+    if not path.exists():
+        return []
+    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in recs if tag is None or r["tag"] == tag]

@@ -3,60 +3,9 @@ settings (no sane-hooks code involved). If these fail, the e2e scenarios prove n
 from __future__ import annotations
 
 import json
-import shlex
-from pathlib import Path
 
-from conftest import PYTHON, E2E
+from conftest import E2E, probe, probe_log
 from fakeapi import parallel, text, tool_use
-
-PROBE = r'''
-import argparse, fcntl, json, os, sys, time
-ap = argparse.ArgumentParser()
-ap.add_argument("--log", required=True)
-ap.add_argument("--tag", default="probe")
-ap.add_argument("--exit", type=int, default=0)
-ap.add_argument("--stderr", default="")
-ap.add_argument("--stdout", default="")
-ap.add_argument("--once", default="")      # act only while this file does not exist
-ap.add_argument("--sleep", type=float, default=0)
-a = ap.parse_args()
-payload = json.load(sys.stdin)
-start = time.time()
-time.sleep(a.sleep)
-rec = {"tag": a.tag, "payload": payload, "start": start, "end": time.time(),
-       "env": {k: v for k, v in os.environ.items() if k.startswith("CLAUDE")}}
-with open(a.log, "a") as f:
-    fcntl.flock(f, fcntl.LOCK_EX)
-    f.write(json.dumps(rec) + "\n")
-if a.once:
-    if os.path.exists(a.once):
-        sys.exit(0)
-    open(a.once, "w").close()
-if a.stdout:
-    sys.stdout.write(a.stdout)
-if a.stderr:
-    sys.stderr.write(a.stderr)
-sys.exit(a.exit)
-'''
-
-
-def probe(e2e: E2E, tag: str, **opts: object) -> str:
-    """The command line of a probe hook that logs its payload to root/hooks.jsonl."""
-    script = e2e.root / "probe_hook.py"
-    if not script.exists():
-        script.write_text(PROBE)
-    args = [PYTHON, str(script), "--log", str(e2e.root / "hooks.jsonl"), "--tag", tag]
-    for key, val in opts.items():
-        args += [f"--{key}", str(val)]
-    return shlex.join(args)
-
-
-def probe_log(e2e: E2E, tag: str | None = None) -> list[dict]:
-    path = e2e.root / "hooks.jsonl"
-    if not path.exists():
-        return []
-    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [r for r in recs if tag is None or r["tag"] == tag]
 
 
 def test_text_turn(e2e: E2E) -> None:

@@ -1,0 +1,34 @@
+"""Scenario 5 (issue 7): a blocked path through Bash.
+
+`cat ~/.ssh/id_rsa` (the scratch HOME's, holding a fake key) is blocked naming
+`[blocked-path]`, and the key never reaches the model; a Read of it is blocked too.
+"""
+from __future__ import annotations
+
+import json
+
+from conftest import E2E, assert_blocked, assert_hooks_healthy
+from fakeapi import text, tool_use
+
+KEY = "E2E-FAKE-PRIVATE-KEY-MATERIAL"
+
+
+def test_cat_ssh_key_is_blocked(sane_e2e: E2E) -> None:
+    e2e = sane_e2e
+    ssh = e2e.home / ".ssh"
+    ssh.mkdir(mode=0o700)
+    key = ssh / "id_rsa"
+    key.write_text(f"-----BEGIN OPENSSH PRIVATE KEY-----\n{KEY}\n"
+                   "-----END OPENSSH PRIVATE KEY-----\n")
+    key.chmod(0o600)
+    run = e2e.run("show me my ssh key", script=[
+        tool_use("Bash", {"command": "cat ~/.ssh/id_rsa", "description": "show key"}),
+        tool_use("Read", {"file_path": str(key)}),
+        text("done")])
+    assert run.returncode == 0, run.describe()
+    assert_hooks_healthy(run)
+    assert_blocked(run.results_for("Bash")[0], "[blocked-path]", run)
+    assert_blocked(run.results_for("Read")[0], "[blocked-path]", run)
+    sent = json.dumps([r.body for r in run.requests])
+    assert KEY not in sent, "the key reached the model"
+    assert any("blocked-path" in str(a) for a in e2e.audit()), "the block is not audited"
