@@ -1,0 +1,1 @@
+"""sane-hooks core: config, signed state, hook I/O and the gates."""

@@ -1,0 +1,188 @@
+"""Configuration: defaults < user config.yaml < project .claude/sane.yaml < SANE_* environment.
+
+Parsed YAML is cached inside the signed state (keyed by path, size and mtime), so a hook
+imports pyyaml only when a config file changed.
+"""
+import os
+
+DEFAULTS = {
+    "research": {"required": ["local", "web"], "adaptive_mcp": True,
+                 "tools": {"docs": ["mcp__context7__*", "mcp__apple-docs__*"],
+                           "github": ["mcp__github__*"], "memory": ["mcp__memory__*"]}},
+    "breaker": {"max_consecutive": 3, "max_same_signature": 3},
+    "paths": {"blocked": ["~/.ssh", "~/.aws", "~/.gnupg", "/etc", ".env", ".env.*", "*.pem",
+                          "*.key", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*",
+                          "credentials", "credentials.*", "*.credentials", "secrets", "secrets.*",
+                          ".secrets", "*.secret", ".netrc", ".pgpass", "~/.docker/config.json",
+                          "~/.kube/config", "~/.config/gcloud"],
+              "blocked_allow": [".env.example", ".env.sample", ".env.template", ".env.dist",
+                                "*.example", "*.sample", "*.template"],
+              "protected_extra": [], "allow_temp_writes": True},
+    "file_size": {"warn": 500, "block": 800},
+    "loop": {"max_iterations": 20},
+    "enforcement": {"max_repeats": 5},
+    "review": {"mode": "prompt", "gates": [], "scope": "prompt", "approval_ttl_seconds": None,
+               "max_blocks": 3, "cooldown_seconds": 300, "reviewer_agent": "reviewer",
+               "retention_days": 7, "templates": {"active": "random", "weights": {"v1": 70, "v2": 30}},
+               "external_models": {"codex": "codex", "gemini": "gemini"}},
+    "learning": {"ticketing": ["tissue", "beads", "tasks", "session"], "backend": "auto",
+                 "write_gate": "lenient",
+                 "auto_skip": {"enabled": True, "line_threshold": 5, "decider": "agent"},
+                 "decay": {"passive_duration_days": 90, "immunity_hit_rate": 0.8},
+                 "retrieval": {"max_injections": 5, "strategy": "moderate"},
+                 "max_blocks": 3, "cooldown_seconds": 300},
+    "intents": {"require_selection": True, "destructive": "ask", "stale_check": True},
+    "trace": {"enabled": True},
+}
+
+LIST_KEYS = {"research.required", "paths.blocked", "paths.blocked_allow", "paths.protected_extra",
+             "review.gates", "learning.ticketing"}
+
+
+def user_config_path():
+    from core.state import config_dir
+    return os.path.join(config_dir(), "config.yaml")
+
+
+def project_config_path(project):
+    return os.path.join(project, ".claude", "sane.yaml")
+
+
+def scalar(text):
+    """A config value from the environment, read as YAML would read a plain scalar."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("null", "~", "none", ""):
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        return float(t)
+    except ValueError:
+        pass
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+        return t[1:-1]
+    return t
+
+
+def load_yaml_cached(path, cache):
+    """(data dict or None, error str or None). cache: the state's cache['yaml'] dict."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        cache.pop(path, None)
+        return None, None
+    key = [st.st_size, st.st_mtime_ns]
+    hit = cache.get(path)
+    if isinstance(hit, dict) and hit.get("key") == key:
+        return hit.get("data"), hit.get("error")
+    data, error = None, None
+    try:
+        import yaml
+        with open(path, "rb") as fh:
+            data = yaml.safe_load(fh)
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            data, error = None, "%s: top level must be a mapping" % path
+    except ImportError:
+        error = "pyyaml is not installed; %s ignored" % path
+    except Exception as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = " line %d" % (mark.line + 1) if mark is not None else ""
+        error = "%s%s: %s" % (path, where, str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__)
+        data = None
+    if data is not None:
+        try:
+            import json
+            data = json.loads(json.dumps(data, default=str))  # plain JSON types only
+        except (TypeError, ValueError):
+            data, error = None, "%s: values must be plain scalars, lists and mappings" % path
+    cache[path] = {"key": key, "data": data, "error": error}
+    return data, error
+
+
+def _merge(base, over, sources, source, prefix=""):
+    for k, v in over.items():
+        if not isinstance(k, str):
+            continue
+        dotted = prefix + k
+        if isinstance(v, dict) and isinstance(base.get(k), dict):
+            _merge(base[k], v, sources, source, dotted + ".")
+        else:
+            base[k] = v
+            sources[dotted] = source
+
+
+def _copy(d):
+    return {k: _copy(v) if isinstance(v, dict) else (list(v) if isinstance(v, list) else v)
+            for k, v in d.items()}
+
+
+class Config:
+    """Effective config. get('review.max_blocks'); sources[dotted] says where a value came from."""
+
+    def __init__(self, data, sources, errors):
+        self.data = data
+        self.sources = sources
+        self.errors = errors
+
+    def get(self, dotted, default=None):
+        node = self.data
+        for part in dotted.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return default
+            node = node[part]
+        return node
+
+    def list(self, dotted):
+        v = self.get(dotted)
+        if v is None:
+            return []
+        if isinstance(v, str):
+            return [x.strip() for x in v.split(",") if x.strip()]
+        return list(v) if isinstance(v, (list, tuple)) else [v]
+
+    def int(self, dotted, default=0):
+        v = self.get(dotted)
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            return default
+
+
+def load(project, cache=None, env=None):
+    """Build the effective Config. cache: state['cache']['yaml'] (mutated when files change)."""
+    env = os.environ if env is None else env
+    cache = {} if cache is None else cache
+    data = _copy(DEFAULTS)
+    sources, errors = {}, []
+    for source, path in (("user", user_config_path()), ("project", project_config_path(project))):
+        over, error = load_yaml_cached(path, cache)
+        if error:
+            errors.append(error)
+        if over:
+            _merge(data, over, sources, "%s (%s)" % (source, path))
+    for name, value in env.items():
+        if not name.startswith("SANE_") or name == "SANE_HOOK_SECRET" or "__" not in name:
+            continue
+        dotted = name[5:].lower().replace("__", ".")
+        parts = dotted.split(".")
+        if not parts[0] in DEFAULTS:
+            continue
+        node = data
+        for part in parts[:-1]:
+            nxt = node.get(part)
+            if not isinstance(nxt, dict):
+                nxt = node[part] = {}
+            node = nxt
+        node[parts[-1]] = ([scalar(x) for x in value.split(",") if x.strip()]
+                           if dotted in LIST_KEYS else scalar(value))
+        sources[dotted] = "environment (%s)" % name
+    return Config(data, sources, errors)

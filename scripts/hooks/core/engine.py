@@ -1,0 +1,169 @@
+"""One hook invocation: stdin -> config and state (locked) -> handler -> state once -> answer."""
+import os
+import sys
+import time
+
+from core import hookio, log
+
+# Which events each script serves (INTERFACES.md).
+EVENTS = {
+    "saneprompt": ("UserPromptSubmit", "SessionStart", "SubagentStart"),
+    "sanetools": ("PreToolUse",),
+    "sanetrack": ("PostToolUse", "PostToolUseFailure"),
+    "sanestop": ("Stop", "SubagentStop", "SessionEnd", "TaskCompleted"),
+}
+
+
+def project_dir(payload):
+    p = os.environ.get("CLAUDE_PROJECT_DIR")
+    if not p:
+        cwd = payload.get("cwd")
+        p = cwd if isinstance(cwd, str) and cwd else os.getcwd()
+    try:
+        return os.path.realpath(p)
+    except (OSError, ValueError):
+        return os.getcwd()
+
+
+class Ctx:
+    """Everything a handler needs. Handlers change ctx.state and ctx.answer only."""
+
+    def __init__(self, hook, event, payload, project, store, cfg):
+        self.hook = hook
+        self.event = event
+        self.payload = payload
+        self.project = project
+        self.store = store
+        self.state = store.state
+        self.cfg = cfg
+        self.answer = hookio.Answer()
+        self.now = time.time()
+        sid = payload.get("session_id")
+        self.sid = sid[:128] if isinstance(sid, str) and sid else "unknown"
+        aid = payload.get("agent_id")
+        self.agent_id = aid if isinstance(aid, str) and aid else None
+        at = payload.get("agent_type")
+        self.agent_type = at if isinstance(at, str) and at else None
+        cwd = payload.get("cwd")
+        self.cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else project
+        self.home = os.path.expanduser("~")
+        self._session = None
+        self.facts = None
+
+    @property
+    def session(self):
+        if self._session is None:
+            self._session = self.store.session(self.sid)
+            if self.now - (self._session.get("updated_at") or 0) > 300:
+                self._session["updated_at"] = self.now  # coarse: no write per call just for this
+        return self._session
+
+    @property
+    def tool(self):
+        t = self.payload.get("tool_name")
+        return t if isinstance(t, str) else ""
+
+    @property
+    def tool_input(self):
+        ti = self.payload.get("tool_input")
+        return ti if isinstance(ti, dict) else {}
+
+    @property
+    def is_subagent(self):
+        return self.agent_id is not None
+
+    def audit(self, event, **fields):
+        fields.setdefault("session", self.sid)
+        if self.agent_id:
+            fields.setdefault("agent_id", self.agent_id)
+        log.audit(self.project, event, **fields)
+
+    def log(self, level, msg, **fields):
+        log.write(self.project, self.hook, level, msg, **fields)
+
+
+def _handler(hook, event):
+    if hook == "saneprompt":
+        from core import prompt
+        return {"UserPromptSubmit": prompt.on_prompt, "SessionStart": prompt.on_session_start,
+                "SubagentStart": prompt.on_subagent_start}[event]
+    if hook == "sanetools":
+        from core import gates_pre
+        return gates_pre.on_pre_tool
+    if hook == "sanetrack":
+        from core import track
+        return track.on_post_tool
+    from core import stop
+    return {"Stop": stop.on_stop, "SubagentStop": stop.on_subagent_stop,
+            "SessionEnd": stop.on_session_end, "TaskCompleted": stop.on_task_completed}[event]
+
+
+def handle(hook, payload, project):
+    """Run one event through its handler under the state lock. Returns the Answer."""
+    from core import config
+    from core.state import Store
+    event = payload.get("hook_event_name")
+    store = Store(project)
+    store.open()
+    try:
+        cfg = config.load(project, store.state["cache"].setdefault("yaml", {}))
+        ctx = Ctx(hook, event, payload, project, store, cfg)
+        for err in cfg.errors:
+            ctx.log("warn", "config: " + err)
+        if store.tamper:
+            ctx.audit("tamper", reason=store.tamper, kind=store.tamper_kind, hook=hook)
+            ctx.log("error", "tamper: " + store.tamper)
+            ctx.answer.tell_user("sane-hooks: the state failed verification (%s). Changes are locked "
+                                 "until you check it (`sane.py doctor`) and type `unlock`."
+                                 % store.tamper)
+        if store.busy:
+            ctx.log("warn", "state lock busy for over %.0f s; read-only this call" % store.lock_wait)
+            ctx.answer.tell_user("sane-hooks: the state lock was busy; this call ran read-only.")
+        _handler(hook, event)(ctx)
+        if store.commit():
+            pass
+        return ctx
+    finally:
+        store.close()
+
+
+def main(hook):
+    """Entry point of the four hook scripts. Exit 0 or 2, never a traceback."""
+    if "--self-test" in sys.argv[1:]:
+        from core import selftest
+        return selftest.run(hook)
+    started = time.perf_counter()
+    project = os.getcwd()
+    event = None
+    try:
+        payload, problem = hookio.read_payload()
+        project = project_dir(payload)
+        event = payload.get("hook_event_name")
+        if problem:
+            log.write(project, hook, "warn", "fail open: " + problem)
+            return 0
+        if event not in EVENTS.get(hook, ()):
+            log.write(project, hook, "warn", "ignored event %r" % (event,))
+            return 0
+        ctx = handle(hook, payload, project)
+        code = hookio.emit(event, ctx.answer)
+        a = ctx.answer
+        log.write(project, hook, "info", event, tool=ctx.tool or None, session=ctx.sid,
+                  agent_id=ctx.agent_id, decision=("block" if a.blocked else a.decision or "allow"),
+                  reason=(a.block or a.reason or None) and (a.block or a.reason)[:300],
+                  ms=round((time.perf_counter() - started) * 1000, 2))
+        return code
+    except Exception as exc:  # our own bug: fail open, say so, no traceback to the agent
+        import traceback
+        log.write(project, hook, "error", "fail open: %s: %s" % (exc.__class__.__name__, exc),
+                  trace=traceback.format_exc()[-4000:])
+        if event in ("UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+                     "Stop", "SubagentStop", "SessionStart"):
+            ans = hookio.Answer()
+            ans.tell_user("sane-hooks %s failed open (%s); see .claude/%s.log"
+                          % (hook, exc.__class__.__name__, hook))
+            try:
+                hookio.emit(event, ans)
+            except Exception:
+                pass
+        return 0

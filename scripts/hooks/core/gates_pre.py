@@ -1,0 +1,288 @@
+"""PreToolUse: the gates, in the README's order. The first gate that returns a reason blocks.
+
+A gate is `gate(ctx, facts) -> reason or None`; every reason starts with its [code], says what
+is missing and the exact way forward.
+"""
+import hashlib
+import os
+
+from core import intents, learning, paths, policy, review
+from core.policy import is_read_only_tool
+
+CLI = "python3 scripts/hooks/sane.py"
+AUTH_TTL = 15 * 60
+
+
+def _mutation(ctx, facts):
+    return facts.mutation(ctx.project, ctx.cfg)
+
+
+def tamper_lock(ctx, facts):
+    t = ctx.state["tamper"]
+    if t.get("locked") and (_mutation(ctx, facts) or facts.sane_calls and not facts.only_sane):
+        return ("[tamper] The sane state failed verification (%s), so every change is locked; "
+                "reads still work. Stop and tell the person: they check `%s doctor` and lift the "
+                "lock by typing `unlock`." % (t.get("reason") or "tampered", CLI))
+    return None
+
+
+def lock_busy(ctx, facts):
+    if ctx.store.busy and _mutation(ctx, facts):
+        ctx.answer.tell_user("sane-hooks: the state lock was held for over 2 s; a change was paused.")
+        return ("[busy] Another sane hook holds the state lock, so changes are paused for this "
+                "call; reads still work. Retry the same call in a moment.")
+    return None
+
+
+def blocked_paths(ctx, facts):
+    for raw in facts.raw_reads + facts.raw_writes:
+        rule = paths.blocked_rule(raw, ctx.cwd, ctx.cfg, ctx.home)
+        if rule:
+            return ("[blocked-path] %s matches the blocked path rule %r (secrets and system "
+                    "files are off limits to every tool). Work without it; if it is really "
+                    "needed, ask the person to change paths.blocked in .claude/sane.yaml."
+                    % (raw, rule))
+    return None
+
+
+def self_protection(ctx, facts):
+    for raw in facts.raw_reads + facts.raw_writes:
+        if paths.untouchable(raw, ctx.cwd, ctx.home):
+            return ("[self-protection] %s is the hook secret, counters or a lock file; no tool "
+                    "may touch it. Leave it alone." % raw)
+    if facts.kind == "shell" and paths.names_untouchable(facts.text):
+        return ("[self-protection] The command names the hook secret, counters or a lock file; "
+                "no tool may touch them. Leave them alone.")
+    for raw in facts.raw_writes:
+        rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
+        if rule:
+            return ("[self-protection] %s is a sane-hooks file (%s); the agent may not write "
+                    "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
+                    "or ask the person to change it." % (raw, rule, CLI))
+    if facts.unknown and facts.kind == "shell":
+        name = paths.names_protected(facts.text, ctx.project)
+        if name:
+            return ("[self-protection] The command runs code we cannot see and names a "
+                    "sane-hooks file (%s); the agent may not change those files. Use the "
+                    "sane.py subcommands or ask the person." % name)
+    return None
+
+
+def person_only(ctx, facts):
+    for call in facts.sane_calls:
+        if call.person_only:
+            return ("[person-only] `sane.py %s` is for the person only, never the agent. Ask "
+                    "the person to run `%s %s` in their own terminal (or type the prompt "
+                    "command if there is one)." % (call.name, CLI, call.name))
+    return None
+
+
+def _held_back(ctx, facts):
+    """Not a read-only tool and not purely our own agent-allowed CLI."""
+    if is_read_only_tool(facts.tool):
+        return False
+    if facts.only_sane:
+        return False
+    if review.reviewer_spawn_allowed(ctx, facts):
+        return False
+    return True
+
+
+def circuit_breaker(ctx, facts):
+    cb = ctx.state["circuit_breaker"]
+    if cb.get("tripped") and _held_back(ctx, facts):
+        return ("[breaker] The circuit breaker is TRIPPED (%s; last error: %s). Only read-only "
+                "tools (Read, Grep, Glob, WebSearch, WebFetch) work now, and Bash is not one. "
+                "Stop, explain the failures to the person and ask how to proceed; they reset it "
+                "by typing `rb-`." % (cb.get("trip_reason") or "repeated failures",
+                                      (cb.get("last_error") or "?")[:120]))
+    return None
+
+
+def enforcement_halt(ctx, facts):
+    enf = ctx.state["enforcement"]
+    if enf.get("halted") and _held_back(ctx, facts):
+        return ("[enforcement] Enforcement halted: %s. Stop retrying; explain to the person what "
+                "you were trying to do and ask how to proceed. They clear it by typing `rb-`."
+                % (enf.get("halted_reason") or "the same block repeated"))
+    return None
+
+
+def safemode(ctx, facts):
+    if not ctx.state["safemode"].get("active") or not _mutation(ctx, facts):
+        return None
+    if facts.kind == "shell" and facts.unknown and not facts.writes:
+        what = "a command that runs code we cannot see (%s)" % ", ".join(facts.reasons[:2] or ["unknown"])
+    else:
+        targets = facts.outside_temp_writes(ctx.project, ctx.cfg) if facts.kind == "shell" else facts.raw_writes
+        what = ", ".join(str(t) for t in targets[:3]) or facts.tool
+    return ("[safemode] Safemode is ON: edits and shell commands that change anything outside "
+            "the temp dir are blocked (here: %s). Reads still work. Only the person turns it "
+            "off, by typing `s-`." % what)
+
+
+CATEGORY_TOOLS = {"local": "Read, Grep or Glob", "web": "WebSearch or WebFetch",
+                  "docs": "a documentation MCP tool (context7, apple-docs)",
+                  "github": "a read-only GitHub MCP tool", "memory": "the memory MCP tool"}
+
+
+def required_research(ctx):
+    r = ctx.session["research"]
+    req = [c for c in ctx.cfg.list("research.required") if c in CATEGORY_TOOLS]
+    if ctx.cfg.get("research.adaptive_mcp", True):
+        req += [c for c in r.get("used") or [] if c in CATEGORY_TOOLS and c not in req]
+    waived = r.get("waived") or []
+    return [c for c in req if c not in waived]
+
+
+def missing_research(ctx):
+    r = ctx.session["research"]
+    return [c for c in required_research(ctx) if not r.get(c)]
+
+
+def research_gate(ctx, facts):
+    if not _mutation(ctx, facts):
+        return None
+    missing = missing_research(ctx)
+    if not missing:
+        return None
+    how = "; ".join("%s: use %s" % (c, CATEGORY_TOOLS[c]) for c in missing)
+    return ("[research-gate] Research before editing: this session still needs %s (%s). Do that "
+            "research (a call only counts when it returns something), then retry. Working "
+            "offline? The person can waive a category for this session by typing `research "
+            "waive %s`." % (", ".join(missing), how, missing[0]))
+
+
+def _lines(text):
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
+def _projected(ctx, facts):
+    """(lines before, lines after) for a Write/Edit/MultiEdit, or None."""
+    ti = ctx.tool_input
+    if facts.tool == "Write":
+        content = ti.get("content")
+        if not isinstance(content, str):
+            return None
+        before = 0
+        try:
+            with open(facts.writes[0], "rb") as fh:
+                before = _lines(fh.read(4_000_000).decode("utf-8", "replace"))
+        except (OSError, IndexError):
+            pass
+        return before, _lines(content)
+    if facts.tool not in ("Edit", "MultiEdit") or not facts.writes:
+        return None
+    try:
+        with open(facts.writes[0], "rb") as fh:
+            text = fh.read(8_000_000).decode("utf-8", "replace")
+    except OSError:
+        return None
+    before = _lines(text)
+    edits = ti.get("edits") if facts.tool == "MultiEdit" else [ti]
+    for e in edits if isinstance(edits, list) else []:
+        if not isinstance(e, dict):
+            continue
+        old, new = e.get("old_string"), e.get("new_string")
+        if isinstance(old, str) and isinstance(new, str) and old:
+            text = text.replace(old, new) if e.get("replace_all") else text.replace(old, new, 1)
+    return before, _lines(text)
+
+
+def file_size(ctx, facts):
+    if facts.kind != "write":
+        return None
+    proj = _projected(ctx, facts)
+    if proj is None:
+        return None
+    before, after = proj
+    warn, block = ctx.cfg.int("file_size.warn", 500), ctx.cfg.int("file_size.block", 800)
+    name = facts.raw_writes[0] if facts.raw_writes else "the file"
+    if after > block and after > before:
+        return ("[file-size] %s would have %d lines, over the %d-line limit. Split it into "
+                "smaller modules (or shrink it) instead; the limit is file_size.block in "
+                ".claude/sane.yaml." % (name, after, block))
+    if after > warn:
+        ctx.answer.add_context("sane: %s will have %d lines (warning at %d, hard limit %d). "
+                               "Consider splitting it." % (name, after, warn, block))
+    return None
+
+
+GATES = [
+    tamper_lock,
+    lock_busy,
+    blocked_paths,
+    self_protection,
+    person_only,
+    circuit_breaker,
+    enforcement_halt,
+    safemode,
+    review.pre_tool,
+    learning.pre_tool,
+    intents.pre_tool,
+    research_gate,
+    file_size,
+]
+
+
+def _signature(code, facts):
+    key = "%s|%s|%s" % (code, facts.tool, facts.text or "|".join(facts.raw_writes + facts.raw_reads))
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def _count_denial(ctx, facts, reason):
+    """The enforcement breaker: the same denial N times in a row halts the agent."""
+    enf = ctx.state["enforcement"]
+    code = reason.split("]", 1)[0] + "]"
+    if code in ("[enforcement]", "[busy]"):
+        return reason
+    sig = _signature(code, facts)
+    enf["repeats"] = enf.get("repeats", 0) + 1 if enf.get("last_signature") == sig else 1
+    enf["last_signature"] = sig
+    blocks = enf.get("blocks") or []
+    blocks.append({"ts": ctx.now, "code": code, "tool": facts.tool, "session": ctx.sid})
+    enf["blocks"] = blocks[-20:]
+    limit = ctx.cfg.int("enforcement.max_repeats", 5)
+    if enf["repeats"] >= limit and not enf.get("halted"):
+        enf.update(halted=True, halted_at=ctx.now,
+                   halted_reason="%s denied %d times in a row for %s" % (code, enf["repeats"], facts.tool))
+        ctx.audit("enforcement_halt", code=code, tool=facts.tool, repeats=enf["repeats"])
+        ctx.answer.tell_user("sane-hooks: the agent hit the same %s block %d times in a row; "
+                             "enforcement halted it. Type `rb-` to clear once you have talked."
+                             % (code, enf["repeats"]))
+        return ("[enforcement] The same call was denied %d times in a row (%s). Stop retrying: "
+                "explain to the person what you are trying to do and ask them how to proceed. "
+                "Original reason: %s" % (enf["repeats"], code, reason))
+    return reason
+
+
+def _authorise(ctx, facts):
+    """Single-use authorisations for our CLI, consumed by sane.py (INTERFACES.md)."""
+    auth = [a for a in ctx.state.get("auth") or [] if isinstance(a, dict)
+            and a.get("expires", 0) > ctx.now]
+    for call in facts.sane_calls:
+        auth.append({"session": ctx.sid, "agent_id": ctx.agent_id, "agent_type": ctx.agent_type,
+                     "args": call.args, "tool_use_id": ctx.payload.get("tool_use_id"),
+                     "expires": ctx.now + AUTH_TTL,
+                     "id": hashlib.sha256(os.urandom(16)).hexdigest()[:16]})
+    ctx.state["auth"] = auth[-50:]
+
+
+def on_pre_tool(ctx):
+    facts = policy.facts_for(ctx.tool, ctx.tool_input, ctx.cwd, ctx.project, ctx.home)
+    ctx.facts = facts
+    ctx.session  # touch: the session exists from its first tool call
+    for gate in GATES:
+        reason = gate(ctx, facts)
+        if reason:
+            reason = _count_denial(ctx, facts, reason)
+            ctx.session["blocks"] = ctx.session.get("blocks", 0) + 1
+            ctx.audit("block", hook="sanetools", tool=facts.tool, code=reason.split("]", 1)[0] + "]",
+                      reason=reason[:500], tool_use_id=ctx.payload.get("tool_use_id"))
+            ctx.answer.deny(reason)
+            return
+    enf = ctx.state["enforcement"]
+    if enf.get("repeats") and not facts.read_only:
+        enf["repeats"], enf["last_signature"] = 0, None
+    if facts.sane_calls:
+        _authorise(ctx, facts)

@@ -1,0 +1,300 @@
+"""UserPromptSubmit (the person's commands, prompt classification), SessionStart and
+SubagentStart. A command is consumed: the model never sees it, the person sees the answer."""
+import time
+
+from core import intents, learning, review, saneloop
+from core.gates_pre import CATEGORY_TOOLS, missing_research, required_research
+
+CLI = "python3 scripts/hooks/sane.py"
+STOPWORDS = frozenset("""the and for with that this from into have has was were will would should
+could about them then than there their what when where which while your you our are not but can
+just also some more most very make sure please need want like does done into onto over under
+file files code""".split())
+TASK_VERBS = frozenset("""add fix implement create build write update change refactor remove
+delete rename make migrate convert improve optimize optimise support move replace configure
+integrate port rewrite extend introduce set wire hook patch bump upgrade clean split merge
+document test""".split())
+QUESTION_WORDS = frozenset("""what why how when where who which is are can could does do should
+would explain whats""".split())
+BIG_WORDS = ("entire", "whole", "all files", "across", "architecture", "overhaul", "rewrite",
+             "migrate", "every module", "end to end", "end-to-end")
+PASSTHROUGH = frozenset(("ok", "okay", "yes", "no", "y", "n", "continue", "go", "go on", "thanks",
+                         "thank you", "proceed", "sure", "done", "next", "k"))
+
+HELP = """sane-hooks commands (type them as the whole prompt):
+  s+ | safemode on     block every edit and changing shell command
+  s- | safemode off    lift safemode
+  s? | safemode status
+  rb- | rb+ | reset breaker   reset the circuit breaker and the enforcement halt
+  rb? | breaker status
+  research             research progress per category
+  rr- | reset research reset this session's research
+  research waive <category>   waive a required category for this session (local web docs github memory)
+  unlock               lift a tamper lock
+  sl+ <task>           start a SaneLoop (acceptance criteria on the following lines)
+  sl- | sl?            stop / show the SaneLoop
+  intent <ID>          select an intent (goes on to the model)
+  #review ...          open a review for this session (goes on to the model)
+  help | sane?         this list"""
+
+
+def keywords(text):
+    out = []
+    for w in "".join(c.lower() if c.isalnum() else " " for c in text).split():
+        if len(w) >= 4 and w not in STOPWORDS and w not in out:
+            out.append(w)
+    return out[:24]
+
+
+def classify(prompt):
+    """question | task | big_task | passthrough."""
+    p = prompt.strip()
+    low = " ".join(p.lower().split())
+    if len(low) < 3 or low in PASSTHROUGH or low.startswith("/"):
+        return "passthrough"
+    words = [w.strip(",.:;!?()'\"") for w in low.split()]
+    head = words[:6]
+    is_task = any(w in TASK_VERBS for w in head) or any(w in TASK_VERBS for w in words[:1])
+    is_question = low.endswith("?") or (words and words[0] in QUESTION_WORDS)
+    if is_question and not (words and words[0] in TASK_VERBS):
+        return "question"
+    if not is_task:
+        return "passthrough" if len(words) < 4 else "task"
+    bullets = sum(1 for line in p.splitlines() if line.strip()[:2] in ("- ", "* ", "1.", "2.", "3."))
+    if len(words) > 60 or bullets >= 3 or any(b in low for b in BIG_WORDS):
+        return "big_task"
+    return "task"
+
+
+# ---------------------------------------------------------------- commands
+
+def _breaker_text(state):
+    cb, enf = state["circuit_breaker"], state["enforcement"]
+    sigs = cb.get("error_signatures") or {}
+    top = max(sigs.items(), key=lambda kv: kv[1]) if sigs else None
+    head = "breaker is TRIPPED (%s)" % cb.get("trip_reason") if cb.get("tripped") else "breaker is OK"
+    text = "%s: %d consecutive failures%s" % (head, cb.get("failures", 0),
+                                              ", most common %s x%d" % top if top else "")
+    if enf.get("halted"):
+        text += "; enforcement HALTED (%s)" % enf.get("halted_reason")
+    return text
+
+
+def research_text(ctx):
+    r = ctx.session["research"]
+    req = required_research(ctx)
+    lines = ["research for this session:"]
+    for cat in CATEGORY_TOOLS:
+        done = r.get(cat)
+        mark = "done" if done else ("WAIVED" if cat in (r.get("waived") or []) else
+                                    ("missing" if cat in req else "not required"))
+        via = " (via %s)" % done.get("tool") if isinstance(done, dict) else ""
+        lines.append("  %-7s %s%s" % (cat, mark, via))
+    missing = missing_research(ctx)
+    lines.append("edits allowed: yes" if not missing else "edits blocked until: " + ", ".join(missing))
+    return "\n".join(lines)
+
+
+def _reset_research(ctx, why):
+    r = ctx.session["research"]
+    for cat in CATEGORY_TOOLS:
+        r[cat] = None
+    ctx.audit("research_reset", why=why)
+
+
+def cmd_safemode(ctx, on):
+    sm = ctx.state["safemode"]
+    sm["active"], sm["since"] = on, (ctx.now if on else None)
+    ctx.audit("safemode", active=on)
+    return "safemode is %s" % ("ON: edits and changing shell commands are blocked" if on else "OFF")
+
+
+def cmd_breaker_reset(ctx):
+    ctx.state["circuit_breaker"].update(failures=0, tripped=False, tripped_at=None, last_error=None,
+                                        error_signatures={}, trip_reason=None)
+    ctx.state["enforcement"].update(halted=False, halted_at=None, halted_reason=None,
+                                    last_signature=None, repeats=0)
+    ctx.audit("breaker_reset")
+    return "breaker reset: " + _breaker_text(ctx.state)
+
+
+def cmd_unlock(ctx):
+    t = ctx.state["tamper"]
+    if not t.get("locked"):
+        return "no tamper lock is on; nothing to unlock"
+    was = t.get("reason")
+    ctx.state["tamper"] = {"locked": False, "since": None, "reason": None, "kind": None}
+    ctx.audit("unlock", by="person", reason=was)
+    return "tamper lock lifted (it was: %s). State starts from defaults." % was
+
+
+def cmd_waive(ctx, cat):
+    r = ctx.session["research"]
+    waived = r.setdefault("waived", [])
+    if cat not in waived:
+        waived.append(cat)
+    ctx.audit("research_waive", category=cat)
+    return "research category %r waived for this session.\n%s" % (cat, research_text(ctx))
+
+
+EXACT = {
+    "s+": lambda c: cmd_safemode(c, True), "safemode on": lambda c: cmd_safemode(c, True),
+    "s-": lambda c: cmd_safemode(c, False), "safemode off": lambda c: cmd_safemode(c, False),
+    "s?": lambda c: "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF"),
+    "safemode status": lambda c: "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF"),
+    "rb-": cmd_breaker_reset, "rb+": cmd_breaker_reset, "reset breaker": cmd_breaker_reset,
+    "rb?": lambda c: _breaker_text(c.state), "breaker status": lambda c: _breaker_text(c.state),
+    "research": research_text,
+    "rr-": lambda c: (_reset_research(c, "command"), "research reset.\n" + research_text(c))[1],
+    "reset research": lambda c: (_reset_research(c, "command"), "research reset.\n" + research_text(c))[1],
+    "unlock": cmd_unlock,
+    "sl-": saneloop.cmd_stop, "sl?": saneloop.cmd_status,
+    "help": lambda c: HELP, "sane?": lambda c: HELP,
+}
+
+
+def command(ctx, prompt):
+    """The answer text if prompt is one of our commands, else None."""
+    p = prompt.strip()
+    norm = " ".join(p.lower().split())
+    fn = EXACT.get(norm)
+    if fn is not None:
+        return norm, fn(ctx)
+    parts = p.split(None, 1)
+    if len(parts) == 2:
+        first, rest = parts[0].lower(), parts[1]
+        if first == "sl+" and rest.strip():
+            return "sl+", saneloop.cmd_start(ctx, rest)
+        if first == "research":
+            words = rest.lower().split()
+            if len(words) == 2 and words[0] == "waive" and words[1] in CATEGORY_TOOLS:
+                return "research waive", cmd_waive(ctx, words[1])
+    return None
+
+
+def on_prompt(ctx):
+    prompt = ctx.payload.get("prompt")
+    if not isinstance(prompt, str):
+        return
+    sess = ctx.session
+    sess["stop_blocks"] = 0
+    hit = command(ctx, prompt)
+    if hit is not None:
+        name, text = hit
+        ctx.audit("command", command=name)
+        ctx.answer.deny(text)
+        return
+    kind = classify(prompt)
+    req = sess["requirements"]
+    req["prompts"] = req.get("prompts", 0) + 1
+    if kind in ("task", "big_task"):
+        kws = keywords(prompt)
+        old = req.get("keywords") or []
+        if old and kws:
+            overlap = len(set(kws) & set(old)) / float(len(kws))
+            if overlap < 0.5:
+                _reset_research(ctx, "task change")
+                ctx.answer.add_context("sane: this looks like a new task, so this session's "
+                                       "research was reset.")
+        req.update(kind=kind, is_task=True, is_big_task=kind == "big_task", keywords=kws,
+                   requested=(req.get("requested") or [])[-9:] + [prompt.strip()[:200]])
+        missing = missing_research(ctx)
+        if missing:
+            ctx.answer.add_context("sane: task noted. Edits stay blocked until this session has "
+                                   "research in: %s." % ", ".join(missing))
+        if kind == "big_task" and not sess["saneloop"].get("active"):
+            ctx.answer.add_context("sane: this is a big task. The person can start a SaneLoop "
+                                   "with `sl+ <task>` to track acceptance criteria.")
+    elif kind == "question":
+        req["kind"] = "question"
+    _status_notes(ctx)
+    review.on_prompt(ctx, prompt)
+    learning.on_prompt(ctx, prompt)
+    intents.on_prompt(ctx, prompt)
+
+
+def _status_notes(ctx):
+    st = ctx.state
+    if st["tamper"].get("locked"):
+        ctx.answer.add_context("sane: the state is tamper-locked; changes are blocked until the "
+                               "person types `unlock`.")
+    if st["safemode"].get("active"):
+        ctx.answer.add_context("sane: safemode is ON; edits are blocked until the person types `s-`.")
+    if st["circuit_breaker"].get("tripped"):
+        ctx.answer.add_context("sane: the circuit breaker is TRIPPED; only read-only tools work "
+                               "until the person types `rb-`.")
+    loop = ctx.session["saneloop"]
+    if loop.get("active"):
+        ctx.answer.add_context(saneloop.brief(loop))
+
+
+# ---------------------------------------------------------------- session events
+
+def _carry_over(ctx):
+    """A new session id after clear/resume/compact takes over what was pending."""
+    old_id = ctx.state.get("last_session")
+    sessions = ctx.state["sessions"]
+    if not old_id or old_id == ctx.sid or old_id not in sessions or ctx.sid in sessions:
+        return
+    old = sessions[old_id]
+    new = ctx.session
+    carried = []
+    if (old.get("saneloop") or {}).get("active"):
+        new["saneloop"] = old["saneloop"]
+        carried.append("saneloop")
+    for name, mod in (("review", review), ("learning", learning)):
+        if mod.pending(old):
+            new[name] = old[name]
+            carried.append(name)
+    if carried:
+        ctx.audit("carry_over", from_session=old_id, sections=carried)
+
+
+def prune_sessions(ctx):
+    days = ctx.cfg.get("review.retention_days", 7)
+    try:
+        cutoff = ctx.now - float(days) * 86400
+    except (TypeError, ValueError):
+        return
+    sessions = ctx.state["sessions"]
+    for sid in list(sessions):
+        s = sessions[sid]
+        if sid == ctx.sid or not isinstance(s, dict):
+            continue
+        if (s.get("updated_at") or 0) < cutoff and not _pending(s):
+            del sessions[sid]
+    if len(sessions) > 200:
+        for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0)[:len(sessions) - 200]:
+            if sid != ctx.sid and not _pending(sessions[sid]):
+                del sessions[sid]
+
+
+def _pending(sess):
+    return bool((sess.get("saneloop") or {}).get("active") or review.pending(sess)
+                or learning.pending(sess))
+
+
+def on_session_start(ctx):
+    if ctx.payload.get("source") in ("clear", "resume", "compact", "fork"):
+        _carry_over(ctx)
+    prune_sessions(ctx)
+    sess = ctx.session
+    model = ctx.payload.get("model")
+    if isinstance(model, str):
+        sess["model"] = model[:100]
+    _status_notes(ctx)
+    review.session_start(ctx)
+    learning.session_start(ctx)
+    intents.session_start(ctx)
+
+
+def on_subagent_start(ctx):
+    if ctx.agent_id:
+        agents = ctx.session.setdefault("agents", {})
+        agents[ctx.agent_id] = {"type": ctx.agent_type, "started_at": ctx.now, "stopped_at": None}
+        if len(agents) > 50:
+            for k in sorted(agents, key=lambda a: agents[a].get("started_at") or 0)[:len(agents) - 50]:
+                del agents[k]
+    review.subagent_start(ctx)
+    learning.subagent_start(ctx)
+    intents.subagent_start(ctx)

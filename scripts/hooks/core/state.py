@@ -1,0 +1,390 @@
+"""The signed, locked state: one JSON file per project, HMAC-SHA256 over a canonical form.
+
+Every invocation: lock once, read once, verify once, change in memory, write at most once.
+Commit order (kill-safe): counter entry exists -> temp file, fsync, rename, fsync dir ->
+raise the counter. So a state on disk is always at or above its counter, and a state below
+its counter can only be a replayed copy.
+"""
+import hashlib
+import hmac
+import json
+import os
+import time
+
+SCHEMA = 1
+LOCK_WAIT = 2.0
+STATE_NAME = "state.json"
+SESSION_CAP = 200  # sessions kept at most (oldest idle ones pruned first)
+
+try:
+    import fcntl
+except ImportError:  # Windows: filelock does the locking
+    fcntl = None
+
+
+# ---------------------------------------------------------------- key and counters
+
+def config_dir(env=None):
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "sane-hooks")
+
+
+def _atomic_write(path, data, mode=0o600, sync_dir=True):
+    tmp = "%s.%d.%d.tmp" % (path, os.getpid(), int(time.monotonic_ns() % 1000000))
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    if sync_dir:
+        _fsync_dir(os.path.dirname(path))
+
+
+def _fsync_dir(d):
+    if fcntl is None:
+        return
+    try:
+        fd = os.open(d, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def secret_key():
+    """The HMAC key: SANE_HOOK_SECRET, else the 0600 key file (created atomically once)."""
+    env = os.environ.get("SANE_HOOK_SECRET")
+    if env:
+        return env.encode("utf-8")
+    d = config_dir()
+    path = os.path.join(d, "secret")
+    try:
+        with open(path, "rb") as fh:
+            key = fh.read().strip()
+        if key:
+            return key
+    except FileNotFoundError:
+        pass
+    os.makedirs(d, mode=0o700, exist_ok=True)
+    key = os.urandom(32).hex().encode()
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, key + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(tmp, path)  # fails if another process won the race: use theirs
+    except FileExistsError:
+        pass
+    finally:
+        os.unlink(tmp)
+    with open(path, "rb") as fh:
+        return fh.read().strip()
+
+
+class FileLock:
+    """An exclusive lock with a bounded wait. fcntl.flock on POSIX, filelock elsewhere."""
+
+    def __init__(self, path):
+        self.path = path
+        self.fd = None
+        self.fl = None
+
+    def acquire(self, timeout=LOCK_WAIT):
+        if fcntl is None:
+            import filelock
+            self.fl = filelock.FileLock(self.path)
+            try:
+                self.fl.acquire(timeout=timeout)
+                return True
+            except filelock.Timeout:
+                self.fl = None
+                return False
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + timeout
+        delay = 0.001
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self.fd = fd
+                return True
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    return False
+                time.sleep(delay)
+                delay = min(delay * 2, 0.02)
+
+    def release(self):
+        if self.fd is not None:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+            finally:
+                os.close(self.fd)
+                self.fd = None
+        if self.fl is not None:
+            self.fl.release()
+            self.fl = None
+
+
+def counters_path():
+    return os.path.join(config_dir(), "counters.json")
+
+
+def read_counter(project):
+    """Last committed sequence for project, or None when it has no entry."""
+    try:
+        with open(counters_path(), "rb") as fh:
+            data = json.loads(fh.read())
+    except (OSError, ValueError):
+        return None
+    value = data.get(project) if isinstance(data, dict) else None
+    return value if isinstance(value, int) else None
+
+
+def raise_counter(project, seq):
+    """Set project's counter to max(current, seq) under the counters lock."""
+    path = counters_path()
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    lock = FileLock(path + ".lock")
+    if not lock.acquire(timeout=5.0):
+        raise OSError("counters lock busy")
+    try:
+        try:
+            with open(path, "rb") as fh:
+                data = json.loads(fh.read())
+            if not isinstance(data, dict):
+                data = {}
+        except (OSError, ValueError):
+            data = {}
+        current = data.get(project)
+        if isinstance(current, int) and current >= seq and project in data:
+            return
+        data[project] = max(seq, current if isinstance(current, int) else 0)
+        _atomic_write(path, json.dumps(data, sort_keys=True).encode())
+    finally:
+        lock.release()
+
+
+# ---------------------------------------------------------------- shape
+
+def defaults(project=""):
+    return {
+        "schema": SCHEMA,
+        "seq": 0,
+        "project": project,
+        "circuit_breaker": {"failures": 0, "tripped": False, "tripped_at": None, "last_error": None,
+                            "error_signatures": {}, "trip_reason": None},
+        "enforcement": {"blocks": [], "halted": False, "halted_at": None, "halted_reason": None,
+                        "last_signature": None, "repeats": 0},
+        "safemode": {"active": False, "since": None},
+        "tamper": {"locked": False, "since": None, "reason": None, "kind": None},
+        "cache": {"yaml": {}},
+        "auth": [],
+        "last_session": None,
+        "sessions": {},
+    }
+
+
+def session_defaults():
+    now = time.time()
+    return {
+        "created_at": now,
+        "updated_at": now,
+        "research": {"local": None, "web": None, "docs": None, "github": None, "memory": None,
+                     "waived": [], "used": []},
+        "requirements": {"requested": [], "satisfied": [], "is_task": False, "is_big_task": False,
+                         "kind": None, "keywords": [], "prompts": 0},
+        "edits": {"count": 0, "unique_files": [], "unique_count": 0, "last_file": None},
+        "saneloop": {"active": False, "task": None, "iteration": 0, "max_iterations": 20,
+                     "acceptance_criteria": [], "started_at": None},
+        "action_log": [],
+        "stop_blocks": 0,
+        "blocks": 0,
+        "review": {},
+        "learning": {},
+        "intent": {},
+        "reads": {},
+        "agents": {},
+    }
+
+
+def migrate(state, project):
+    """Bring an older or partial state up to SCHEMA, key by key."""
+    base = defaults(project)
+    for key, value in base.items():
+        if key not in state:
+            state[key] = value
+        elif isinstance(value, dict) and isinstance(state[key], dict) and key != "sessions":
+            for k, v in value.items():
+                state[key].setdefault(k, v)
+        elif type(value) is not type(state[key]) and value is not None:
+            state[key] = value
+    state["schema"] = SCHEMA
+    return state
+
+
+def migrate_session(sess):
+    base = session_defaults()
+    for key, value in base.items():
+        if key not in sess:
+            sess[key] = value
+        elif isinstance(value, dict) and isinstance(sess[key], dict):
+            for k, v in value.items():
+                sess[key].setdefault(k, v)
+    return sess
+
+
+def canonical(state):
+    return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def sign(key, project, text):
+    return hmac.new(key, (project + "\n" + text).encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+# ---------------------------------------------------------------- the store
+
+class Store:
+    """Open with `open()`, change `self.state`, `commit()`, `close()`.
+
+    After open(): `tamper` is None or a reason (new this invocation), `busy` is True when the
+    lock could not be had (read-only: commit() refuses), `fresh` on a true first run.
+    """
+
+    def __init__(self, project, lock_wait=LOCK_WAIT):
+        self.project = project
+        self.dir = os.path.join(project, ".claude")
+        self.path = os.path.join(self.dir, STATE_NAME)
+        self.lock = FileLock(self.path + ".lock")
+        self.lock_wait = lock_wait
+        self.locked = False
+        self.busy = False
+        self.fresh = False
+        self.tamper = None
+        self.tamper_kind = None
+        self.moved_from = None
+        self.state = None
+        self._loaded_text = None
+        self._key = None
+
+    def open(self):
+        os.makedirs(self.dir, exist_ok=True)
+        self.locked = self.lock.acquire(self.lock_wait)
+        self.busy = not self.locked
+        self._key = secret_key()
+        self._load()
+        return self
+
+    def _load(self):
+        counter = read_counter(self.project)  # before the file: see the commit order
+        try:
+            with open(self.path, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            if counter:
+                return self._tampered("state file missing (the counter shows seq %d)" % counter,
+                                      "missing", counter)
+            self.fresh = True
+            self.state = defaults(self.project)
+            self._loaded_text = None
+            return
+        except OSError as exc:
+            return self._tampered("state file unreadable (%s)" % exc.__class__.__name__,
+                                  "unreadable", counter or 0)
+        try:
+            doc = json.loads(raw)
+            state, sig = doc["state"], doc["sig"]
+            if not isinstance(state, dict) or not isinstance(sig, str):
+                raise ValueError
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return self._tampered("state file is not a signed state", "corrupt", counter or 0)
+        text = canonical(state)
+        seq = state.get("seq") if isinstance(state.get("seq"), int) else 0
+        if not hmac.compare_digest(sign(self._key, self.project, text), sig):
+            other = state.get("project")
+            if (isinstance(other, str) and other != self.project
+                    and hmac.compare_digest(sign(self._key, other, text), sig)):
+                self.moved_from = other
+                return self._tampered("state was signed for another project path (%s)" % other,
+                                      "moved", max(seq, counter or 0), keep=state)
+            return self._tampered("bad or missing signature", "signature", max(seq, counter or 0))
+        if counter is None and seq > 0:
+            return self._tampered("state has seq %d but the counter entry is gone" % seq,
+                                  "counters", seq)
+        if counter is not None and seq < counter:
+            return self._tampered("replayed state: seq %d is below the committed %d" % (seq, counter),
+                                  "replay", counter)
+        self.state = migrate(state, self.project)
+        self._loaded_text = text
+
+    def _tampered(self, reason, kind, seq, keep=None):
+        """Never trust the file: a fresh state, locked until the person lifts it."""
+        self.tamper, self.tamper_kind = reason, kind
+        state = defaults(self.project)
+        state["seq"] = seq
+        state["tamper"] = {"locked": True, "since": time.time(), "reason": reason, "kind": kind}
+        if keep is not None and kind == "moved":
+            state["tamper"]["moved_from"] = keep.get("project")
+        self.state = state
+        self._loaded_text = None
+
+    # -- sessions
+
+    def session(self, sid):
+        """The per-session section for sid (created and migrated on first use)."""
+        if not isinstance(sid, str) or not sid:
+            sid = "unknown"
+        sid = sid[:128]
+        sessions = self.state["sessions"]
+        sess = sessions.get(sid)
+        if not isinstance(sess, dict):
+            sess = sessions[sid] = session_defaults()
+        elif "_migrated" not in sess:
+            migrate_session(sess)
+        self.state["last_session"] = sid
+        return sess
+
+    # -- writing
+
+    @property
+    def changed(self):
+        return self._loaded_text is None or canonical(self.state) != self._loaded_text
+
+    def commit(self, force=False):
+        """Write if anything changed. Returns True if written. Never without the lock."""
+        if not self.locked:
+            return False
+        text = canonical(self.state)
+        if not force and text == self._loaded_text:
+            return False
+        counter = read_counter(self.project)
+        if counter is None:
+            raise_counter(self.project, 0)  # the entry exists before the first state write
+        self.state["seq"] = max(int(self.state.get("seq") or 0), counter or 0) + 1
+        self.state["project"] = self.project
+        text = canonical(self.state)
+        doc = '{"sig":"%s","state":%s}' % (sign(self._key, self.project, text), text)
+        _atomic_write(self.path, doc.encode("utf-8"))
+        raise_counter(self.project, self.state["seq"])
+        self._loaded_text = text
+        return True
+
+    def close(self):
+        if self.locked:
+            self.lock.release()
+            self.locked = False
+
+    def __enter__(self):
+        return self.open()
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
