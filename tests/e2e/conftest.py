@@ -393,9 +393,10 @@ BAD_HOOK_OUTPUT = ("can't open file", "Traceback", "No such file or directory",
                    "command not found", "SyntaxError")
 
 
-def assert_hooks_healthy(run: Run) -> None:
+def assert_hooks_healthy(run: Run, e2e: "E2E | None" = None) -> None:
     """Every hook Claude Code ran exited 0 or 2 and printed no interpreter failure (a missing
-    script makes python exit 2, which would look like a block)."""
+    script makes python exit 2, which would look like a block); with `e2e`, our hooks' logs
+    also show no failure (a hook that fails open looks exactly like an allow)."""
     responses = run.hooks()
     assert responses, f"no hook ran at all (settings rejected?)\n{run.describe()}"
     for ev in responses:
@@ -404,6 +405,16 @@ def assert_hooks_healthy(run: Run) -> None:
             f"{ev.get('exit_code')}: {out[:500]}\n{run.describe()}"
         for bad in BAD_HOOK_OUTPUT:
             assert bad not in out, f"hook {ev.get('hook_name')}: {bad!r} in {out[:800]}"
+    if e2e is not None:
+        assert_no_fail_open(e2e)
+
+
+def assert_no_fail_open(e2e: "E2E") -> None:
+    """Our hooks logged no failure: a hook that fails open looks exactly like an allow."""
+    for hook, lines in e2e.hook_logs().items():
+        bad = [ln for ln in lines if ln.get("level") == "error"
+               or str(ln.get("msg", "")).startswith("fail open")]
+        assert not bad, f"{hook}.py failed open: {bad[:3]}"
 
 
 def assert_blocked(res: dict | None, code: str, run: Run) -> str:

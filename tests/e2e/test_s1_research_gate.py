@@ -24,7 +24,7 @@ def test_write_blocked_until_local_research(sane_e2e: E2E) -> None:
         tool_use("Write", write),
         text("done")])
     assert run.returncode == 0, run.describe()
-    assert_hooks_healthy(run)
+    assert_hooks_healthy(run, e2e)
 
     first, second = run.results_for("Write")
     msg = assert_blocked(first, "[research-gate]", run)

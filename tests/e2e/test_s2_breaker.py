@@ -29,7 +29,7 @@ def test_breaker_trips_blocks_and_rb_resets(sane_e2e: E2E) -> None:
         tool_use("Read", {"file_path": str(readme)}),
         text("giving up")])
     assert run.returncode == 0, run.describe()
-    assert_hooks_healthy(run)
+    assert_hooks_healthy(run, e2e)
     results = run.results_for("Bash")
     for res in results[:3]:
         assert res and res["is_error"] and "Exit code" in res["content"], run.describe()

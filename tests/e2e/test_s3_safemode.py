@@ -33,7 +33,7 @@ def test_safemode_on_blocks_edits_and_shell_writes_until_off(sane_e2e: E2E) -> N
             text("done")])
 
     blocked = attempt("write the notes file", new_session=True)
-    assert_hooks_healthy(blocked)
+    assert_hooks_healthy(blocked, e2e)
     assert_allowed(blocked.results_for("Read")[0], blocked)
     assert_blocked(blocked.results_for("Write")[0], "[safemode]", blocked)
     assert_blocked(blocked.results_for("Bash")[0], "[safemode]", blocked)

@@ -26,7 +26,7 @@ def test_cat_ssh_key_is_blocked(sane_e2e: E2E) -> None:
         tool_use("Read", {"file_path": str(key)}),
         text("done")])
     assert run.returncode == 0, run.describe()
-    assert_hooks_healthy(run)
+    assert_hooks_healthy(run, e2e)
     assert_blocked(run.results_for("Bash")[0], "[blocked-path]", run)
     assert_blocked(run.results_for("Read")[0], "[blocked-path]", run)
     sent = json.dumps([r.body for r in run.requests])

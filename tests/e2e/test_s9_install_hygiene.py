@@ -77,7 +77,7 @@ def test_install_keeps_existing_hooks_and_both_fire(e2e: E2E) -> None:
         tool_use("Write", {"file_path": str(target), "content": "2\n"}),
         text("done")])
     assert run.returncode == 0, run.describe()
-    assert_hooks_healthy(run)
+    assert_hooks_healthy(run, e2e)
     first, second = run.results_for("Write")
     assert_blocked(first, "[research-gate]", run)     # ours block although theirs allow
     assert_allowed(second, run)
