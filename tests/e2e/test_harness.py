@@ -142,3 +142,26 @@ def test_subagent_conversation_is_routed(e2e: E2E) -> None:
     assert pre and pre[0].get("agent_id") and pre[0].get("agent_type") == "general-purpose"
     stops = probe_log(e2e, "substop")
     assert stops and "sub finished" in stops[0]["payload"].get("last_assistant_message", "")
+
+
+def test_background_subagent_reports_back_through_userpromptsubmit(e2e: E2E) -> None:
+    """Not in real-client.md: an Agent call without `run_in_background: false` runs in the
+    background (the model gets "Async agent launched"), the main turn Stops, and the
+    subagent's completion comes back as a *new prompt*: UserPromptSubmit fires with a
+    `<task-notification>` prompt, the model is called again, and Stop fires again."""
+    e2e.add_hook("UserPromptSubmit", probe(e2e, "ups"), matcher=None)
+    e2e.add_hook("Stop", probe(e2e, "stop"), matcher=None)
+    run = e2e.run("delegate", script=[
+        tool_use("Agent", {"description": "bg", "subagent_type": "general-purpose",
+                           "prompt": "SUBTASK-BG: echo"}),
+        text("main waits")],
+        subagents={"SUBTASK-BG": [tool_use("Bash", {"command": "echo bg", "description": "bg"}),
+                                  text("bg finished")]})
+    [agent] = run.tool_uses("Agent")
+    assert "Async agent launched" in run.tool_result(agent["id"])["content"], run.describe()
+    prompts = [r["payload"]["prompt"] for r in probe_log(e2e, "ups")]
+    assert prompts[0] == "delegate"
+    assert len(prompts) == 2 and prompts[1].startswith("<task-notification>"), prompts
+    assert "bg finished" in prompts[1]
+    assert len(probe_log(e2e, "stop")) == 2
+    assert run.model_calls == 3, run.describe()
