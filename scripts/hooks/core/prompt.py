@@ -122,10 +122,15 @@ def cmd_unlock(ctx):
     t = ctx.state["tamper"]
     if not t.get("locked"):
         return "no tamper lock is on; nothing to unlock"
-    was = t.get("reason")
-    ctx.state["tamper"] = {"locked": False, "since": None, "reason": None, "kind": None}
+    from core.state import unlock
+    was, moved = t.get("reason"), t.get("moved_from")
+    new = unlock(ctx.state, ctx.project)
+    ctx.state.clear()
+    ctx.state.update(new)
+    ctx._session = None
     ctx.audit("unlock", by="person", reason=was)
-    return "tamper lock lifted (it was: %s). State starts from defaults." % was
+    return "tamper lock lifted (it was: %s).%s" % (
+        was, " The moved project's state was adopted." if moved else " State starts from defaults.")
 
 
 def cmd_waive(ctx, cat):

@@ -250,6 +250,22 @@ def sign(key, project, text):
     return hmac.new(key, (project + "\n" + text).encode("utf-8"), hashlib.sha256).hexdigest()
 
 
+def unlock(state, project):
+    """Lift a tamper lock. A moved project's genuine state is adopted; otherwise defaults."""
+    t = state.get("tamper") or {}
+    adopt = t.get("adopt")
+    if isinstance(adopt, dict):
+        new = migrate(adopt, project)
+        new["project"] = project
+    else:
+        new = defaults(project)
+        for key in ("sessions", "last_session", "cache"):
+            new[key] = state.get(key, new[key])
+    new["seq"] = state.get("seq", 0)
+    new["tamper"] = {"locked": False, "since": None, "reason": None, "kind": None}
+    return new
+
+
 # ---------------------------------------------------------------- the store
 
 class Store:
@@ -332,7 +348,10 @@ class Store:
         state["seq"] = seq
         state["tamper"] = {"locked": True, "since": time.time(), "reason": reason, "kind": kind}
         if keep is not None and kind == "moved":
+            keep = dict(keep)
+            keep.pop("tamper", None)
             state["tamper"]["moved_from"] = keep.get("project")
+            state["tamper"]["adopt"] = keep  # genuine (signed by our key): unlock adopts it
         self.state = state
         self._loaded_text = None
 
