@@ -142,6 +142,12 @@ class Project:
         assert "Traceback" not in proc.stderr, proc.stderr
         return proc
 
+    def install(self):
+        """Copy the hooks into the project and wire its settings (sane.py install)."""
+        r = self.cli("install", self.dir)
+        assert r.returncode == 0, r.stderr
+        return r
+
     def state(self):
         r = self.cli("status", "--json")
         assert r.returncode == 0, r.stderr

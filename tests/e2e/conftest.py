@@ -414,7 +414,8 @@ def assert_no_fail_open(e2e: "E2E") -> None:
     for hook, lines in e2e.hook_logs().items():
         bad = [ln for ln in lines if ln.get("level") == "error"
                or str(ln.get("msg", "")).startswith("fail open")]
-        assert not bad, f"{hook}.py failed open: {bad[:3]}"
+        assert not bad, f"{hook}.py failed open {len(bad)} times: " + \
+            "; ".join(str(ln.get("msg"))[:300] for ln in bad[:3])
 
 
 def assert_blocked(res: dict | None, code: str, run: Run) -> str:
