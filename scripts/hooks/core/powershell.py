@@ -1,0 +1,136 @@
+"""The PowerShell tool (Windows): the same facts as core.shell where the syntax is simple
+(cmdlets and aliases separated by ; | && ||, quoted strings, > redirects), `unknown` otherwise."""
+
+WRITERS = {"set-content": "path", "add-content": "path", "out-file": "filepath", "new-item": "path",
+           "remove-item": "path", "rm": "path", "del": "path", "erase": "path", "rd": "path",
+           "rmdir": "path", "ri": "path", "copy-item": "destination", "cp": "destination",
+           "copy": "destination", "move-item": "destination", "mv": "destination",
+           "move": "destination", "rename-item": "path", "ren": "path", "clear-content": "path",
+           "set-item": "path", "ni": "path", "mkdir": "path", "md": "path", "tee-object": "filepath",
+           "tee": "filepath", "export-csv": "path", "expand-archive": "destinationpath"}
+READERS = ("get-content", "gc", "cat", "type", "select-string", "sls", "get-item", "gi",
+           "get-childitem", "gci", "ls", "dir", "import-csv", "test-path", "resolve-path")
+CODE = ("invoke-expression", "iex", "start-process", "saps", "invoke-command", "icm", "powershell",
+        "pwsh", "cmd", "bash", "python", "python3", "node", "&", ".", "add-type",
+        "invoke-webrequest", "iwr", "invoke-restmethod", "irm")
+UNSAFE = ("$(", "@(", "{", "`", "-encodedcommand", "-enc ", "[scriptblock]", "[io.file]", "::")
+
+
+class Command:
+    __slots__ = ("argv", "program", "env", "redirects", "reads", "writes", "destructive",
+                 "unknown", "reasons", "stdin_is_data", "text")
+
+    def __init__(self, argv):
+        self.argv = argv
+        self.program = argv[0].lower() if argv else ""
+        self.env, self.redirects = {}, []
+        self.reads, self.writes, self.reasons = [], [], []
+        self.destructive = self.unknown = self.stdin_is_data = False
+        self.text = " ".join(argv)
+
+
+class Analysis:
+    __slots__ = ("commands", "reads", "writes", "unknown", "destructive", "reasons")
+
+    def __init__(self):
+        self.commands, self.reads, self.writes, self.reasons = [], [], [], []
+        self.unknown = self.destructive = False
+
+
+def _words(text):
+    words, cur, quote, i = [], "", None, 0
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == quote:
+                quote = None
+            else:
+                cur += c
+        elif c in "'\"":
+            quote = c
+        elif c in " \t":
+            if cur:
+                words.append(cur)
+            cur = ""
+        else:
+            cur += c
+        i += 1
+    if quote:
+        return None
+    if cur:
+        words.append(cur)
+    return words
+
+
+def analyse(command, home=None):
+    a = Analysis()
+    text = command if isinstance(command, str) else ""
+    low = text.lower()
+    if any(u in low for u in UNSAFE) or "\x00" in text or len(text) > 100000:
+        a.unknown = True
+        a.reasons.append("PowerShell syntax we do not analyse")
+        return a
+    segments = []
+    for part in text.replace("&&", ";").replace("||", ";").replace("\n", ";").split(";"):
+        segments.extend(part.split("|"))
+    for seg in segments:
+        words = _words(seg.strip())
+        if words is None:
+            a.unknown = True
+            a.reasons.append("unbalanced quote")
+            continue
+        if not words:
+            continue
+        redir = []
+        rest = []
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if w in (">", ">>", "2>", "2>>", "*>", "*>>") and i + 1 < len(words):
+                redir.append(words[i + 1])
+                i += 2
+                continue
+            if w.startswith((">", "2>", "*>")) and len(w.lstrip("*2>")) > 0:
+                redir.append(w.lstrip("*2>"))
+            else:
+                rest.append(w)
+            i += 1
+        cmd = Command(rest or [""])
+        prog = cmd.program
+        for t in redir:
+            if t.lower() not in ("$null", "null"):
+                cmd.writes.append(t)
+        if prog in CODE:
+            cmd.unknown = True
+            cmd.reasons.append("PowerShell runs code: %s" % prog)
+        elif prog in WRITERS:
+            key = "-" + WRITERS[prog]
+            args = rest[1:]
+            target = None
+            for j, w in enumerate(args):
+                if w.lower() in (key, "-literalpath", "-path") and j + 1 < len(args):
+                    target = args[j + 1] if w.lower() == key or target is None else target
+            positional = [w for w in args if not w.startswith("-")]
+            if target is None and positional:
+                target = positional[-1] if WRITERS[prog] == "destination" else positional[0]
+            if target:
+                cmd.writes.append(target)
+            else:
+                cmd.unknown = True
+            if prog in ("remove-item", "rm", "del", "erase", "rd", "rmdir", "ri") and \
+                    any(w.lower() in ("-recurse", "-r") for w in args) and \
+                    any(w.lower() in ("-force", "-fo") for w in args):
+                cmd.destructive = True
+                cmd.reasons.append("recursive force delete")
+            if WRITERS[prog] == "destination":
+                cmd.reads.extend(positional[:-1])
+        elif prog in READERS:
+            cmd.reads.extend(w for w in rest[1:] if not w.startswith("-"))
+        a.commands.append(cmd)
+    for c in a.commands:
+        a.reads += [r for r in c.reads if r not in a.reads]
+        a.writes += [w for w in c.writes if w not in a.writes]
+        a.unknown = a.unknown or c.unknown
+        a.destructive = a.destructive or c.destructive
+        a.reasons += c.reasons
+    return a
