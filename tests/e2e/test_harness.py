@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from conftest import E2E, probe, probe_log
-from fakeapi import parallel, text, tool_use
+from .fakeapi import parallel, text, tool_use
+from .harness import E2E, probe, probe_log
 
 
 def test_text_turn(e2e: E2E) -> None:

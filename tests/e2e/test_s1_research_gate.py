@@ -6,8 +6,8 @@ way forward; after a Read (credited at PostToolUse) the same Write succeeds.
 """
 from __future__ import annotations
 
-from conftest import E2E, assert_allowed, assert_blocked, assert_hooks_healthy, count
-from fakeapi import text, tool_use
+from .fakeapi import text, tool_use
+from .harness import E2E, assert_allowed, assert_blocked, assert_hooks_healthy, count
 
 LOCAL_ONLY = "research: {required: [local]}\n"
 

@@ -6,8 +6,8 @@ blocked naming `[safemode]`. `s-` (consumed) lifts it and both then run.
 """
 from __future__ import annotations
 
-from conftest import E2E, assert_allowed, assert_blocked, assert_hooks_healthy
-from fakeapi import text, tool_use
+from .fakeapi import text, tool_use
+from .harness import E2E, assert_allowed, assert_blocked, assert_hooks_healthy
 
 LOCAL_ONLY = "research: {required: [local]}\n"
 

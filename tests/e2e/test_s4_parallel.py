@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from conftest import E2E, assert_allowed, assert_hooks_healthy, count
-from fakeapi import parallel, text
+from .fakeapi import parallel, text
+from .harness import E2E, assert_allowed, assert_hooks_healthy, count
 
 READS = 6
 NAMES = [f"f{i}.txt" for i in range(READS)]

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from conftest import E2E, assert_blocked, assert_hooks_healthy
-from fakeapi import text, tool_use
+from .fakeapi import text, tool_use
+from .harness import E2E, assert_blocked, assert_hooks_healthy
 
 KEY = "E2E-FAKE-PRIVATE-KEY-MATERIAL"
 

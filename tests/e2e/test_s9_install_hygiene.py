@@ -9,9 +9,9 @@ from __future__ import annotations
 import copy
 import json
 
-from conftest import (E2E, assert_allowed, assert_blocked, assert_hooks_healthy, probe,
+from .fakeapi import text, tool_use
+from .harness import (E2E, assert_allowed, assert_blocked, assert_hooks_healthy, probe,
                       probe_log)
-from fakeapi import text, tool_use
 
 OUR_EVENTS = {"UserPromptSubmit": "saneprompt.py", "SessionStart": "saneprompt.py",
               "SubagentStart": "saneprompt.py", "PreToolUse": "sanetools.py",
