@@ -29,7 +29,7 @@ INSTALL_SCRIPT = REPO / ".ci" / "install_claude.sh"
 PINNED_VERSION = "2.1.330"
 MODEL = "claude-sonnet-4-5"
 RUN_TIMEOUT = float(os.environ.get("SANE_E2E_TIMEOUT", "60"))
-PYTHON = os.path.realpath(sys.executable)
+PYTHON = sys.executable  # not realpath: a venv interpreter must stay in its venv
 
 
 def _cli_dir() -> Path:
