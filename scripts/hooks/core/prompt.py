@@ -192,6 +192,7 @@ def on_prompt(ctx):
     kind = classify(prompt)
     req = sess["requirements"]
     req["prompts"] = req.get("prompts", 0) + 1
+    req["last_kind"] = kind  # passthrough ("continue") keeps the current task's kind
     if kind in ("task", "big_task"):
         kws = keywords(prompt)
         old = req.get("keywords") or []
