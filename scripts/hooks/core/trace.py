@@ -1,0 +1,462 @@
+"""The Agent Trace v0.1.0 ledger: `.claude/agent_trace.jsonl`, one record per successful
+mutation, appended with one write() on an O_APPEND descriptor so concurrent hooks never tear
+or interleave a line.
+
+Record (https://agent-trace.dev, v0.1.0): version, id (uuid v4), timestamp (RFC 3339, UTC),
+vcs {type: git, revision} when the project is in git, tool {name, version}, files[{path
+(relative), conversations[{url (file URL of the transcript), contributor {type: ai,
+model_id}, ranges[{start_line, end_line, content_hash}], related[{type, url}]}]}], metadata
+{"dev.sane": {intent_id, mutation_class, session_id, agent_id, tool_use_id, ...}}.
+"""
+import json
+import os
+import time
+
+from core import trace_hash
+
+VERSION = "0.1.0"
+LEDGER_REL = ".claude/agent_trace.jsonl"
+TOOL_NAME = "claude-code"
+SANE_VERSION = "1.0"
+MAX_FILES = 50
+MAX_RANGES = 200
+SYMBOL_FILE_LIMIT = 2 * 1024 * 1024
+
+AST_REFACTOR = "AST_REFACTOR"
+INTENT_EVOLUTION = "INTENT_EVOLUTION"
+PROVIDERS = (("claude-", "anthropic"), ("gpt-", "openai"), ("o1", "openai"), ("o3", "openai"),
+             ("o4", "openai"), ("gemini-", "google"))
+
+
+def ledger_path(project):
+    return os.path.join(project, ".claude", "agent_trace.jsonl")
+
+
+# ---------------------------------------------------------------- record fields
+
+def new_uuid():
+    b = bytearray(os.urandom(16))
+    b[6] = (b[6] & 0x0F) | 0x40
+    b[8] = (b[8] & 0x3F) | 0x80
+    h = b.hex()
+    return "%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:])
+
+
+def rfc3339(ts):
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + ".%03dZ" % (int(ts * 1000) % 1000)
+
+
+def file_url(path):
+    from urllib.parse import quote
+    return "file://" + quote(path.replace(os.sep, "/") if os.sep != "/" else path, safe="/:")
+
+
+def model_id(model):
+    """models.dev style `provider/model` (claude-sonnet-4-5 -> anthropic/claude-sonnet-4-5)."""
+    if not isinstance(model, str) or not model.strip():
+        return None
+    m = model.strip()[:250]
+    if "/" in m:
+        return m
+    for prefix, provider in PROVIDERS:
+        if m.startswith(prefix):
+            return ("%s/%s" % (provider, m))[:250]
+    return m
+
+
+def _git_dir(project):
+    d = project
+    for _ in range(64):
+        g = os.path.join(d, ".git")
+        if os.path.isdir(g):
+            return g
+        if os.path.isfile(g):  # a worktree or submodule: "gitdir: <path>"
+            try:
+                with open(g, "r", encoding="utf-8", errors="replace") as fh:
+                    line = fh.read(4096).strip()
+            except OSError:
+                return None
+            if line.startswith("gitdir:"):
+                p = line[7:].strip()
+                return p if os.path.isabs(p) else os.path.normpath(os.path.join(d, p))
+            return None
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+    return None
+
+
+def _is_sha(s):
+    return len(s) in (40, 64) and all(c in "0123456789abcdef" for c in s)
+
+
+def git_revision(project):
+    """HEAD's commit sha read from .git without running git, or None (not git, no commit)."""
+    g = _git_dir(project)
+    if not g:
+        return None
+    try:
+        with open(os.path.join(g, "HEAD"), "r", encoding="utf-8", errors="replace") as fh:
+            head = fh.read(1024).strip()
+    except OSError:
+        return None
+    if _is_sha(head):
+        return head
+    if not head.startswith("ref:"):
+        return None
+    ref = head[4:].strip()
+    common = g
+    try:
+        with open(os.path.join(g, "commondir"), "r") as fh:
+            c = fh.read(4096).strip()
+        common = c if os.path.isabs(c) else os.path.normpath(os.path.join(g, c))
+    except OSError:
+        pass
+    for base in (g, common):
+        try:
+            with open(os.path.join(base, ref), "r") as fh:
+                sha = fh.read(100).strip()
+            if _is_sha(sha):
+                return sha
+        except OSError:
+            continue
+    try:
+        with open(os.path.join(common, "packed-refs"), "r", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                parts = line.strip().split(" ", 1)
+                if len(parts) == 2 and parts[1] == ref and _is_sha(parts[0]):
+                    return parts[0]
+    except OSError:
+        pass
+    return None
+
+
+def client_version(transcript):
+    """Claude Code's version from the tail of the session transcript (its records carry
+    "version"), or None."""
+    if not isinstance(transcript, str) or not transcript:
+        return None
+    try:
+        with open(transcript, "rb") as fh:
+            fh.seek(0, 2)
+            size = fh.tell()
+            fh.seek(max(0, size - 65536))
+            tail = fh.read(65536)
+    except OSError:
+        return None
+    i = tail.rfind(b'"version":"')
+    if i < 0:
+        return None
+    j = tail.find(b'"', i + 11)
+    v = tail[i + 11:j].decode("ascii", "replace") if j > 0 else ""
+    return v if v and len(v) < 40 and all(c.isalnum() or c in ".-+" for c in v) else None
+
+
+# ---------------------------------------------------------------- mutation class
+
+def _tokens(text):
+    out, cur = [], []
+    for ch in text:
+        if ch.isalnum() or ch == "_":
+            cur.append(ch)
+            continue
+        if cur:
+            out.append("".join(cur))
+            cur = []
+        if not ch.isspace():
+            out.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def mutation_class(old, new):
+    """AST_REFACTOR when the change keeps the code's meaning by a documented heuristic, else
+    INTENT_EVOLUTION:
+      1. the same text once all whitespace is removed (reformatting);
+      2. the same multiset of non-blank lines, stripped (lines moved or reordered);
+      3. the same token sequence up to a consistent one-to-one renaming of identifiers.
+    A new file, a shell write or anything over 200 kB is INTENT_EVOLUTION."""
+    if not isinstance(old, str) or not isinstance(new, str) or old == new:
+        return INTENT_EVOLUTION if not isinstance(old, str) else AST_REFACTOR
+    if len(old) > 200_000 or len(new) > 200_000:
+        return INTENT_EVOLUTION
+    if "".join(old.split()) == "".join(new.split()):
+        return AST_REFACTOR
+    a = sorted(x.strip() for x in old.splitlines() if x.strip())
+    b = sorted(x.strip() for x in new.splitlines() if x.strip())
+    if a == b:
+        return AST_REFACTOR
+    ta, tb = _tokens(old), _tokens(new)
+    if len(ta) != len(tb):
+        return INTENT_EVOLUTION
+    fwd, back = {}, {}
+    for x, y in zip(ta, tb):
+        if x == y:
+            if fwd.get(x, x) != x or back.get(y, y) != y:
+                return INTENT_EVOLUTION
+            continue
+        if not (x[0].isalpha() or x[0] == "_") or not (y[0].isalpha() or y[0] == "_"):
+            return INTENT_EVOLUTION  # a literal or an operator changed
+        if fwd.setdefault(x, y) != y or back.setdefault(y, x) != x:
+            return INTENT_EVOLUTION
+    return AST_REFACTOR if fwd else INTENT_EVOLUTION
+
+
+# ---------------------------------------------------------------- top-level symbols
+
+DEF_PREFIXES = ("def ", "async def ", "class ", "function ", "async function ", "export ",
+                "func ", "fn ", "pub fn ", "pub struct ", "pub enum ", "pub trait ", "struct ",
+                "enum ", "trait ", "impl ", "interface ", "type ", "module ", "const ", "let ",
+                "var ", "public ", "private ", "protected ", "static ", "abstract ", "final ")
+KEYWORDS = frozenset(("def", "class", "function", "export", "default", "async", "func", "fn",
+                      "pub", "struct", "enum", "trait", "impl", "interface", "type", "module",
+                      "const", "let", "var", "public", "private", "protected", "static",
+                      "abstract", "final", "crate", "unsafe", "extern", "declare", "readonly"))
+
+
+def symbol_of(line):
+    """The name a top-level definition line defines (`def foo(` -> `foo()`), or None."""
+    if not line or line[0] in " \t#/*;}{)]" or not line.startswith(DEF_PREFIXES):
+        return None
+    words = _tokens(line[:300])
+    name = None
+    for i, w in enumerate(words):
+        if not (w[0].isalpha() or w[0] == "_") or w in KEYWORDS:
+            continue
+        if i > 0 and words[i - 1] == "(" and "func" in words[:1]:
+            continue  # Go receivers: func (r *T) Name(
+        name = w
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        return name + "()" if nxt in ("(", "<") and "class" not in words[:3] else name
+    return name
+
+
+def symbols(path, ranges):
+    """Top-level symbols whose definitions enclose or fall inside the ranges (text files under
+    2 MB; at most 12)."""
+    try:
+        if os.path.getsize(path) > SYMBOL_FILE_LIMIT:
+            return []
+        with open(path, "r", encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().split("\n")
+    except OSError:
+        return []
+    defs = []  # (line number, symbol)
+    for i, line in enumerate(lines, 1):
+        s = symbol_of(line)
+        if s:
+            defs.append((i, s))
+    out = []
+    for start, end in ranges:
+        enclosing = None
+        for ln, s in defs:
+            if ln <= start:
+                enclosing = s
+            elif ln <= end:
+                if s not in out:
+                    out.append(s)
+            else:
+                break
+        if enclosing and enclosing not in out:
+            out.append(enclosing)
+    return out[:12]
+
+
+# ---------------------------------------------------------------- ranges
+
+def patch_ranges(hunks):
+    """Changed line ranges of the new file from Claude Code's structuredPatch (runs of `+`
+    lines), or None when there is no usable patch."""
+    if not isinstance(hunks, list) or not hunks:
+        return None
+    out = []
+    for h in hunks[:1000]:
+        if not isinstance(h, dict) or not isinstance(h.get("lines"), list):
+            return None
+        try:
+            ln = int(h.get("newStart"))
+        except (TypeError, ValueError):
+            return None
+        run = None
+        for line in h["lines"]:
+            tag = line[:1] if isinstance(line, str) else ""
+            if tag == "+":
+                run = [ln, ln] if run is None else [run[0], ln]
+                ln += 1
+                continue
+            if run:
+                out.append(tuple(run))
+                run = None
+            if tag == " ":
+                ln += 1
+        if run:
+            out.append(tuple(run))
+    return out
+
+
+def locate_ranges(path, new_strings):
+    """Fallback without a patch: where each new_string sits in the file now."""
+    try:
+        if os.path.getsize(path) > 8 * 1024 * 1024:
+            return []
+        with open(path, "r", encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return []
+    out = []
+    for s in new_strings:
+        if not isinstance(s, str) or not s:
+            continue
+        idx = text.find(s)
+        if idx < 0:
+            continue
+        start = text.count("\n", 0, idx) + 1
+        body = s[:-1] if s.endswith("\n") else s
+        out.append((start, start + body.count("\n")))
+    return out
+
+
+def file_entry(project, path, ranges_spec):
+    """(relative path, [range dicts], [(start, end)]) for a file, or None. ranges_spec: "whole"
+    or a list of (start, end)."""
+    from core.intents_scope import relative
+    rel = relative(path, project)
+    if not rel or not os.path.isfile(path):
+        return None
+    if ranges_spec == "whole":
+        res = trace_hash.whole_file(path)
+        if res is None:
+            return None
+        count, h = res
+        spans = [(1, max(count, 1))]
+        return rel, [{"start_line": 1, "end_line": max(count, 1), "content_hash": h}], spans
+    spans = trace_hash.merge(ranges_spec, MAX_RANGES)
+    hashes = trace_hash.ranges_hashes(path, spans)
+    kept = [s for s in spans if s in hashes]
+    return rel, [{"start_line": s, "end_line": e, "content_hash": hashes[(s, e)]}
+                 for s, e in kept], kept
+
+
+# ---------------------------------------------------------------- the record
+
+def build(ctx, entries, mclass, intent_id, extra=None):
+    """One Agent Trace record. entries: [(rel, ranges, spans, symbols)]."""
+    sess = ctx.session
+    transcript = ctx.payload.get("transcript_path")
+    conv = {}
+    if isinstance(transcript, str) and transcript:
+        conv["url"] = file_url(transcript)
+    contributor = {"type": "ai"}
+    mid = model_id(sess.get("model"))
+    if mid:
+        contributor["model_id"] = mid
+    conv["contributor"] = contributor
+    related = []
+    if intent_id:
+        related.append({"type": "specification", "url": file_url(
+            os.path.join(ctx.project, ".claude", "active_intents.yaml")) + "#" + intent_id})
+    files = []
+    for rel, ranges, _spans, _syms in entries[:MAX_FILES]:
+        c = dict(conv, ranges=ranges)
+        if related:
+            c["related"] = related
+        files.append({"path": rel, "conversations": [c]})
+    info = sess["intent"]
+    version = info.get("client")
+    if not version:
+        version = client_version(transcript)
+        if version:
+            info["client"] = version
+    record = {"version": VERSION, "id": new_uuid(), "timestamp": rfc3339(ctx.now)}
+    rev = git_revision(ctx.project)
+    if rev:
+        record["vcs"] = {"type": "git", "revision": rev}
+    record["tool"] = {"name": TOOL_NAME, "version": version or "unknown"}
+    record["files"] = files
+    meta = {"intent_id": intent_id, "mutation_class": mclass, "session_id": ctx.sid,
+            "agent_id": ctx.agent_id, "agent_type": ctx.agent_type,
+            "tool_use_id": ctx.payload.get("tool_use_id"), "tool_name": ctx.tool,
+            "sane_hooks": SANE_VERSION}
+    syms = {rel: s for rel, _r, _sp, s in entries[:MAX_FILES] if s}
+    if syms:
+        meta["symbols"] = syms
+    meta.update(extra or {})
+    record["metadata"] = {"dev.sane": meta}
+    return record
+
+
+def append(project, record):
+    """Append one record as one line with one write() on an O_APPEND descriptor."""
+    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    path = ledger_path(project)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        written = os.write(fd, line)
+        while written < len(line):  # only ever on a full disk or a signal; keep the rest
+            written += os.write(fd, line[written:])
+    finally:
+        os.close(fd)
+    return len(line)
+
+
+def read_ledger(project):
+    """(records, problems): every JSON line of the ledger with its line number; a line that is
+    not a JSON object is skipped and reported."""
+    records, problems = [], []
+    try:
+        fh = open(ledger_path(project), "rb")
+    except OSError:
+        return records, problems
+    with fh:
+        for n, raw in enumerate(fh, 1):
+            if not raw.strip():
+                continue
+            try:
+                rec = json.loads(raw)
+                if not isinstance(rec, dict):
+                    raise ValueError
+            except (ValueError, RecursionError):
+                problems.append("%s line %d: not a JSON record, skipped" % (LEDGER_REL, n))
+                continue
+            records.append((n, rec))
+    return records, problems
+
+
+def sane_meta(rec):
+    meta = rec.get("metadata") if isinstance(rec.get("metadata"), dict) else {}
+    m = meta.get("dev.sane")
+    return m if isinstance(m, dict) else {}
+
+
+def recent_for_intent(project, intent_id, limit=8):
+    """The last few ledger records of an intent: [(timestamp, paths, mutation class, session)].
+    Reads only the tail of the ledger."""
+    out = []
+    try:
+        with open(ledger_path(project), "rb") as fh:
+            fh.seek(0, 2)
+            size = fh.tell()
+            fh.seek(max(0, size - 512 * 1024))
+            tail = fh.read()
+    except OSError:
+        return out
+    lines = tail.split(b"\n")
+    if size > 512 * 1024:
+        lines = lines[1:]  # the first one may be cut
+    for raw in reversed(lines):
+        if len(out) >= limit:
+            break
+        if not raw.strip() or intent_id.encode() not in raw:
+            continue
+        try:
+            rec = json.loads(raw)
+        except ValueError:
+            continue
+        m = sane_meta(rec) if isinstance(rec, dict) else {}
+        if m.get("intent_id") != intent_id:
+            continue
+        paths = [f.get("path") for f in rec.get("files") or [] if isinstance(f, dict)]
+        out.append((rec.get("timestamp"), paths, m.get("mutation_class"), m.get("session_id")))
+    return out

@@ -1,0 +1,154 @@
+"""Check the ledger against the working tree: `trace verify` (does each recorded range still
+hold its content: in place, moved, or changed) and `trace blame FILE` (which lines came from
+which intent and session). Content hashes make both survive code moving around."""
+import os
+
+from core import trace, trace_hash
+from core.intents_scope import relative
+
+MOVE_SEARCH_LINES = 20000  # files longer than this are not searched for moved ranges
+
+
+class Tree:
+    """The working tree as the ledger sees it: file lines and window-hash indexes, cached."""
+
+    def __init__(self, project):
+        self.project = project
+        self._lines = {}
+        self._index = {}
+
+    def lines(self, rel):
+        if rel not in self._lines:
+            self._lines[rel] = trace_hash.read_lines(os.path.join(self.project, rel))
+        return self._lines[rel]
+
+    def index(self, rel, length):
+        """{content_hash: [start lines]} of every window of `length` lines in rel."""
+        key = (rel, length)
+        if key not in self._index:
+            lines = self.lines(rel)
+            idx = {}
+            if lines is not None and len(lines) <= MOVE_SEARCH_LINES and length > 0:
+                for i in range(0, len(lines) - length + 1):
+                    idx.setdefault(trace_hash.lines_hash(lines[i:i + length]), []).append(i + 1)
+            elif lines is not None and length == 0:
+                pass
+            self._index[key] = idx
+        return self._index[key]
+
+    def holds(self, rel, start, end, h):
+        lines = self.lines(rel)
+        return lines is not None and end <= len(lines) and \
+            trace_hash.lines_hash(lines[start - 1:end]) == h
+
+
+def safe_rel(path):
+    """A ledger path usable under the project, or None (absolute, `..`, empty)."""
+    if not isinstance(path, str) or not path or path.startswith("/") or "\x00" in path:
+        return None
+    parts = path.replace("\\", "/").split("/")
+    if ".." in parts or (len(parts[0]) == 2 and parts[0][1] == ":"):
+        return None
+    return "/".join(p for p in parts if p not in ("", "."))
+
+
+def ranges_of(records):
+    """Every attributed range in the ledger: dicts with path, start, end, hash and the record's
+    intent, session, time, agent and mutation class. Bad entries are reported, not fatal."""
+    out, problems = [], []
+    for n, rec in records:
+        m = trace.sane_meta(rec)
+        for f in rec.get("files") or []:
+            if not isinstance(f, dict):
+                continue
+            rel = safe_rel(f.get("path"))
+            if rel is None:
+                problems.append("%s line %d: path %r is outside the project, skipped"
+                                % (trace.LEDGER_REL, n, f.get("path")))
+                continue
+            for conv in f.get("conversations") or []:
+                if not isinstance(conv, dict):
+                    continue
+                model = (conv.get("contributor") or {}).get("model_id") \
+                    if isinstance(conv.get("contributor"), dict) else None
+                for r in conv.get("ranges") or []:
+                    if not isinstance(r, dict):
+                        continue
+                    s, e, h = r.get("start_line"), r.get("end_line"), r.get("content_hash")
+                    if not (isinstance(s, int) and isinstance(e, int) and 1 <= s <= e
+                            and isinstance(h, str)):
+                        continue
+                    out.append({"line": n, "path": rel, "start": s, "end": e, "hash": h,
+                                "intent": m.get("intent_id"), "session": m.get("session_id"),
+                                "agent": m.get("agent_id"), "class": m.get("mutation_class"),
+                                "time": rec.get("timestamp"), "model": model})
+    return out, problems
+
+
+def locate(tree, r, files):
+    """(status, path, start, end): "in place", "moved" (same or another file), "changed",
+    or "missing" (the file is gone and the lines are nowhere)."""
+    rel, s, e, h = r["path"], r["start"], r["end"], r["hash"]
+    if tree.holds(rel, s, e, h):
+        return "in place", rel, s, e
+    length = e - s + 1
+    for cand in [rel] + [f for f in files if f != rel]:
+        starts = tree.index(cand, length).get(h)
+        if starts:
+            best = min(starts, key=lambda x: abs(x - s)) if cand == rel else starts[0]
+            return "moved", cand, best, best + length - 1
+    if tree.lines(rel) is None:
+        return "missing", rel, s, e
+    return "changed", rel, s, e
+
+
+def verify(project):
+    records, problems = trace.read_ledger(project)
+    ranges, more = ranges_of(records)
+    files = sorted({r["path"] for r in ranges})
+    tree = Tree(project)
+    results = []
+    for r in ranges:
+        status, path, s, e = locate(tree, r, files)
+        results.append(dict(r, status=status, now_path=path, now_start=s, now_end=e))
+    return results, problems + more, len(records)
+
+
+def blame(project, rel):
+    """[(start, end, attribution or None)] runs over the file's current lines."""
+    records, problems = trace.read_ledger(project)
+    ranges, more = ranges_of(records)
+    tree = Tree(project)
+    lines = tree.lines(rel)
+    if lines is None:
+        return None, problems + more
+    owner = [None] * len(lines)
+    for r in ranges:  # oldest first: later records win
+        length = r["end"] - r["start"] + 1
+        spots = []
+        if r["path"] == rel and tree.holds(rel, r["start"], r["end"], r["hash"]):
+            spots = [r["start"]]
+        else:
+            spots = tree.index(rel, length).get(r["hash"]) or []
+            if r["path"] == rel and len(spots) > 1:
+                spots = [min(spots, key=lambda x: abs(x - r["start"]))]
+        for start in spots[:1]:
+            moved = not (r["path"] == rel and start == r["start"])
+            who = {"intent": r["intent"], "session": r["session"], "agent": r["agent"],
+                   "time": r["time"], "class": r["class"], "model": r["model"],
+                   "from": "%s:%d-%d" % (r["path"], r["start"], r["end"]) if moved else None}
+            for i in range(start - 1, start - 1 + length):
+                owner[i] = who
+    runs = []
+    for i, who in enumerate(owner, 1):
+        if runs and runs[-1][2] is who:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i, who])
+    return [tuple(r) for r in runs], problems + more
+
+
+def rel_of(project, path, cwd):
+    """A FILE argument as a project-relative path, or None when it is outside the project."""
+    p = path if os.path.isabs(path) else os.path.join(cwd, path)
+    return relative(os.path.realpath(p), project)
