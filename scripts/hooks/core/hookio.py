@@ -43,7 +43,7 @@ class Answer:
         self.extra = {}
 
     def deny(self, reason):
-        if self.block is None and self.decision is None:
+        if self.block is None:  # a later gate's deny beats an earlier gate's ask
             self.block = reason
         return self
 
