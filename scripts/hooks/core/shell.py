@@ -1,0 +1,214 @@
+"""Shell command analysis: one view of a Bash command for every gate (issue 3).
+
+    a = analyse('GH_TOKEN=x gh issue close 1 | cat')
+    a.commands, a.reads, a.writes, a.unknown, a.destructive, a.reasons
+    matches('gh issue close*', a)          -> True
+    sane_args(cmd)                         -> ['scripts/hooks/sane.py', 'status'] or None
+
+Pure and standalone: no I/O, no environment reads beyond the home directory default.
+Paths are as written after quote removal, with `~`, `$HOME`, `${HOME}` expanded to `home`
+and relative paths joined onto any `cd` the command makes earlier; the caller resolves
+relative paths against the tool call's cwd.  `unknown` means a write to a place the analysis
+cannot see (inline interpreter code, a script piped into a shell, an unresolved write target,
+unparseable or oversized input).  See docs in tests/test_shell.py for the corpus.
+"""
+import os
+
+from .shell_effects import Command, expand, interp_scan, prog_name
+from .shell_lex import MAX_LEN, Bound, Ctx, Parser, Redirect
+
+__all__ = ['Analysis', 'Command', 'Redirect', 'analyse', 'matches', 'sane_args']
+
+_home = None
+_cache = {}
+
+
+class Analysis:
+    """Every simple command a Bash command string would run, and their union of effects."""
+    __slots__ = ('command', 'commands', 'reads', 'writes', 'unknown', 'destructive',
+                 'reasons', 'code')
+
+    def __init__(self, command, commands, errors):
+        self.command = command
+        self.commands = commands
+        reads = []
+        writes = []
+        reasons = list(errors)
+        code = []
+        unknown = bool(errors)
+        destructive = False
+        for c in commands:
+            for r in c.reads:
+                if r not in reads:
+                    reads.append(r)
+            for w in c.writes:
+                if w not in writes:
+                    writes.append(w)
+            for r in c.reasons:
+                if r not in reasons:
+                    reasons.append(r)
+            code.extend(c.code)
+            unknown = unknown or c.unknown
+            destructive = destructive or c.destructive
+        self.reads = reads
+        self.writes = writes
+        self.unknown = unknown
+        self.destructive = destructive
+        self.reasons = reasons
+        self.code = code            # inline code / stdin scripts seen, for "names a path" checks
+
+    def __repr__(self):
+        return ('Analysis(programs=%r, reads=%r, writes=%r, unknown=%r, destructive=%r, '
+                'reasons=%r)' % ([c.program for c in self.commands], self.reads, self.writes,
+                                 self.unknown, self.destructive, self.reasons))
+
+
+def analyse(command, home=None, env=None):
+    """Analyse one Bash command string.  `env` (optional) maps variable names the caller
+    knows (TMPDIR, CLAUDE_PROJECT_DIR) to values used when they appear unquoted or quoted."""
+    global _home
+    if home is None:
+        if _home is None:
+            _home = os.path.expanduser('~')
+        home = _home
+    home = home.rstrip('/') or '/'
+    ctx = Ctx(home, env, expand)
+    text = command if isinstance(command, str) else ''
+    if not isinstance(command, str):
+        ctx.error('command is not a string')
+    if '\0' in text:
+        ctx.error('NUL byte in command')
+        text = text.replace('\0', '')
+    if len(text) > MAX_LEN:
+        ctx.error('command longer than %d bytes' % MAX_LEN)
+    p = Parser(text, ctx)
+    try:
+        p.run()
+    except Bound as e:
+        ctx.error(str(e))
+        _salvage(p, ctx)
+    except RecursionError:
+        ctx.error('nesting too deep')
+    except Exception as e:      # never crash a hook: an analyser bug is `unknown`
+        ctx.error('analyser error (%s)' % type(e).__name__)
+    return Analysis(command, ctx.out, ctx.errors)
+
+
+def _salvage(p, ctx):
+    """After a bound: judge the commands already parsed, with a small fresh budget."""
+    ctx.budget = 4000
+    p.heredocs = []
+    try:
+        p.flush()
+    except Exception:
+        pass
+
+
+def _analysis(command):
+    a = _cache.get(command)
+    if a is None:
+        if len(_cache) > 16:
+            _cache.clear()
+        a = _cache[command] = analyse(command)
+    return a
+
+
+def matches(pattern, command):
+    """fnmatch-style glob against each simple command's normalised text (program + args;
+    env prefixes, wrappers and `bash -c` layers stripped).  True if any command matches."""
+    a = command if isinstance(command, Analysis) else _analysis(command)
+    pat = ' '.join(pattern.split())
+    for c in a.commands:
+        if _glob(pat, c.text):
+            return True
+        if c.argv and c.argv[0] != c.program and _glob(pat, ' '.join(c.argv)):
+            return True
+        if c.wrappers and _glob(pat, ' '.join(c.wrappers + c.argv)):
+            return True
+    return False
+
+
+def sane_args(cmd):
+    """[script path as written, *args] when this command runs our CLI `sane.py`, else None.
+    The caller checks that the path resolves to this project's scripts/hooks/sane.py."""
+    argv = cmd.argv
+    if not argv:
+        return None
+    prog = cmd.program
+    if prog == 'sane.py':
+        return [argv[0]] + argv[1:]
+    low = prog.lower()
+    if low.startswith('python') or low.startswith('pypy'):
+        kind, script, rest = interp_scan(argv[1:], 'c', (), 'WXQ', (), 'm')
+        if kind == 'script' and prog_name(script) == 'sane.py':
+            return [script] + list(rest)
+    return None
+
+
+def _glob(p, s):
+    """fnmatch.fnmatchcase without importing re: * ? [seq] [!seq]."""
+    pi = si = 0
+    np_ = len(p)
+    ns = len(s)
+    star = -1
+    mark = 0
+    while si < ns:
+        if pi < np_:
+            c = p[pi]
+            if c == '*':
+                star = pi
+                mark = si
+                pi += 1
+                continue
+            if c == '?':
+                pi += 1
+                si += 1
+                continue
+            if c == '[':
+                end, ok = _cls(p, pi, s[si])
+                if end >= 0:
+                    if ok:
+                        pi = end
+                        si += 1
+                        continue
+                elif s[si] == '[':
+                    pi += 1
+                    si += 1
+                    continue
+            elif c == s[si]:
+                pi += 1
+                si += 1
+                continue
+        if star >= 0:
+            pi = star + 1
+            mark += 1
+            si = mark
+            continue
+        return False
+    while pi < np_ and p[pi] == '*':
+        pi += 1
+    return pi == np_
+
+
+def _cls(p, i, ch):
+    """p[i] == '[': (index after the class, matched) or (-1, False) when unclosed."""
+    j = i + 1
+    n = len(p)
+    neg = j < n and p[j] == '!'
+    if neg:
+        j += 1
+    start = j
+    ok = False
+    while j < n:
+        c = p[j]
+        if c == ']' and j > start:
+            return j + 1, ok != neg
+        if j + 2 < n and p[j + 1] == '-' and p[j + 2] != ']':
+            if c <= ch <= p[j + 2]:
+                ok = True
+            j += 3
+            continue
+        if c == ch:
+            ok = True
+        j += 1
+    return -1, False
