@@ -15,7 +15,29 @@ READ_TOOLS = ("Read", "NotebookRead")
 
 # ---------------------------------------------------------------- helpers
 
+class _NoFile:
+    exists = broken = False
+    intents = active = errors = ()
+
+    def get(self, iid):
+        return None
+
+
+NO_FILE = _NoFile()
+
+
+def intents_path(project):
+    return os.path.join(project, ".claude", "active_intents.yaml")
+
+
 def load(ctx):
+    """The validated intents file. Without one: one stat, no import."""
+    path = intents_path(ctx.project)
+    if not os.path.exists(path):
+        cache = ctx.state["cache"].get("yaml")
+        if isinstance(cache, dict) and path in cache:
+            del cache[path]
+        return NO_FILE
     from core import intents_file
     return intents_file.load(ctx.project, ctx.state["cache"].setdefault("yaml", {}))
 
@@ -124,9 +146,15 @@ def pre_tool(ctx, facts):
         reason = destructive_gate(ctx, facts)
         if reason:
             return reason
-    if facts.kind == "write" and facts.writes and ctx.cfg.get("intents.stale_check", True):
+    if facts.kind == "write" and facts.writes and ctx.cfg.get("intents.stale_check", True) \
+            and _has_baselines(ctx):
         return stale_gate(ctx, facts)
     return None
+
+
+def _has_baselines(ctx):
+    reads = ctx.session.get("reads")
+    return isinstance(reads, dict) and bool(reads.get(ctx.agent_id or "main"))
 
 
 def intent_gate(ctx, facts, targets, unknown):
@@ -321,8 +349,6 @@ def on_prompt(ctx, prompt):
     if len(parts) == 2 and parts[0].lower() == "intent":
         if _prompt_select(ctx, parts[1]):
             return
-    if not os.path.exists(os.path.join(ctx.project, ".claude", "active_intents.yaml")):
-        return
     intents = load(ctx)
     if intents.broken:
         ctx.answer.add_context("sane: .claude/active_intents.yaml has problems (%s); changes are "
@@ -360,8 +386,6 @@ def _prompt_select(ctx, word):
 
 
 def _session_note(ctx, short=False):
-    if not os.path.exists(os.path.join(ctx.project, ".claude", "active_intents.yaml")):
-        return
     intents = load(ctx)
     if intents.broken:
         ctx.answer.add_context("sane: .claude/active_intents.yaml has problems (%s); changes are "

@@ -75,7 +75,8 @@ def load(project, cache=None):
     intents, errors = parse_file(path, project, st.st_size)
     if errors:
         intents = []
-    cache[path] = {"key": key, "intents": intents, "errors": errors[:20]}
+    if not (errors and NO_YAML in errors[0]):  # installing pyyaml must not wait for an edit
+        cache[path] = {"key": key, "intents": intents, "errors": errors[:20]}
     return Intents(path, True, intents, errors[:20])
 
 
@@ -91,26 +92,37 @@ def parse_file(path, project, size=None):
     return parse_text(raw.decode("utf-8", "replace"), project)
 
 
+NO_YAML = "pyyaml is not installed"
+
+
 def parse_text(text, project):
     """(intents, errors). Every error names the line and the problem."""
     try:
         import yaml
     except ImportError:
-        return [], ["%s: pyyaml is not installed, so the intents cannot be read (pip install "
-                    "pyyaml)" % INTENTS_REL]
-    loader = yaml.SafeLoader(text)
+        return [], ["%s: %s, so the intents cannot be read (pip install pyyaml)"
+                    % (INTENTS_REL, NO_YAML)]
+    loader = None
     try:
+        loader = yaml.SafeLoader(text)
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        where = " line %d" % (mark.line + 1) if mark is not None else ""
+        ctx_mark = getattr(exc, "context_mark", None)
+        mark = getattr(exc, "problem_mark", None)
         what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if getattr(exc, "context", None):
+            what = "%s: %s" % (exc.context, what)
+        first = ctx_mark or mark
+        where = " line %d" % (first.line + 1) if first is not None else ""
+        if ctx_mark is not None and mark is not None and mark.line != ctx_mark.line:
+            what += " at line %d" % (mark.line + 1)
         return [], ["%s%s: not valid YAML (%s)" % (INTENTS_REL, where, what)]
     except Exception as exc:  # the loader on hostile input (recursion, bad tags)
-        return [], ["%s: cannot be parsed (%s)" % (INTENTS_REL, exc.__class__.__name__)]
+        return [], ["%s: cannot be parsed as YAML (%s)" % (INTENTS_REL, exc.__class__.__name__)]
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return validate(data, node, project)
 
 
