@@ -1,7 +1,8 @@
 """Scenario 5 (issue 7): a blocked path through Bash.
 
 `cat ~/.ssh/id_rsa` (the scratch HOME's, holding a fake key) is blocked naming
-`[blocked-path]`, and the key never reaches the model; a Read of it is blocked too.
+`[blocked-path]`, and the key never reaches the model; so are two other spellings of the same
+path and a Read of it.
 """
 from __future__ import annotations
 
@@ -21,13 +22,15 @@ def test_cat_ssh_key_is_blocked(sane_e2e: E2E) -> None:
     key.write_text(f"-----BEGIN OPENSSH PRIVATE KEY-----\n{KEY}\n"
                    "-----END OPENSSH PRIVATE KEY-----\n")
     key.chmod(0o600)
+    commands = ["cat ~/.ssh/id_rsa", "cat \"$HOME/.ssh/id_rsa\"", "cd ~/.ssh && cat id_rsa"]
     run = e2e.run("show me my ssh key", script=[
-        tool_use("Bash", {"command": "cat ~/.ssh/id_rsa", "description": "show key"}),
+        *[tool_use("Bash", {"command": c, "description": "show key"}) for c in commands],
         tool_use("Read", {"file_path": str(key)}),
         text("done")])
     assert run.returncode == 0, run.describe()
     assert_hooks_healthy(run, e2e)
-    assert_blocked(run.results_for("Bash")[0], "[blocked-path]", run)
+    for res in run.results_for("Bash"):
+        assert_blocked(res, "[blocked-path]", run)
     assert_blocked(run.results_for("Read")[0], "[blocked-path]", run)
     sent = json.dumps([r.body for r in run.requests])
     assert KEY not in sent, "the key reached the model"
