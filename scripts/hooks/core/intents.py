@@ -119,14 +119,19 @@ def reminder(intents):
 
 
 def _targets(ctx, facts):
-    """(real write targets the intent gates judge, unknown). Temp-dir writes are free."""
+    """(real write targets the intent gates judge, unknown). Temp-dir writes and the
+    project's .git are not the intents' business."""
     from core import paths
     allow_temp = ctx.cfg.get("paths.allow_temp_writes", True)
     out = []
+    git = os.path.join(ctx.project, ".git")
     for w in facts.writes:
         if allow_temp and paths.in_temp(w, ctx.project):
             continue
-        out.append(_real(w))
+        real = _real(w)
+        if real == git or real.startswith(git + os.sep):
+            continue  # git's own metadata (a commit, a push): no intent owns it
+        out.append(real)
     return out, bool(facts.unknown)
 
 
@@ -267,7 +272,9 @@ def post_tool(ctx, facts, ok):
     elif facts.kind == "shell":
         if facts.writes:
             from core import intents_reads
-            targets = [_real(w) for w in facts.writes]
+            git = os.path.join(ctx.project, ".git")
+            targets = [t for t in (_real(w) for w in facts.writes)
+                       if t != git and not t.startswith(git + os.sep)]
             for t in targets:
                 intents_reads.refresh_if_tracked(ctx, t)
             _trace(ctx, facts, targets)
