@@ -256,6 +256,15 @@ class E2E:
         path.write_text(content)
         return path
 
+    def commit(self, message: str = "setup") -> None:
+        """Commit everything in the scratch project, as the person would after setting it up
+        (the learning gate measures changes against HEAD: an uncommitted install would count
+        as the session's work)."""
+        env = self.base_env()
+        subprocess.run(["git", "add", "-A"], cwd=self.project, env=env, check=True)
+        subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", message],
+                       cwd=self.project, env=env, check=True)
+
     def jsonl(self, rel: str) -> list[dict]:
         """A JSON-lines file of the project (logs, audit) as dicts; [] when absent."""
         path = self.project / rel

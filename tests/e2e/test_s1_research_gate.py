@@ -16,6 +16,7 @@ def test_write_blocked_until_local_research(sane_e2e: E2E) -> None:
     e2e = sane_e2e
     e2e.config(LOCAL_ONLY)
     readme = e2e.write("README.md", "# demo\n")
+    e2e.commit()
     target = e2e.project / "hello.py"
     write = {"file_path": str(target), "content": "print('hello')\n"}
     run = e2e.run("add a hello world script to the project", script=[

@@ -20,6 +20,7 @@ def test_breaker_trips_blocks_and_rb_resets(sane_e2e: E2E) -> None:
     e2e = sane_e2e
     e2e.config(LOCAL_ONLY)
     readme = e2e.write("README.md", "# demo\n")
+    e2e.commit()
     run = e2e.run("run the test suite and fix what fails", script=[
         tool_use("Read", {"file_path": str(readme)}),   # research done: nothing else blocks
         bash("echo failing one; exit 3"),

@@ -16,6 +16,7 @@ def test_safemode_on_blocks_edits_and_shell_writes_until_off(sane_e2e: E2E) -> N
     e2e = sane_e2e
     e2e.config(LOCAL_ONLY)
     readme = e2e.write("README.md", "# demo\n")
+    e2e.commit()
     target = e2e.project / "notes.txt"
     shell_target = e2e.project / "f"
 

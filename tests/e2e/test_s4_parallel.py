@@ -27,6 +27,7 @@ def test_parallel_calls_leave_exact_counts(sane_e2e: E2E) -> None:
     e2e.config("research: {required: [local]}\n")
     for name in NAMES:
         e2e.write(name, f"{name}\n")
+    e2e.commit()
     run = e2e.run("read everything, then write three files", script=[
         parallel(*[("Read", {"file_path": str(e2e.project / n)}) for n in NAMES],
                  *[("Bash", {"command": c, "description": c}) for c in BASH]),

@@ -22,6 +22,7 @@ def test_cat_ssh_key_is_blocked(sane_e2e: E2E) -> None:
     key.write_text(f"-----BEGIN OPENSSH PRIVATE KEY-----\n{KEY}\n"
                    "-----END OPENSSH PRIVATE KEY-----\n")
     key.chmod(0o600)
+    e2e.commit()
     commands = ["cat ~/.ssh/id_rsa", "cat \"$HOME/.ssh/id_rsa\"", "cd ~/.ssh && cat id_rsa"]
     run = e2e.run("show me my ssh key", script=[
         *[tool_use("Bash", {"command": c, "description": "show key"}) for c in commands],

@@ -69,6 +69,7 @@ def test_install_keeps_existing_hooks_and_both_fire(e2e: E2E) -> None:
     e2e.install_sane()
     assert e2e.settings_path.read_bytes() == installed, "a second install changed settings"
     assert e2e.settings() == snapshot
+    e2e.commit()
 
     target = e2e.project / "out.txt"
     run = e2e.run("write the output file", script=[
