@@ -14,8 +14,8 @@ unparseable or oversized input).  See docs in tests/test_shell.py for the corpus
 """
 import os
 
-from .shell_effects import Command, expand, interp_scan, prog_name
-from .shell_lex import MAX_LEN, Bound, Ctx, Parser, Redirect
+from .shell_effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
+from .shell_lex import MAX_LEN, Bound, Ctx, Parser, Redirect  # noqa: F401 (API)
 
 __all__ = ['Analysis', 'Command', 'Redirect', 'analyse', 'matches', 'sane_args']
 
@@ -33,16 +33,20 @@ class Analysis:
         self.commands = commands
         reads = []
         writes = []
+        seen_r = set()
+        seen_w = set()
         reasons = list(errors)
         code = []
         unknown = bool(errors)
         destructive = False
         for c in commands:
             for r in c.reads:
-                if r not in reads:
+                if r not in seen_r:
+                    seen_r.add(r)
                     reads.append(r)
             for w in c.writes:
-                if w not in writes:
+                if w not in seen_w:
+                    seen_w.add(w)
                     writes.append(w)
             for r in c.reasons:
                 if r not in reasons:

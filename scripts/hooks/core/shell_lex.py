@@ -143,6 +143,8 @@ def _mktemp(text, ctx):
 
 def _brace(w, out):
     """Bash brace expansion on a word with marked unquoted braces; appends to out."""
+    if len(w) > 4096 and w.count(_BO) + w.count(_BM) > 512:
+        raise Bound('brace expansion too large')
     i = w.find(_BO)
     while i >= 0:
         depth = 0
@@ -215,7 +217,7 @@ def _assign_at(t):
     if not t or t[0] not in _NAME0:
         return -1
     j = 1
-    n = len(t)
+    n = min(len(t), 256)
     while j < n and t[j] in _NAMEC:
         j += 1
     if j < n and t[j] == '[':
@@ -544,6 +546,9 @@ class Parser:
                 i += 1
             elif c == '\\' and i + 1 < n and s[i + 1] == '\n':
                 i += 2
+                ctx.budget -= 1
+                if ctx.budget < 0:
+                    raise Bound('command too complex to analyse')
             elif c == '#':
                 j = s.find('\n', i)
                 i = n if j < 0 else j
@@ -693,7 +698,10 @@ class Parser:
                 i = k
             else:
                 break
-            self.ctx.budget -= 1
+            ctx = self.ctx
+            ctx.budget -= 1
+            if ctx.budget < 0:
+                raise Bound('command too complex to analyse')
         if i == start:                      # defensive: always make progress
             segs.append((s[i], LIT))
             i += 1
@@ -720,8 +728,8 @@ class Parser:
                 brace = True
         first, k0 = segs[0]
         if k0 == LIT:
-            if first[:1] == '~':
-                first = self.tilde(first)
+            if first[:1] == '~' and ('/' in first or len(segs) == 1):
+                first = self.tilde(first)      # ~"/x" keeps its tilde, as in bash
             eq = _assign_at(first)
             if eq >= 0:
                 flags |= F_ASSIGN
@@ -751,6 +759,7 @@ class Parser:
                 else:
                     out.append(w)
             words = [w.translate(_UNMARK) for w in out]
+            words = [self.tilde(w) if w[:1] == '~' and k0 == LIT else w for w in words]
         return (WORD, words, flags)
 
     def tilde(self, t):
@@ -762,7 +771,7 @@ class Parser:
             return home + rest if rest or home else '/'
         if name == '+':
             return '.' + rest
-        if all(ch in _NAMEC or ch in '-.' for ch in name):
+        if len(name) < 64 and all(ch in _NAMEC or ch in '-.' for ch in name):
             if name == 'root':
                 return '/root' + rest
             base = home.rsplit('/', 1)[0] if '/' in home else '/home'
@@ -778,8 +787,11 @@ class Parser:
         n = self.n
         buf = []
         added = len(segs)
+        ctx = self.ctx
         while True:
-            self.ctx.budget -= 1
+            ctx.budget -= 1
+            if ctx.budget < 0:
+                raise Bound('command too complex to analyse')
             j = T2.find('\0', i)
             if j < 0:
                 buf.append(s[i:])
@@ -824,7 +836,9 @@ class Parser:
         s = self.s
         n = self.n
         buf = []
+        ctx = self.ctx
         while True:
+            ctx.budget -= 1
             q = s.find("'", i)
             b = s.find('\\', i)
             if q < 0:
@@ -890,7 +904,7 @@ class Parser:
             return end
         if nx in _NAME0:
             j = i + 2
-            n = self.n
+            n = min(self.n, i + 256)        # longer names: the rest reads as text
             while j < n and s[j] in _NAMEC:
                 j += 1
             self.var(s[i + 1:j], quoted, segs, s[i:j])
@@ -1030,7 +1044,9 @@ class Parser:
         n = self.n
         j = i + 1
         buf = []
+        ctx = self.ctx
         while True:
+            ctx.budget -= 1
             q = s.find('`', j)
             b = s.find('\\', j)
             if q < 0:
