@@ -16,6 +16,7 @@ class Tree:
         self.project = project
         self._lines = {}
         self._index = {}
+        self._siblings = {}
 
     def lines(self, rel):
         if rel not in self._lines:
@@ -35,6 +36,23 @@ class Tree:
                 pass
             self._index[key] = idx
         return self._index[key]
+
+    def siblings(self, rel, skip=()):
+        """Other files in rel's directory (where moved code most often goes), at most 100."""
+        if rel not in self._siblings:
+            d = os.path.dirname(rel)
+            try:
+                names = sorted(os.listdir(os.path.join(self.project, d)))[:500]
+            except OSError:
+                names = []
+            out = []
+            for n in names:
+                r = (d + "/" + n) if d else n
+                if r != rel and r not in skip and not n.startswith(".") \
+                        and os.path.isfile(os.path.join(self.project, r)):
+                    out.append(r)
+            self._siblings[rel] = out[:100]
+        return self._siblings[rel]
 
     def holds(self, rel, start, end, h):
         lines = self.lines(rel)
@@ -86,13 +104,14 @@ def ranges_of(records):
 
 
 def locate(tree, r, files):
-    """(status, path, start, end): "in place", "moved" (same or another file), "changed",
-    or "missing" (the file is gone and the lines are nowhere)."""
+    """(status, path, start, end): "in place", "moved" (within the file, to another file of
+    the ledger, or to a file beside it), "changed", or "missing" (the file is gone and the
+    lines are nowhere)."""
     rel, s, e, h = r["path"], r["start"], r["end"], r["hash"]
     if tree.holds(rel, s, e, h):
         return "in place", rel, s, e
     length = e - s + 1
-    for cand in [rel] + [f for f in files if f != rel]:
+    for cand in [rel] + [f for f in files if f != rel] + tree.siblings(rel, files):
         starts = tree.index(cand, length).get(h)
         if starts:
             best = min(starts, key=lambda x: abs(x - s)) if cand == rel else starts[0]
