@@ -95,6 +95,11 @@ def analyse(command, home=None, env=None):
         ctx.error('nesting too deep')
     except Exception as e:      # never crash a hook: an analyser bug is `unknown`
         ctx.error('analyser error (%s)' % type(e).__name__)
+    for c in ctx.out:
+        if c.cwd == '$PWD':
+            args = sane_args(c)
+            if args and args[0].startswith('$PWD/'):
+                c.flag('sane.py run from a directory the analysis cannot know', unknown=True)
     return Analysis(command, ctx.out, ctx.errors)
 
 
@@ -133,20 +138,29 @@ def matches(pattern, command):
 
 
 def sane_args(cmd):
-    """[script path as written, *args] when this command runs our CLI `sane.py`, else None.
-    The caller checks that the path resolves to this project's scripts/hooks/sane.py."""
+    """[script path, *args] when this command runs our CLI `sane.py`, else None.  The path is
+    as written, joined onto a `cd` made earlier in the same command (`cd scripts/hooks &&
+    python3 sane.py reset` gives 'scripts/hooks/sane.py'; after a `cd` to a place the analysis
+    cannot know it starts with '$PWD/').  The caller checks that it resolves to this
+    project's scripts/hooks/sane.py."""
     argv = cmd.argv
     if not argv:
         return None
     prog = cmd.program
     if prog == 'sane.py':
-        return [argv[0]] + argv[1:]
+        return [_at(cmd.cwd, argv[0])] + argv[1:]
     low = prog.lower()
     if low.startswith('python') or low.startswith('pypy'):
         kind, script, rest = interp_scan(argv[1:], 'c', (), 'WXQ', (), 'm')
         if kind == 'script' and prog_name(script) == 'sane.py':
-            return [script] + list(rest)
+            return [_at(cmd.cwd, script)] + list(rest)
     return None
+
+
+def _at(cwd, path):
+    if not cwd or path[:1] in ('/', '$', '~'):
+        return path
+    return cwd.rstrip('/') + '/' + (path[2:] if path[:2] == './' else path)
 
 
 def _glob(p, s):

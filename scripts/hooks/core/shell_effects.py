@@ -9,14 +9,14 @@ and returns the argument values the generic "looks like a path" read rule must s
 are reads, nothing else.
 """
 
-from .shell_lex import DYNAMIC, Raw
+from .shell_lex import DYNAMIC, DYNPOS, Raw
 
 __all__ = ['Command', 'expand', 'prog_name']
 
 class Command:
     """One simple command that would run."""
     __slots__ = ('argv', 'program', 'env', 'redirects', 'reads', 'writes', 'destructive',
-                 'unknown', 'reasons', 'stdin_is_data', 'text', 'wrappers', 'code')
+                 'unknown', 'reasons', 'stdin_is_data', 'text', 'wrappers', 'code', 'cwd')
 
     def __init__(self):
         self.argv = []
@@ -32,6 +32,7 @@ class Command:
         self.text = ''
         self.wrappers = []
         self.code = []
+        self.cwd = None         # after an earlier `cd` in the same command: where it runs
 
     def __repr__(self):
         return 'Command(%r)' % (self.argv,)
@@ -217,11 +218,15 @@ def _w_sudo(c, a, p, raw):
     if _has(found, '-e', '--edit'):
         return ['sudoedit'] + rest
     rest = _env_assigns(c, rest)
+    if not rest and _has(found, '-s', '--shell', '-i', '--login'):
+        return ['sh']                   # a root shell reading its stdin
     return rest or None
 
 
 def _w_doas(c, a, p, raw):
     found, rest = opts(a[1:], 'uC', (), True)
+    if not rest and _has(found, '-s'):
+        return ['sh']
     return rest or None
 
 
@@ -432,6 +437,10 @@ WRAPPERS = {
     'mamba': _w_run('np', ('--name', '--prefix')), 'micromamba': _w_run('np', ('--name',)),
     'nsenter': _w_plain('tTSG'), 'unshare': _w_plain(), 'firejail': _w_plain(),
     'catchsegv': _w_plain(),
+    'systemd-run': _w_plain('upMEH', ('--unit', '--property', '--machine', '--setenv',
+                                       '--host', '--description', '--slice', '--uid', '--gid',
+                                       '--working-directory', '--on-calendar',
+                                       '--on-active')),
 }
 
 
@@ -512,6 +521,40 @@ def _h_declare(c, a, p, raw):
             ctx.setvar(name.rstrip('+'), val)
         else:
             ctx.vars.setdefault(name, None)
+
+
+def _h_set(c, a, p, raw):
+    i = 0
+    while i < len(a):
+        w = a[i]
+        if w == '--':
+            i += 1
+            break
+        if w[:1] in ('-', '+') and len(w) > 1:
+            i += 2 if 'o' in w[1:] else 1
+            continue
+        break
+    if i < len(a) or '--' in a:
+        if p.pos is not DYNPOS:
+            p.pos = list(a[i:])
+
+
+def _h_shift(c, a, p, raw):
+    if p.pos is DYNPOS or p.pos is None:
+        return
+    k = int(a[0]) if a and a[0].isdigit() else 1
+    p.pos = p.pos[k:]
+
+
+def _h_at(c, a, p, raw):
+    found, ops = opts(a, 'fqtmMuv', ())
+    files = _vals(found, '-f')
+    if files:
+        c.reads.extend(files)
+        c.flag('schedules a script file', unknown=True)
+    elif not _has(found, '-l', '-r', '-d', '-c'):
+        _stdin_code(c, [], p, raw, 'sh', shell=True)
+    return set(ops)
 
 
 def _h_read(c, a, p, raw):
@@ -606,14 +649,17 @@ def _h_ln(c, a, p, raw):
     found, ops = opts(a, 'St', ('--suffix', '--target-directory'))
     tdir = _vals(found, '-t', '--target-directory')
     if tdir:
+        srcs = ops
         c.writes.extend(tdir)
-        c.reads.extend(ops)
     elif len(ops) == 1:
-        c.reads.append(ops[0])
+        srcs = ops
         c.writes.append(ops[0].rstrip('/').rsplit('/', 1)[-1])
-    elif ops:
-        c.reads.extend(ops[:-1])
-        c.writes.append(ops[-1])
+    else:
+        srcs = ops[:-1]
+        c.writes.extend(ops[-1:])
+    c.reads.extend(srcs)
+    if not _has(found, '-s', '--symbolic'):
+        c.writes.extend(srcs)           # a hard link makes the source writable by a new name
 
 
 def _h_cp(c, a, p, raw):
@@ -638,7 +684,7 @@ def _h_cp(c, a, p, raw):
     else:
         srcs = ops
     c.reads.extend(srcs)
-    if prog == 'mv':
+    if prog == 'mv' or _has(found, '-l', '--link'):
         c.writes.extend(srcs)
 
 
@@ -899,6 +945,11 @@ def _h_interp(c, a, p, raw):
             c.writes.append([x for x in rest if x[:1] != '-'][1])
         return None
     if kind == 'script':
+        if val == '/dev/stdin':
+            return _stdin_code(c, rest, p, raw, label)
+        if _pipe_path(val):
+            c.flag('script from a pipe into %s' % c.program, unknown=True)
+            return None
         c.reads.append(val)
         return None
     _stdin_code(c, rest, p, raw, label)
@@ -943,10 +994,13 @@ def _h_shell(c, a, p, raw):
         c.code.append(code)
         p.subparse(code, pos=list(rest[2:]), arg0=rest[1] if len(rest) > 1 else prog)
         return {code}
-    if rest and not stdin:
+    if rest and not stdin and not _pipe_path(rest[0]):
         c.reads.append(rest[0])
         return None
-    _stdin_code(c, rest, p, raw, prog, shell=True)
+    if rest and rest[0] != '/dev/stdin' and _pipe_path(rest[0]):
+        c.flag('script from a pipe into %s' % prog, unknown=True)
+        return None
+    _stdin_code(c, rest[1:] if rest and not stdin else rest, p, raw, prog, shell=True)
 
 
 def _h_eval(c, a, p, raw):
@@ -958,10 +1012,20 @@ def _h_eval(c, a, p, raw):
     return set(a)
 
 
+def _pipe_path(f):
+    return f.startswith('/dev/fd/') or f.startswith('/proc/self/fd/') or f == '/dev/stdin'
+
+
 def _h_source(c, a, p, raw):
     if not a:
         return None
     f = a[0]
+    if f == '/dev/stdin' and c.stdin_is_data:
+        body = stdin_text(raw)
+        if body is not None:
+            c.code.append(body)
+            p.subparse(body, keep_cwd=True)
+            return None
     c.reads.append(f)
     base = f.rstrip('/').rsplit('/', 1)[-1]
     if base in ('activate', 'activate.sh', 'activate.bash', 'activate.zsh', 'activate.fish') \
@@ -1012,6 +1076,7 @@ HANDLERS = {
     'mksh': _h_shell, 'ash': _h_shell, 'fish': _h_shell, 'yash': _h_shell, 'tcsh': _h_shell,
     'csh': _h_shell, 'rbash': _h_shell,
     'eval': _h_eval, 'source': _h_source, '.': _h_source, 'trap': _h_trap, 'alias': _h_alias,
+    'set': _h_set, 'shift': _h_shift, 'at': _h_at, 'batch': _h_at,
 }
 for _k in ('cat', 'tac', 'nl', 'head', 'tail', 'less', 'more', 'most', 'bat', 'batcat',
            'hexdump', 'hd', 'od', 'strings', 'file', 'wc', 'cut', 'paste', 'join', 'comm',
@@ -1101,6 +1166,8 @@ def expand(raw, p):
     if not args and not raw.redirs:
         return
     cwd = ctx.cwd
+    if cwd is not None:
+        c.cwd = '$PWD' if cwd is DYNAMIC else cwd
     ctx.out.append(c)
     c.program = prog_name(args[0]) if args else ''
     c.text = ' '.join([c.program] + args[1:]) if args else ''

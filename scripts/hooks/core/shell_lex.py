@@ -107,6 +107,7 @@ class Ctx:
 
 
 DYNAMIC = type('Dynamic', (), {'__repr__': lambda self: 'DYNAMIC'})()
+DYNPOS = type('DynPos', (), {'__repr__': lambda self: 'DYNPOS'})()   # $1.. unknown (function body)
 _SAVE = object()
 _RESTORE = object()
 
@@ -254,6 +255,7 @@ class Parser:
         self.piped = False
         self.prev = None
         self.test = False
+        self.funcbody = False
 
     # ------------------------------------------------------------------ driver
     def run(self):
@@ -321,7 +323,7 @@ class Parser:
                     if self.i < self.n and self.s[self.i] == '(':
                         self.i = self.skip_parens(self.i - 1)   # (( arithmetic ))
                         continue
-                    self.group()
+                    self.body(self.group)
                     continue
                 if v == ')':
                     if closer == ')':
@@ -355,6 +357,24 @@ class Parser:
                 ctx.error('unterminated case')
             return 'eof'
 
+    def body(self, parse):
+        """A { } or ( ) compound; when it is a function's body, $1.. are unknown inside."""
+        if not self.funcbody:
+            saved = self.piped, self.prev
+            if parse() == 'eof' and parse != self.group:
+                self.ctx.error('unterminated {')
+            self.piped, self.prev = saved
+            return
+        self.funcbody = False
+        pos = self.pos
+        self.pos = DYNPOS
+        try:
+            r = parse()
+            if r == 'eof' and parse != self.group:
+                self.ctx.error('unterminated {')
+        finally:
+            self.pos = pos
+
     def group(self):
         """( list ): a subshell, so a `cd` inside does not leak out."""
         saved = self.piped, self.prev
@@ -368,6 +388,11 @@ class Parser:
         self.piped, self.prev = saved
 
     def reserved(self, w, closer):
+        if w == '{':
+            self.body(lambda: self.parse_list('}'))
+            return None
+        if w == '}':
+            return '}' if closer == '}' else None
         if w in _SKIP_RESERVED:
             return None
         if w == 'esac':
@@ -408,6 +433,7 @@ class Parser:
             if t[0] != WORD:
                 self.back = t
                 return None
+            self.funcbody = True
             t = self.token()
             if t[0] == OP and t[1] == '(':
                 t = self.token()
@@ -485,6 +511,7 @@ class Parser:
                     assigns.append((w[:eq].rstrip('+'), w[eq + 1:], bool(fl & F_DYN)))
                 else:
                     if not words and self.funcdef():
+                        self.funcbody = True
                         return None
                     words.extend(ws)
             elif k == REDIR:
@@ -648,6 +675,8 @@ class Parser:
             if t[0] == REDIR:
                 return (REDIR, (int(segs[0][0]), t[1][1]), 0)
         self.i = i
+        if not segs:
+            return (WORD, [], F_DYN)            # an empty unquoted expansion: no word at all
         return self.finish(segs)
 
     def lex_word(self, i):
@@ -705,6 +734,8 @@ class Parser:
         if i == start:                      # defensive: always make progress
             segs.append((s[i], LIT))
             i += 1
+        elif segs and all(k == SPLIT for _, k in segs):
+            segs = []
         return segs, i
 
     def finish(self, segs):
@@ -766,7 +797,9 @@ class Parser:
         j = t.find('/')
         name = t[1:] if j < 0 else t[1:j]
         rest = '' if j < 0 else t[j:]
-        home = self.ctx.home
+        home = self.ctx.vars.get('HOME', self.ctx.home)
+        if home is None:
+            return '$HOME' + rest if name == '' else t
         if name == '':
             return home + rest if rest or home else '/'
         if name == '+':
@@ -918,7 +951,9 @@ class Parser:
     def lookup(self, name):
         """A variable's value when the analysis can know it, else None."""
         if name == 'HOME':
-            return self.ctx.home
+            return self.ctx.vars.get('HOME', self.ctx.home)
+        if self.pos is DYNPOS and (name in _DIGITS and name != '0' or name in '@*#'):
+            return None
         if name in _DIGITS:
             if name == '0':
                 return self.arg0
@@ -991,7 +1026,7 @@ class Parser:
         if len(name) > 1 and name[0] in _DIGITS:
             k = int(name)
             pos = self.pos or ()
-            v = pos[k - 1] if k <= len(pos) else ''
+            v = None if pos is DYNPOS else pos[k - 1] if k <= len(pos) else ''
         else:
             v = self.lookup(name)
         if rest == '':

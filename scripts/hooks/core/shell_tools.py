@@ -472,6 +472,8 @@ def _h_ssh(c, a, p, raw):
     if len(ops) > 1:
         c.code.append(' '.join(ops[1:]))
         c.flag('remote command over ssh', unknown=True)
+    elif ops and c.stdin_is_data and c.program == 'ssh':
+        c.flag('remote command over ssh', unknown=True)     # a script on the remote's stdin
     return set(ops)
 
 
