@@ -197,6 +197,12 @@ def test_gate_patterns(flow, pattern, tool, ti, hit):
     assert is_gate_deny(r) is hit, (r.stdout, r.stderr)
 
 
+def test_a_gate_never_holds_the_reviewer_spawn(flow):
+    gated(flow.p, ["Agent", "Task"])
+    assert flow.pre("Agent", flow.agent_input()).denied is None
+    assert is_gate_deny(flow.pre("Agent", flow.agent_input(subagent_type="general-purpose")))
+
+
 def test_gated_input_truncated_at_10kb_with_hash(flow):
     import hashlib
     import json

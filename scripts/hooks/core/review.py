@@ -146,6 +146,7 @@ def pre_tool(ctx, facts):
             got = session_id_in(ti.get("prompt"))
             if got != ctx.sid:
                 return _bad_session_id(ctx, got)
+            return None  # the reviewer's own spawn is never held by a review gate
     gates = ctx.cfg.get("review.gates")
     if gates:
         return _gate(ctx, facts, gates if isinstance(gates, list) else [gates])
