@@ -262,14 +262,12 @@ def test_typical_command_well_under_a_millisecond():
 
 
 def test_import_is_cheap_and_stdlib_only():
-    code = ('import sys, time; sys.path.insert(0, %r); t = time.perf_counter(); '
-            'import core.shell; dt = time.perf_counter() - t; '
-            'print(dt, "re" in sys.modules and "fnmatch" in sys.modules)'
+    code = ('import os, sys, time; sys.path.insert(0, %r); t = time.perf_counter(); '
+            'import core.shell; print(time.perf_counter() - t)'
             % os.path.join(HERE, '..', 'scripts', 'hooks'))
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE='')
-    out = subprocess.run([sys.executable, '-S', '-c', code], capture_output=True, text=True,
-                         env=env, check=True).stdout.split()
-    assert float(out[0]) < 0.02, out      # the bench reports the real figure
+    best = min(float(subprocess.run([sys.executable, '-S', '-c', code], capture_output=True,
+                                    text=True, check=True).stdout) for _ in range(3))
+    assert best < 0.02, best      # generous for loaded CI; the bench reports the real figure
     mods = subprocess.run(
         [sys.executable, '-S', '-c', 'import sys; sys.path.insert(0, %r); import core.shell; '
          'print(" ".join(sorted(m for m in ("re", "dataclasses", "fnmatch", "shlex") '

@@ -1140,21 +1140,24 @@ def _key(prog):
 def expand(raw, p):
     """Judge one raw simple command; append its Command(s) to the analysis."""
     ctx = p.ctx
+    ctx.budget -= 32                    # judging a command costs about four tokens
     words = raw.words
     c = Command()
     for name, val, dyn in raw.assigns:
         c.env[name] = val
     c.redirects = raw.redirs
-    c.stdin_is_data = raw.piped or any(
+    c.stdin_is_data = raw.piped or bool(raw.redirs) and any(
         r.op in ('<<', '<<-', '<<<', '<') and r.fd in (None, 0) for r in raw.redirs)
     args = words
     hops = 0
+    key = None
     while args and hops < 32:
         hops += 1
         key = _key(prog_name(args[0]))
         w = WRAPPERS.get(key)
         if w is None:
             break
+        key = None
         rest = w(c, args, p, raw)
         if rest is None:
             break
@@ -1180,7 +1183,8 @@ def expand(raw, p):
         if not resolved and (vague(args[0]) and args[0] not in ('[', '[[') or args[0] == ''):
             c.flag('program name not static', unknown=True)
         else:
-            h = handler(_key(c.program)) or _h_default
+            h = handler(key if key is not None and not resolved else _key(c.program)) \
+                or _h_default
             skip = h(c, args[1:], p, raw)
     _redirects(c)
     _generic_reads(c, args[1:], skip)

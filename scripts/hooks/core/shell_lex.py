@@ -15,7 +15,7 @@ F_QUOTED, F_ASSIGN, F_DYN = 1, 2, 4
 
 MAX_DEPTH = 16          # nested substitutions / bash -c / eval levels
 MAX_LEN = 256 * 1024    # longer commands are analysed (within budget) but always `unknown`
-BUDGET = 60000          # work units: a token costs 8, a scanning step 1
+BUDGET = 50000          # work units: token 8, command 32, expansion 4, scanning step 1
 MAX_BRACE = 256         # words one brace expansion may produce
 
 _SPECIAL = dict.fromkeys(map(ord, ' \t\n;&|<>()\'"\\$`'), 0)
@@ -683,6 +683,7 @@ class Parser:
         s = self.s
         n = self.n
         T = self.T
+        ctx = self.ctx
         segs = []
         start = i
         while i < n:
@@ -727,14 +728,13 @@ class Parser:
                 i = k
             else:
                 break
-            ctx = self.ctx
             ctx.budget -= 1
             if ctx.budget < 0:
                 raise Bound('command too complex to analyse')
         if i == start:                      # defensive: always make progress
             segs.append((s[i], LIT))
             i += 1
-        elif segs and all(k == SPLIT for _, k in segs):
+        elif segs[0][1] == SPLIT and all(k == SPLIT for _, k in segs):
             segs = []
         return segs, i
 
@@ -916,6 +916,7 @@ class Parser:
         return i
 
     def dollar(self, i, quoted, segs):
+        self.ctx.budget -= 4
         s = self.s
         nx = s[i + 1:i + 2]
         if nx == '':
