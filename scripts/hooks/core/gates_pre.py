@@ -19,7 +19,7 @@ def _mutation(ctx, facts):
 
 def tamper_lock(ctx, facts):
     t = ctx.state["tamper"]
-    if t.get("locked") and (_mutation(ctx, facts) or facts.sane_calls and not facts.only_sane):
+    if t.get("locked") and (_mutation(ctx, facts) or any(not c.read_only for c in facts.sane_calls)):
         return ("[tamper] The sane state failed verification (%s), so every change is locked; "
                 "reads still work. Stop and tell the person: they check `%s doctor` and lift the "
                 "lock by typing `unlock`." % (t.get("reason") or "tampered", CLI))

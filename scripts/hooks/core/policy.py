@@ -22,6 +22,12 @@ FEEDERS = frozenset(("cat", "echo", "printf", "true", "jq"))
 # sane.py subcommands: who may run them (INTERFACES.md).
 PERSON_ONLY = {("install",), ("uninstall",), ("reset",), ("unlock",), ("review", "clean"),
                ("learn", "maintain")}
+# Subcommands that only read: allowed even while the state is tamper-locked.
+READ_ONLY_SUBS = {("status",), ("doctor",), ("config",), ("logs",), ("demo",), ("loop", "status"),
+                  ("review", "context"), ("review", "trace"), ("review", "debug"),
+                  ("review", "stats"), ("review", "sessions"), ("learn", "list"),
+                  ("learn", "search"), ("learn", "stats"), ("learn", "trace"), ("intent", "show"),
+                  ("intent", "list"), ("trace", "verify"), ("trace", "blame"), ()}
 
 
 def mcp_read_only(tool):
@@ -36,13 +42,14 @@ def is_read_only_tool(tool):
 
 
 class SaneCall:
-    __slots__ = ("args", "sub", "person_only")
+    __slots__ = ("args", "sub", "person_only", "read_only")
 
     def __init__(self, args):
         self.args = args
         words = [a for a in args if not a.startswith("-")]
         self.sub = tuple(words[:2])
         self.person_only = (self.sub[:1] in PERSON_ONLY) or (self.sub in PERSON_ONLY)
+        self.read_only = self.sub[:1] in READ_ONLY_SUBS or self.sub in READ_ONLY_SUBS
 
     @property
     def name(self):
