@@ -36,7 +36,8 @@ if [ "$(installed_version || true)" = "$VERSION" ] && "$BIN" --version >/dev/nul
 else
     log "installing @anthropic-ai/claude-code@$VERSION into $DIR"
     mkdir -p "$DIR"
-    [ -f "$DIR/package.json" ] || echo '{"name": "sane-e2e-cli", "private": true}' > "$DIR/package.json"
+    [ -f "$DIR/package.json" ] ||
+        echo '{"name": "sane-e2e-cli", "private": true}' > "$DIR/package.json"
     start=$(date +%s)
     # --include=optional: the native binary lives in the optional dependency
     # @anthropic-ai/claude-code-linux-x64 (the npm package itself is a small wrapper).

@@ -99,7 +99,8 @@ class Run:
 
     def hooks(self, event: str | None = None, subtype: str = "hook_response",
               name: str | None = None) -> list[dict]:
-        """hook_started / hook_response lines, by hook event (PreToolUse) or name (PreToolUse:Write)."""
+        """hook_started / hook_response lines, by hook event (PreToolUse) or by name
+        (PreToolUse:Write)."""
         return [ev for ev in self.events
                 if ev.get("type") == "system" and ev.get("subtype") == subtype
                 and (event is None or ev.get("hook_event") == event)

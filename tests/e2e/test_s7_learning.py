@@ -47,6 +47,7 @@ LEARNING = {"category": "pitfall", "summary": SUMMARY,
             "tags": ["parser", "tokenizer"], "criteria_met": ["behavior_changing"],
             "scope": "project", "context_files": ["parser.py"]}
 SID = re.compile(r"learn reflect ([0-9a-f-]{8,})")
+PARSER = "def parse(s):\n    return [t for t in s.split(',') if t]\n"
 
 
 def reflect(body: dict) -> list:
@@ -81,8 +82,7 @@ def test_learning_gate_cycle(sane_e2e: E2E) -> None:
 
     run = e2e.run("fix the parser crash (bd-1)", script=[
         tool_use("Read", {"file_path": str(readme)}),
-        tool_use("Write", {"file_path": str(e2e.project / "parser.py"),
-                           "content": "def parse(s):\n    return [t for t in s.split(',') if t]\n"}),
+        tool_use("Write", {"file_path": str(e2e.project / "parser.py"), "content": PARSER}),
         tool_use("Bash", {"command": "bd close bd-1", "description": "close the ticket"}),
         text("fixed and closed"),                  # Stop: blocked, reflection required
         reflect,
