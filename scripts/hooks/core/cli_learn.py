@@ -166,7 +166,8 @@ def reflect(args, argv):
             raise CliError('the reflection must be {"learnings": [...]}, a list of candidates, '
                            'or one candidate object')
         cfg = _config(project, st)
-        mode = str(cfg.get("learning.write_gate", "lenient") or "lenient").lower()
+        mode = cfg.get("learning.write_gate", "lenient")
+        mode = "off" if mode is False else str(mode or "lenient").lower()  # YAML reads off as false
         if mode not in schema.WRITE_GATE_MODES:
             mode = "lenient"
         now = time.time()
@@ -242,10 +243,10 @@ def _supersede(project, idx, sup, now):
     for old, new in sup.items():
         i = idx.find(old)
         kind = idx.kind_of(i) if i is not None else "md"
-        if kind != "tr":
+        if kind not in ("tr", "reg"):
             md[old] = {"status": "superseded", "superseded_by": new}
         stats.append(project, "superseded", id=old, by=new,
-                     backend="total-recall" if kind == "tr" else "markdown")
+                     backend="total-recall" if kind in ("tr", "reg") else "markdown")
     if md:
         store.set_status(project, md, now)
 
@@ -436,13 +437,13 @@ def maintain(args, argv):
                 raise CliError("%s is %s, not archived; only archived learnings are restored"
                                % (args.restore, lidx.STATUS_NAME.get(idx.status[i])))
             kind = idx.kind_of(i)
-            if kind != "tr":
+            if kind not in ("tr", "reg"):
                 store.set_status(project, {args.restore: {"status": "active"}}, now)
             else:
                 idx.overrides[args.restore] = "active"
                 idx.status[i] = lidx.STATUS["active"]
             stats.append(project, "restored", id=args.restore,
-                         backend="total-recall" if kind == "tr" else "markdown")
+                         backend="total-recall" if kind in ("tr", "reg") else "markdown")
             log.audit(project, "learning_restore", id=args.restore, by="person")
             lidx.save(lidx.refresh(project, cfg, idx), project)
             out("restored %s: active again (its decay timer starts now)" % args.restore)

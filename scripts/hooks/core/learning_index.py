@@ -24,7 +24,7 @@ from bisect import bisect_right
 
 from core import learning_store as store
 
-VERSION = 3
+VERSION = 4
 MAGIC = b"SANEIDX%d " % VERSION
 PRIOR_HIT_RATE = 0.5     # a learning never surfaced yet: neither good nor bad
 RECENCY_90D = 0.3        # recency weight at 90 days
@@ -35,6 +35,7 @@ STATUS = {"active": 97, "archived": 114, "superseded": 115}   # a r s
 STATUS_NAME = {v: k for k, v in STATUS.items()}
 CAT = "pattern pitfall convention dependency process domain debugging".split()
 COUNTERS = ("created", "off", "ln", "sur", "ref", "dis", "last_ref")
+TR_KINDS = ("tr", "reg")   # Total Recall daily logs, registers: never rewritten by us
 
 
 def cache_path(project):
@@ -67,7 +68,7 @@ class Entry:
 
 def _entry(rec, src, off, ln, kind):
     tr = None
-    if kind == "tr":
+    if kind in TR_KINDS:
         tr = [rec.get("summary") or "", (rec.get("detail") or "")[:TR_DETAIL],
               rec.get("category") or "", rec.get("tags") or [], rec.get("context_files") or [],
               rec.get("confidence") or "medium"]
@@ -248,15 +249,19 @@ def wanted_sources(project, cfg):
     out = [(store.markdown_path(project), "md"), (store.personal_path(), "personal")]
     if store.backend_of(project, cfg) == "total-recall" or store.total_recall_detected(project):
         daily, regs = store.tr_files(project)
-        out += [(p, "tr") for p in daily + regs]
+        out += [(p, "tr") for p in daily] + [(p, "reg") for p in regs]
     return out
 
 
-def _parse_source(path, kind, data, base=0):
-    if kind == "tr":
+def _parse_source(path, kind, data, base=0, mtime=0):
+    if kind in TR_KINDS:
         text = data.decode("utf-8", "replace")
-        date = store.date_of(path) if os.path.basename(os.path.dirname(path)) == "daily" else None
-        return [_entry(rec, path, off, ln, kind) for rec, off, ln in store.parse_tr(text, date)]
+        date = store.date_of(path) if kind == "tr" else None
+        out = []
+        for rec, off, ln in store.parse_tr(text, date):
+            rec.setdefault("created", int(mtime))  # a register entry: as recent as its file
+            out.append(_entry(rec, path, off, ln, kind))
+        return out
     return [_entry(rec, path, base + off, ln, kind) for rec, off, ln in store.parse_md(data)]
 
 
@@ -288,7 +293,7 @@ def refresh(project, cfg, idx=None):
             entries = idx.decompose()
         try:
             with open(path, "rb") as fh:
-                if (old and kind != "tr" and old[3] and st.st_size > old[3]
+                if (old and kind not in TR_KINDS and old[3] and st.st_size > old[3]
                         and old[0] == kind):
                     fh.seek(max(0, old[3] - 64))
                     prefix = fh.read(old[3] - max(0, old[3] - 64))
@@ -307,11 +312,11 @@ def refresh(project, cfg, idx=None):
             continue
         keep = {e.id: e for e in entries if e.src == path}
         entries = [e for e in entries if e.src != path]
-        for e in _parse_source(path, kind, data):
+        for e in _parse_source(path, kind, data, mtime=st.st_mtime):
             o = keep.get(e.id)
             if o is not None:
                 e.sur, e.ref, e.dis, e.last_ref = o.sur, o.ref, o.dis, o.last_ref
-            if kind == "tr" and e.id in idx.overrides:
+            if kind in TR_KINDS and e.id in idx.overrides:
                 e.status = STATUS.get(idx.overrides[e.id], 97)
             entries.append(e)
         idx.sources[path] = [kind, st.st_size, st.st_mtime_ns, len(data), _tail(data)]

@@ -245,7 +245,10 @@ def decay(project, cfg, idx, now, force=False):
         if idx.sur[i] and idx.ref[i] / float(idx.sur[i]) >= immunity:
             continue
         lid = idx.id_of(i)
-        if idx.kind_of(i) == "tr":
+        kind = idx.kind_of(i)
+        if kind == "reg":
+            continue  # registers are the person's promoted memory: decay leaves them alone
+        if kind == "tr":
             tr.append(lid)
             idx.overrides[lid] = "archived"
             idx.status[i] = 114

@@ -161,6 +161,8 @@ def check_candidate(raw, mode="lenient"):
         return None, "detail has %d characters (needs %d-%d)" % ((len(detail),) + DETAIL_LEN)
     if one_line(detail).lower() == summary.lower():
         return None, "detail repeats the summary; say more in the detail"
+    if raw.get("tags") is None:
+        return None, "tags is missing (1-10 strings)"
     tags, why = _str_list(raw.get("tags"), "tags")
     if why:
         return None, why
@@ -172,6 +174,8 @@ def check_candidate(raw, mode="lenient"):
     tags = list(dict.fromkeys(tags))
     if not TAGS_LEN[0] <= len(tags) <= TAGS_LEN[1]:
         return None, "tags has %d entries (needs %d-%d)" % ((len(tags),) + TAGS_LEN)
+    if raw.get("criteria_met") is None:
+        return None, "criteria_met is missing (at least one of %s)" % ", ".join(CRITERIA)
     crit, why = _str_list(raw.get("criteria_met"), "criteria_met")
     if why:
         return None, why

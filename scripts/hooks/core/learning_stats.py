@@ -72,7 +72,7 @@ def fold(idx, line):
             return
         status = "active" if ev == "restored" else ev
         i = idx.find(lid)
-        if i is not None and idx.kind_of(i) == "tr":
+        if i is not None and idx.kind_of(i) in ("tr", "reg"):
             idx.overrides[lid] = status
             idx.status[i] = {"active": 97, "archived": 114, "superseded": 115}[status]
         elif i is None and rec.get("backend") == "total-recall":
