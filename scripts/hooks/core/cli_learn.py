@@ -355,8 +355,8 @@ def search(args, argv):
     _, idx = _index_readonly(project)
     text = " ".join(" ".join(args.query).split())
     terms = text.split()
-    files = [t for t in terms if "/" in t]
-    tags = [schema.norm_tag(t) for t in terms if "/" not in t]
+    files = [t for t in terms if "/" in t or "." in t.strip(".")]
+    tags = [schema.norm_tag(t) for t in terms if t not in files]
     keywords = retrieval.words(text) + ([text.lower()] if len(terms) > 1 else [])
     q = retrieval.Query(tags, files, keywords or [text.lower()])
     hits = retrieval.rank(idx, q, time.time(), "search", 0.0, max(0, args.limit))

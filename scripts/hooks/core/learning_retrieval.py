@@ -126,6 +126,8 @@ def relevance(idx, q):
                 bump(i, PARTIAL_TAG)
     for f in q.files:
         needles = ["|" + f + "|"]
+        if "/" not in f:
+            needles.append("/" + f + "|")   # a bare file name matches it in any directory
         d = os.path.dirname(f)
         while d and d not in ("/", "."):
             needles += ["|" + d + "|", "|" + d + "/|"]
