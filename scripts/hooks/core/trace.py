@@ -46,9 +46,16 @@ def rfc3339(ts):
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + ".%03dZ" % (int(ts * 1000) % 1000)
 
 
+URL_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/:")
+
+
 def file_url(path):
-    from urllib.parse import quote
-    return "file://" + quote(path.replace(os.sep, "/") if os.sep != "/" else path, safe="/:")
+    """file:// URL of an absolute path, percent-encoded (urllib.parse costs a few ms to import)."""
+    p = path.replace(os.sep, "/") if os.sep != "/" else path
+    if not p.startswith("/"):
+        p = "/" + p  # C:/x -> /C:/x
+    return "file://" + "".join(chr(b) if b in URL_SAFE else "%%%02X" % b
+                               for b in p.encode("utf-8", "surrogateescape"))
 
 
 def model_id(model):
