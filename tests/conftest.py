@@ -142,6 +142,17 @@ class Project:
         assert "Traceback" not in proc.stderr, proc.stderr
         return proc
 
+    def agent_cli(self, *args, env=None):
+        """sane.py exactly as the agent's Bash call runs it: the project's copy, cwd = project,
+        no added flags, CLAUDECODE=1 and the session id in the environment."""
+        e = dict(self.env, CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=self.sid, CLAUDE_PROJECT_DIR=self.dir)
+        e.update(env or {})
+        script = self.path("scripts", "hooks", "sane.py")
+        proc = subprocess.run([sys.executable, script if os.path.exists(script) else os.path.join(HOOKS, "sane.py")]
+                              + list(args), capture_output=True, text=True, env=e, cwd=self.dir, timeout=60)
+        assert "Traceback" not in proc.stderr, proc.stderr
+        return proc
+
     def install(self):
         """Copy the hooks into the project and wire its settings (sane.py install)."""
         r = self.cli("install", self.dir)

@@ -103,11 +103,10 @@ def test_agent_sane_call_is_authorised_once_and_passes_safemode_and_breaker(proj
     cmd = "python3 scripts/hooks/sane.py loop check 1"
     r = proj.pre("Bash", {"command": cmd}, tool_use_id="toolu_auth1")
     assert r.denied is None, r.stdout
-    env = {"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": proj.sid}
-    r = proj.cli("loop", "check", "1", env=env)
+    r = proj.agent_cli("loop", "check", "1")
     assert r.returncode == 0, r.stderr
     assert proj.session_state()["saneloop"]["acceptance_criteria"][0]["met"] is True
-    r = proj.cli("loop", "check", "1", env=env)  # single use: the second run went around the hooks
+    r = proj.agent_cli("loop", "check", "1")  # single use: the second run went around the hooks
     assert r.returncode == 2 and "did not authorise" in r.stderr
 
 
