@@ -322,6 +322,19 @@ def test_transition_table(flow):
         flow.stop()
     seen.append(flow.review()["status"])
     assert seen == ["pending", "blocked", "pending", "blocked", "approved", "pending", "idle"]
+    flow.p.hook("sanestop", flow.p.payload("SessionEnd", session_id=flow.sid, reason="other"))
+    assert flow.trace_types()[-1] == "SessionEnd"
+
+
+def test_approved_then_exit(flow):
+    """Approved -> [*]: the session ends with the approval in its trace."""
+    opened(flow)
+    flow.stop()
+    flow.review_cycle("COMPLETE", agent="r")
+    assert flow.stop().denied is None
+    flow.p.hook("sanestop", flow.p.payload("SessionEnd", session_id=flow.sid, reason="prompt_input_exit"))
+    rv = flow.review()
+    assert rv["status"] == "approved" and rv["trace"][-1]["type"] == "SessionEnd"
 
 
 def test_pending_decision_while_not_yet_blocked(flow):
@@ -415,3 +428,39 @@ def test_reviewer_context_names_second_opinion_tools(flow, tmp_path):
     flow.p.config("review: {external_models: {codex: '', gemini: nope-not-here}}\n")
     _, start, _ = flow.spawn("rev2")
     assert "No second-opinion tool is installed" in start.context and "--opinions none" in start.context
+
+
+def test_real_captured_payload_shapes(proj):
+    """The captured payloads of Claude Code 2.1.330 (subagent case), retargeted at the reviewer:
+    SubagentStop lists the reviewer itself as a running background task."""
+    import shlex
+    from conftest import load_payload
+    proj.install()
+    start = load_payload("SubagentStart", proj)
+    sid, aid = start["session_id"], start["agent_id"]
+    flow = Flow(proj, sid)
+    flow.prompt("#review tidy the module")
+    stop = dict(load_payload("Stop", proj), session_id=sid)
+    assert deny(proj.hook("sanestop", stop)).startswith("[review]")
+    agent = load_payload("PreToolUse.Agent", proj)
+    agent["tool_input"] = flow.agent_input()
+    assert proj.hook("sanetools", agent).denied is None
+    start["agent_type"] = REVIEWER
+    assert sid in proj.hook("saneprompt", start).context
+    pre = load_payload("PreToolUse.inside_subagent", proj)
+    args = flow.decide_args("COMPLETE")
+    pre.update(agent_type=REVIEWER, tool_input={"command": "%s %s" % (CLI, shlex.join(args)),
+                                                "description": "record the verdict"})
+    assert proj.hook("sanetools", pre).denied is None
+    assert flow.cli(args).returncode == 0
+    post = dict(pre, hook_event_name="PostToolUse",
+                tool_response={"stdout": "Decision recorded", "stderr": "", "interrupted": False})
+    proj.hook("sanetrack", post)
+    sub = load_payload("SubagentStop", proj)
+    sub["agent_type"] = REVIEWER
+    sub["background_tasks"][0]["agent_type"] = REVIEWER
+    assert proj.hook("sanestop", sub).denied is None
+    stop2 = dict(load_payload("Stop.stop_hook_active_true", proj), session_id=sid,
+                 background_tasks=sub["background_tasks"])   # a stale "running" entry
+    assert proj.hook("sanestop", stop2).denied is None
+    assert flow.review()["reviewers"][aid]["decided"] == "COMPLETE"
