@@ -562,3 +562,18 @@ def test_mutation_class_in_the_record(lab):
     lab.write("r.py", "def f(a,b):\n    return a+b\n")
     do_edit(lab, "r.py", "def f(a,b):\n    return a+b\n", "def f(a, b):\n    return a + b\n")
     assert ledger(lab)[-1]["metadata"]["dev.sane"]["mutation_class"] == "AST_REFACTOR"
+
+
+def test_version_and_model_from_the_transcript(lab):
+    """Without a model at SessionStart the transcript's records give the client and model."""
+    with open(os.path.join(lab.home, "t.jsonl"), "w") as fh:
+        fh.write(json.dumps({"type": "user", "version": "2.1.330", "message": {"role": "user"}}) + "\n")
+        fh.write(json.dumps({"type": "assistant", "version": "2.1.330", "message": {
+            "model": "claude-opus-4-5-20251101", "content": [{"type": "tool_use", "input": {
+                "content": '{"model":"evil", "version":"x"}'}}]}}) + "\n")
+    do_write(lab, "a.txt", "a\n")
+    (rec,) = ledger(lab)
+    assert rec["tool"] == {"name": "claude-code", "version": "2.1.330"}
+    assert rec["files"][0]["conversations"][0]["contributor"] == {
+        "type": "ai", "model_id": "anthropic/claude-opus-4-5-20251101"}
+    assert validate(rec, TRACE_RECORD) == []

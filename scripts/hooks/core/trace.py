@@ -139,11 +139,25 @@ def git_revision(project):
     return None
 
 
-def client_version(transcript):
-    """Claude Code's version from the tail of the session transcript (its records carry
-    "version"), or None."""
-    if not isinstance(transcript, str) or not transcript:
+def _tail_value(tail, key):
+    i, start = -1, 0
+    for sep in (b'":"', b'": "'):
+        j = tail.rfind(b'"' + key + sep)
+        if j > i:
+            i, start = j, j + len(key) + 1 + len(sep)
+    if i < 0:
         return None
+    j = tail.find(b'"', start)
+    v = tail[start:j].decode("ascii", "replace") if j > 0 else ""
+    ok = v and len(v) < 100 and all(c.isalnum() or c in ".-+_/:@" for c in v)
+    return v if ok else None
+
+
+def transcript_facts(transcript):
+    """(Claude Code's version, the model of the last assistant message) from the tail of the
+    session transcript, whose records carry both; (None, None) when unknown."""
+    if not isinstance(transcript, str) or not transcript:
+        return None, None
     try:
         with open(transcript, "rb") as fh:
             fh.seek(0, 2)
@@ -151,13 +165,12 @@ def client_version(transcript):
             fh.seek(max(0, size - 65536))
             tail = fh.read(65536)
     except OSError:
-        return None
-    i = tail.rfind(b'"version":"')
-    if i < 0:
-        return None
-    j = tail.find(b'"', i + 11)
-    v = tail[i + 11:j].decode("ascii", "replace") if j > 0 else ""
-    return v if v and len(v) < 40 and all(c.isalnum() or c in ".-+" for c in v) else None
+        return None, None
+    version = _tail_value(tail, b"version")
+    if version and not all(c.isdigit() or c == "." for c in version):
+        version = None
+    model = _tail_value(tail, b"model")
+    return version, model if model and model != "<synthetic>" else None
 
 
 # ---------------------------------------------------------------- mutation class
@@ -356,10 +369,18 @@ def build(ctx, entries, mclass, intent_id, extra=None):
     if isinstance(transcript, str) and transcript:
         conv["url"] = file_url(transcript)
     contributor = {"type": "ai"}
-    mid = model_id(sess.get("model"))
+    mid = model_id(sess.get("model"))  # SessionStart's, else the transcript's latest
     if mid:
         contributor["model_id"] = mid
     conv["contributor"] = contributor
+    info = sess["intent"]
+    version, tmodel = info.get("client"), None
+    if not version or not mid:
+        version2, tmodel = transcript_facts(transcript)
+        if version2 and not version:
+            version = info["client"] = version2
+    if not mid and tmodel:
+        contributor["model_id"] = model_id(tmodel)
     related = []
     if intent_id:
         related.append({"type": "specification", "url": file_url(
@@ -370,12 +391,6 @@ def build(ctx, entries, mclass, intent_id, extra=None):
         if related:
             c["related"] = related
         files.append({"path": rel, "conversations": [c]})
-    info = sess["intent"]
-    version = info.get("client")
-    if not version:
-        version = client_version(transcript)
-        if version:
-            info["client"] = version
     record = {"version": VERSION, "id": new_uuid(), "timestamp": rfc3339(ctx.now)}
     rev = git_revision(ctx.project)
     if rev:
