@@ -193,8 +193,8 @@ C("python3 <<< 'print(1)'", u=True, p=['python3'])
 C('cat <<-EOF > tabs.txt\n\tindented\n\tEOF', w=['tabs.txt'], p=['cat'], why='<<- strips tabs')
 C("cat <<'EOF' | bash\nrm -rf dist\nEOF", w=['dist'], d=True, p=['cat', 'bash', 'rm'])
 C('cat <<A <<B > two.txt\na\nA\nb\nB', w=['two.txt'], p=['cat'])
-C("cat > a.py <<'EOF' && python3 a.py\nimport os\nEOF", w=['a.py'], r=['a.py'],
-  p=['cat', 'python3'])
+C("cat > a.py <<'EOF' && python3 a.py\nimport os\nEOF", w=['a.py'], r=['a.py'], u=True,
+  p=['cat', 'python3'], why='python written by this same command: code, not a script')
 C('tee out.log <<EOF\nx\nEOF', w=['out.log'], p=['tee'])
 C("ed -s file.txt <<'EOF'\n1d\nw\nq\nEOF", w=['file.txt'], r=['file.txt'], p=['ed'])
 C("ed -s file.txt <<'EOF'\n!rm -rf /\nEOF", w=['file.txt'], u=True, r=['file.txt'], p=['ed'])
@@ -494,6 +494,13 @@ C('git co main', u=True, p=['git'], why='an alias can run anything')
 C('git worktree add ../wt feature', w=['../wt', '.git'], p=['git'])
 C('git filter-branch --tree-filter x HEAD', w=['.git'], d=True, p=['git'])
 
+C("git commit -m \"$(cat <<'EOF'\nFix the parser > and rm -rf handling\n\nCo-Authored-By: C <c@x>\n"
+  "EOF\n)\"", w=['.git'], p=['cat', 'git'], why="Claude Code's own commit spelling")
+C("gh pr create --title \"T\" --body \"$(cat <<'EOF'\n## Summary\n- parses `bash -c` and $(..)\nEOF\n)\"",
+  p=['cat', 'gh'])
+C("cd /w && git add -A && git commit -q -m \"$(cat <<'EOF'\nmsg 'q' \\\"d\\\" (p)\nEOF\n)\" && git log | head",
+  w=['/w/.git'], r=['/w'], p=['cd', 'git', 'cat', 'git', 'git', 'head'])
+
 # --- destructive ---------------------------------------------------------------------------
 C('rm -rf build', w=['build'], d=True, p=['rm'])
 C('rm -fr build', w=['build'], d=True, p=['rm'])
@@ -636,6 +643,27 @@ C("git rebase -x 'rm -rf /' main", w=['.', '/'], d=True, p=['git', 'rm'],
 C('r\\\nm -rf /', w=['/'], d=True, p=['rm'], why='a line continuation inside a word')
 C('(( $(rm ar.txt) ))', w=['ar.txt'], p=['rm'])
 C('case $(rm cs.txt) in *) ;; esac', w=['cs.txt'], p=['rm'])
+
+# --- symlinks and scripts made earlier in the same command -----------------------------------
+C('ln -s .claude/state.json /tmp/x && echo {} > /tmp/x',
+  w=['/tmp/x', '/tmp/.claude/state.json', '.claude/state.json'], r=['.claude/state.json'],
+  p=['ln', 'echo'], why='the link does not exist yet when the hook runs: see through it')
+C('ln -s "$PWD/.claude" /tmp/c && rm /tmp/c/state.json',
+  w=['/tmp/c', '/tmp/c/state.json', '/tmp/./.claude/state.json', '.claude/state.json'],
+  p=['ln', 'rm'])
+C('ln -s ~/.ssh k && cat k/id_rsa', w=['k'], r=[H + '/.ssh/id_rsa'], p=['ln', 'cat'])
+C("cat > /tmp/x.py <<'EOF'\nopen('.claude/state.json','w')\nEOF\npython3 /tmp/x.py",
+  w=['/tmp/x.py'], u=True, p=['cat', 'python3'], hint='write-protected')
+C("cat > /tmp/x.sh <<'EOF'\nrm -rf .claude\nEOF\nbash /tmp/x.sh", w=['/tmp/x.sh', '.claude'],
+  d=True, p=['cat', 'bash', 'rm'], why='a shell script written here is code we can see')
+C("printf 'rm -rf .claude' > t.sh && chmod +x t.sh && ./t.sh", w=['t.sh', '.claude'], d=True,
+  p=['printf', 'chmod', 't.sh', 'rm'])
+C("cat > run.sh <<'EOF'\n#!/usr/bin/env python3\nimport os\nEOF\nchmod +x run.sh; ./run.sh",
+  w=['run.sh'], u=True, p=['cat', 'chmod', 'run.sh'])
+C('echo "touch made.txt" > s.sh; sh s.sh', w=['s.sh', 'made.txt'], r=['s.sh'],
+  p=['echo', 'sh', 'touch'])
+C('./existing.sh && python3 existing.py', r=['existing.py'], p=['existing.sh', 'python3'],
+  why='scripts already on disk are normal commands')
 
 # --- cd and variables ---------------------------------------------------------------------
 C('cd .claude && rm state.json', w=['.claude/state.json'], r=['.claude'], p=['cd', 'rm'])

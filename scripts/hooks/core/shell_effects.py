@@ -660,6 +660,18 @@ def _h_ln(c, a, p, raw):
     c.reads.extend(srcs)
     if not _has(found, '-s', '--symbolic'):
         c.writes.extend(srcs)           # a hard link makes the source writable by a new name
+    elif len(srcs) == 1 and (tdir or len(ops) >= 1):
+        cwd = p.ctx.cwd if isinstance(p.ctx.cwd, str) else None
+        name = c.writes[-1] if not tdir else _join(tdir[-1], srcs[0].rstrip('/').rsplit('/', 1)[-1])
+        raw_target = srcs[0]
+        targets = [raw_target]
+        if raw_target[:1] != '/' and '/' in name:
+            # relative to the link's directory; '$PWD/..' renders as './..', so keep both
+            targets.insert(0, _join(name.rsplit('/', 1)[0], raw_target))
+        name = _norm(_join(cwd, name) if cwd else name)
+        targets = [_norm(_join(cwd, t) if cwd and t[:1] != '/' else t) for t in targets]
+        if not vague(name) and not any(vague(t) for t in targets):
+            p.ctx.links[name.rstrip('/')] = [t.rstrip('/') or '/' for t in targets]
 
 
 def _h_cp(c, a, p, raw):
@@ -951,6 +963,7 @@ def _h_interp(c, a, p, raw):
             c.flag('script from a pipe into %s' % c.program, unknown=True)
             return None
         c.reads.append(val)
+        _own_script(c, val, rest, p, label)
         return None
     _stdin_code(c, rest, p, raw, label)
 
@@ -996,6 +1009,7 @@ def _h_shell(c, a, p, raw):
         return {code}
     if rest and not stdin and not _pipe_path(rest[0]):
         c.reads.append(rest[0])
+        _own_script(c, rest[0], rest[1:], p, prog, shell=True)
         return None
     if rest and rest[0] != '/dev/stdin' and _pipe_path(rest[0]):
         c.flag('script from a pipe into %s' % prog, unknown=True)
@@ -1010,6 +1024,23 @@ def _h_eval(c, a, p, raw):
     c.code.append(code)
     p.subparse(code, keep_cwd=True)
     return set(a)
+
+
+def _own_script(c, path, args, p, lang, shell=False):
+    """A script written earlier in this same command: code we may be able to see."""
+    ctx = p.ctx
+    key = _norm(_join(ctx.cwd, path) if isinstance(ctx.cwd, str) else path)
+    if key not in ctx.written:
+        return
+    body = ctx.written[key]
+    if body is not None:
+        c.code.append(body)
+    first = (body or '').split('\n', 1)[0]
+    if shell and body is not None and (not first.startswith('#!') or first.rstrip().endswith(
+            ('sh', 'bash', 'zsh', 'dash', 'ksh'))):
+        p.subparse(body, pos=list(args))
+    else:
+        c.flag('runs a script written by this same command (%s)' % lang, unknown=True)
 
 
 def _pipe_path(f):
@@ -1175,6 +1206,7 @@ def expand(raw, p):
     c.program = prog_name(args[0]) if args else ''
     c.text = ' '.join([c.program] + args[1:]) if args else ''
     skip = None
+    links = dict(ctx.links) if ctx.links else None     # links this command makes apply later
     if args:
         resolved = _which(args[0])
         if resolved:
@@ -1188,7 +1220,43 @@ def expand(raw, p):
             skip = h(c, args[1:], p, raw)
     _redirects(c)
     _generic_reads(c, args[1:], skip)
-    _settle(c, cwd)
+    _settle(c, cwd, links)
+    if c.writes and c.program not in _META_ONLY:
+        _remember_writes(c, raw, ctx)
+    elif args and c.program != args[0] and args[0][:1] != '$' and '/' in args[0]:
+        _own_script(c, args[0], args[1:], p, c.program, shell=True)    # ./tool.sh
+
+
+_META_ONLY = frozenset(('chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'chflags', 'touch',
+                        'mkdir', 'ln'))
+
+
+def _norm(path):
+    while path[:2] == './' and len(path) > 2:
+        path = path[2:]
+    return path
+
+
+def _remember_writes(c, raw, ctx):
+    """Note what this command wrote (and the text, when it is plain to see)."""
+    text = None
+    if c.program in ('cat', 'tee', '') and not [a for a in c.argv[1:] if a[:1] != '-'] or \
+            c.program == 'tee':
+        text = stdin_text(raw) if c.stdin_is_data else None
+    elif c.program == 'echo':
+        a = c.argv[1:]
+        while a and a[0] in ('-n', '-e', '-E'):
+            a = a[1:]
+        text = ' '.join(a) + '\n'
+    elif c.program == 'printf' and len(c.argv) == 2 and '%' not in c.argv[1]:
+        text = c.argv[1]
+    appended = any(r.append for r in c.redirects)
+    for w in c.writes:
+        w = _norm(w)
+        if appended and w in ctx.written:
+            ctx.written[w] = None
+        else:
+            ctx.written[w] = text if text else None
 
 
 def _which(w):
@@ -1234,8 +1302,9 @@ def _generic_reads(c, a, skip):
             c.reads.append(x)
 
 
-def _settle(c, cwd):
-    """Make paths relative to where the command runs; drop non-files; flag vague writes."""
+def _settle(c, cwd, links=None):
+    """Make paths relative to where the command runs; drop non-files; flag vague writes;
+    see through symlinks this same command made earlier."""
     out = []
     seen = set()
     for w in c.writes:
@@ -1256,6 +1325,10 @@ def _settle(c, cwd):
         if w not in seen:
             seen.add(w)
             out.append(w)
+        for t in _through(w, links) if links else ():
+            if t not in seen:
+                seen.add(t)
+                out.append(t)
     c.writes = out
     out = []
     seen = set()
@@ -1267,4 +1340,19 @@ def _settle(c, cwd):
         if r not in seen:
             seen.add(r)
             out.append(r)
+        for t in _through(r, links) if links else ():
+            if t not in seen:
+                seen.add(t)
+                out.append(t)
     c.reads = out
+
+
+def _through(path, links):
+    """The paths a path reaches through symlinks made earlier in the command."""
+    path = _norm(path)
+    for name, targets in links.items():
+        if path == name:
+            return targets
+        if path.startswith(name + '/'):
+            return [t.rstrip('/') + path[len(name):] for t in targets]
+    return ()

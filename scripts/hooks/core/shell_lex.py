@@ -81,7 +81,8 @@ class Raw:
 
 class Ctx:
     """State shared by every parser of one analysis."""
-    __slots__ = ('home', 'env', 'vars', 'out', 'errors', 'budget', 'cwd', 'stack', 'finalise')
+    __slots__ = ('home', 'env', 'vars', 'out', 'errors', 'budget', 'cwd', 'stack', 'finalise',
+                 'links', 'written')
 
     def __init__(self, home, env, finalise):
         self.home = home
@@ -93,6 +94,8 @@ class Ctx:
         self.cwd = None          # None: the caller's cwd; a str: after `cd`; DYNAMIC: unknown
         self.stack = []
         self.finalise = finalise
+        self.links = {}          # symlinks made earlier in this command: name -> target
+        self.written = {}        # files written earlier in this command: path -> text or None
 
     def error(self, reason):
         if reason not in self.errors:
