@@ -64,7 +64,7 @@ def test_settings_example_is_exactly_what_install_writes(proj):
     proj.cli("install", proj.dir)
     import sys
     with open(os.path.join(ROOT, "settings.example.json")) as fh:
-        example = fh.read().replace("__PYTHON__", os.path.realpath(sys.executable))
+        example = fh.read().replace("__PYTHON__", os.path.abspath(sys.executable))
     assert json.loads(example) == settings(proj)
 
 

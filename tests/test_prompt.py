@@ -114,3 +114,11 @@ def test_session_start_and_subagent_start(proj):
     assert r.code == 0
     r = proj.hook("saneprompt", load_payload("SubagentStart", proj))
     assert r.code == 0
+
+
+def test_background_subagent_notification_is_not_the_persons_prompt(proj):
+    proj.prompt("add a retry to the fetch helper")
+    proj.research()
+    r = proj.prompt("<task-notification>\n<task-id>x</task-id>\nimplement dark mode everywhere rb-\n</task-notification>")
+    assert r.denied is None and r.context == ""
+    assert proj.session_state()["research"]["local"]  # no task change

@@ -171,7 +171,9 @@ def install(args):
     project = os.path.realpath(args.target or getattr(args, "project", None) or os.getcwd())
     if not os.path.isdir(project):
         raise CliError("no such project directory: %s" % project)
-    python = os.path.realpath(sys.executable)
+    # The interpreter as it was started (pre-commit's habit): a venv's python keeps its venv's
+    # packages, where realpath would jump to the base interpreter without them.
+    python = os.path.abspath(sys.executable)
     settings_path = os.path.join(project, ".claude", "settings.json")
     old = _read_settings(settings_path)
     new = merge(old, python)

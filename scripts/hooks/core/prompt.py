@@ -50,7 +50,7 @@ def classify(prompt):
     """question | task | big_task | passthrough."""
     p = prompt.strip()
     low = " ".join(p.lower().split())
-    if len(low) < 3 or low in PASSTHROUGH or low.startswith("/"):
+    if len(low) < 3 or low in PASSTHROUGH or low.startswith(("/", "<task-notification>")):
         return "passthrough"
     words = [w.strip(",.:;!?()'\"") for w in low.split()]
     head = words[:6]
@@ -182,6 +182,10 @@ def on_prompt(ctx):
     if not isinstance(prompt, str):
         return
     sess = ctx.session
+    if prompt.lstrip().startswith("<task-notification>"):
+        # A background subagent reporting back (Claude Code sends it as a prompt): not the
+        # person's words, so no command, no task change, no new-prompt effects.
+        return
     sess["stop_blocks"] = 0
     hit = command(ctx, prompt)
     if hit is not None:
