@@ -3,8 +3,9 @@ one signed file so that SessionStart reads no more than it needs.
 
 Why a column store: SessionStart must rank 10,000 learnings in well under 150 ms including
 the interpreter. Loading 10,000 dicts costs tens of milliseconds; a few strings and arrays
-load in under one (`marshal`). Keyword and tag matches are `str.find` over one joined blob,
-mapped back to entries by bisecting the offsets.
+load in under one (`marshal`). Tags and context files are postings (key -> entry numbers, as
+array bytes); keywords are `str.find` over the joined summaries, mapped back to entries by
+bisecting the offsets.
 
 Freshness: each source file is keyed by (size, mtime); an appended `learnings.md` is parsed
 only from where the cache stopped (its tail is checked), any other change re-parses that one
@@ -24,7 +25,7 @@ from bisect import bisect_right
 
 from core import learning_store as store
 
-VERSION = 4
+VERSION = 5
 MAGIC = b"SANEIDX%d " % VERSION
 PRIOR_HIT_RATE = 0.5     # a learning never surfaced yet: neither good nor bad
 RECENCY_90D = 0.3        # recency weight at 90 days
@@ -74,8 +75,8 @@ def _entry(rec, src, off, ln, kind):
               rec.get("confidence") or "medium"]
     cat = rec.get("category") or ""
     return Entry(rec["id"], " ".join((rec.get("summary") or "").split()).lower(),
-                 [t.lower() for t in rec.get("tags") or [] if "|" not in t and "\n" not in t],
-                 [f for f in rec.get("context_files") or [] if "|" not in f and "\n" not in f],
+                 [t.lower() for t in rec.get("tags") or [] if t],
+                 [f.rstrip("/") for f in rec.get("context_files") or [] if f.rstrip("/")],
                  CAT.index(cat) if cat in CAT else 255,
                  STATUS.get(rec.get("status") or "active", 97), int(rec.get("created") or 0),
                  src, off, ln, tr)
@@ -98,16 +99,13 @@ class Index:
     def _compose(self, entries):
         n = len(entries)
         self.n = n
+        self._map, self._finds = None, 0
         self.ids = "".join(e.id + "\n" for e in entries)
         self.id_pos = _positions(entries, lambda e: len(e.id) + 1)
         self.summ = "".join(e.summ + "\n" for e in entries)
         self.summ_pos = _positions(entries, lambda e: len(e.summ) + 1)
-        tag_s = ["|" + "|".join(e.tags) + "|\n" if e.tags else "\n" for e in entries]
-        self.tags = "".join(tag_s)
-        self.tag_pos = _positions(tag_s, len)
-        file_s = ["|" + "|".join(e.files) + "|\n" if e.files else "\n" for e in entries]
-        self.files = "".join(file_s)
-        self.file_pos = _positions(file_s, len)
+        self.tag_post = _postings(entries, lambda e: e.tags)
+        self.file_post = _postings(entries, lambda e: e.files)
         self.cat = bytearray(e.cat for e in entries)
         self.status = bytearray(e.status for e in entries)
         paths = {}
@@ -121,35 +119,47 @@ class Index:
         self.tr = {e.id: e.tr for e in entries if e.tr is not None}
 
     def decompose(self):
-        out = []
+        tags = [[] for _ in range(self.n)]
+        files = [[] for _ in range(self.n)]
+        for post, out in ((self.tag_post, tags), (self.file_post, files)):
+            for key in post:
+                for i in self.postings(post, key):
+                    out[i].append(key)
+        res = []
         for i in range(self.n):
-            tags = self.tags[self.tag_pos[i]:self.tag_pos[i + 1] - 1].strip("|")
-            files = self.files[self.file_pos[i]:self.file_pos[i + 1] - 1].strip("|")
             lid = self.id_of(i)
-            e = Entry(lid, self.summ[self.summ_pos[i]:self.summ_pos[i + 1] - 1],
-                      tags.split("|") if tags else [], files.split("|") if files else [],
-                      self.cat[i], self.status[i], self.created[i], self.paths[self.src[i]],
-                      self.off[i], self.ln[i], self.tr.get(lid))
+            e = Entry(lid, self.summ[self.summ_pos[i]:self.summ_pos[i + 1] - 1], tags[i],
+                      files[i], self.cat[i], self.status[i], self.created[i],
+                      self.paths[self.src[i]], self.off[i], self.ln[i], self.tr.get(lid))
             e.sur, e.ref, e.dis, e.last_ref = self.sur[i], self.ref[i], self.dis[i], self.last_ref[i]
-            out.append(e)
-        return out
+            res.append(e)
+        return res
+
+    @staticmethod
+    def postings(post, key):
+        """Entry numbers under key of a postings dict (an array decoded from bytes)."""
+        raw = post.get(key)
+        a = array.array("i")
+        if raw:
+            a.frombytes(raw)
+        return a
 
     def id_of(self, i):
         return self.ids[self.id_pos[i]:self.id_pos[i + 1] - 1]
 
     def find(self, lid):
-        """Entry number of an id, or None."""
+        """Entry number of an id, or None. A few look-ups scan the ids; more build a map."""
         if not lid:
             return None
-        pos = self.ids.find(lid + "\n")
-        while pos > 0 and self.ids[pos - 1] != "\n":
-            pos = self.ids.find(lid + "\n", pos + 1)
-        if pos < 0:
-            return None
-        return bisect_right(self.id_pos, pos) - 1
-
-    def entry_at(self, pos, blob_pos):
-        return bisect_right(blob_pos, pos) - 1
+        if self._map is None:
+            self._finds += 1
+            if self._finds <= 3:
+                pos = self.ids.find(lid + "\n")
+                while pos > 0 and self.ids[pos - 1] != "\n":
+                    pos = self.ids.find(lid + "\n", pos + 1)
+                return None if pos < 0 else bisect_right(self.id_pos, pos) - 1
+            self._map = dict(zip(self.ids.split("\n"), range(self.n)))
+        return self._map.get(lid)
 
     def path_of(self, i):
         return self.paths[self.src[i]]
@@ -166,10 +176,10 @@ class Index:
         doc = {"sources": self.sources, "paths": self.paths, "overrides": self.overrides,
                "totals": self.totals, "stats_off": self.stats_off, "stats_tail": self.stats_tail,
                "decay_at": self.decay_at, "n": self.n, "ids": self.ids, "summ": self.summ,
-               "tags": self.tags, "files": self.files, "cat": bytes(self.cat),
+               "tag_post": self.tag_post, "file_post": self.file_post, "cat": bytes(self.cat),
                "status": bytes(self.status), "tr": self.tr, "lw": self.lw.tobytes(),
                "src": self.src.tobytes()}
-        for name in ("id_pos", "summ_pos", "tag_pos", "file_pos") + COUNTERS:
+        for name in ("id_pos", "summ_pos") + COUNTERS:
             doc[name] = getattr(self, name).tobytes()
         return marshal.dumps(doc)
 
@@ -178,8 +188,9 @@ class Index:
         doc = marshal.loads(data)
         idx = cls.__new__(cls)
         idx.dirty = False
+        idx._map, idx._finds = None, 0
         for key in ("sources", "paths", "overrides", "totals", "stats_off", "stats_tail",
-                    "decay_at", "n", "ids", "summ", "tags", "files", "tr"):
+                    "decay_at", "n", "ids", "summ", "tag_post", "file_post", "tr"):
             setattr(idx, key, doc[key])
         idx.cat = bytearray(doc["cat"])
         idx.status = bytearray(doc["status"])
@@ -187,11 +198,20 @@ class Index:
             a = array.array(code)
             a.frombytes(doc[name])
             setattr(idx, name, a)
-        for name in ("id_pos", "summ_pos", "tag_pos", "file_pos") + COUNTERS:
+        for name in ("id_pos", "summ_pos") + COUNTERS:
             a = array.array("q")
             a.frombytes(doc[name])
             setattr(idx, name, a)
         return idx
+
+
+def _postings(entries, keys):
+    """{key: array('i') of entry numbers, as bytes}: exact look-ups without a scan."""
+    post = {}
+    for i, e in enumerate(entries):
+        for k in keys(e):
+            post.setdefault(k, []).append(i)
+    return {k: array.array("i", v).tobytes() for k, v in post.items()}
 
 
 def _positions(items, size):
@@ -262,7 +282,7 @@ def _parse_source(path, kind, data, base=0, mtime=0):
             rec.setdefault("created", int(mtime))  # a register entry: as recent as its file
             out.append(_entry(rec, path, off, ln, kind))
         return out
-    return [_entry(rec, path, base + off, ln, kind) for rec, off, ln in store.parse_md(data)]
+    return [_entry(rec, path, base + off, ln, kind) for rec, off, ln in store.scan_md(data)]
 
 
 def _tail(data):
@@ -369,13 +389,15 @@ def fold_stats(project, idx):
     if end <= 0:
         return
     start = idx.stats_off
-    for line in data[:end].split(b"\n"):
-        if line:
-            stats.fold(idx, line)
+    touched = set()
+    for rec in stats.decode([ln for ln in data[:end].split(b"\n") if ln.strip()]):
+        stats.fold(idx, rec, touched)
+    for i in touched:
+        idx.reweigh(i)
     idx.stats_off = start + end
     tail_src = (prefix if start else b"") + data[:end] if start else data[:end]
     idx.stats_tail = _tail(tail_src)
-    if end > 65536 or idx.dirty:
+    if end > 16384 or idx.dirty:
         idx.dirty = True
 
 

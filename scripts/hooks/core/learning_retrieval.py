@@ -69,14 +69,31 @@ def query_for(ticket=None, changed=(), text=""):
 
 def changed_files(project, cap=50):
     """Files git sees changed or untracked (one `git status` call, 2 s timeout)."""
+    return changed_files_finish(changed_files_start(project), cap)
+
+
+def changed_files_start(project):
+    """Start `git status` in the background (SessionStart loads the index meanwhile)."""
     if not os.path.exists(os.path.join(project, ".git")):
+        return None
+    from core.learning_tickets import spawn
+    argv = ["git", "-C", project, "status", "--porcelain", "-z", "--untracked-files=all"]
+    return spawn(argv) or ("sync", argv)
+
+
+def changed_files_finish(handle, cap=50):
+    if handle is None:
         return []
-    from core.learning_tickets import run
-    out = run(["git", "status", "--porcelain", "-z", "--untracked-files=all"], project)
+    from core.learning_tickets import collect, run
+    if handle[0] == "sync":
+        out = run(handle[1], None)
+        out = out.encode("utf-8") if out is not None else None
+    else:
+        out = collect(handle)
     if not out:
         return []
     files = []
-    recs = out.split("\0")
+    recs = out.decode("utf-8", "replace").split("\0")
     i = 0
     while i < len(recs) and len(files) < cap:
         r = recs[i]
@@ -117,23 +134,26 @@ def relevance(idx, q):
                 cur[0] = r
             cur[1] += 1
 
+    post = idx.postings
     for t in q.tags:
-        exact = set(_hits(idx.tags, idx.tag_pos, "|" + t + "|"))
+        exact = post(idx.tag_post, t)
         for i in exact:
             bump(i, EXACT_TAG)
         if len(t) >= 3:
-            for i in set(_hits(idx.tags, idx.tag_pos, t)) - exact:
-                bump(i, PARTIAL_TAG)
+            for tag in idx.tag_post:
+                if t in tag and tag != t:
+                    for i in post(idx.tag_post, tag):
+                        bump(i, PARTIAL_TAG)
     for f in q.files:
-        needles = ["|" + f + "|"]
-        if "/" not in f:
-            needles.append("/" + f + "|")   # a bare file name matches it in any directory
+        keys = [f]
         d = os.path.dirname(f)
         while d and d not in ("/", "."):
-            needles += ["|" + d + "|", "|" + d + "/|"]
+            keys.append(d)        # a learning about a directory covers the files in it
             d = os.path.dirname(d)
-        for needle in needles:
-            for i in set(_hits(idx.files, idx.file_pos, needle)):
+        if "/" not in f:          # a bare file name matches it in any directory
+            keys += [k for k in idx.file_post if k.endswith("/" + f)]
+        for key in keys:
+            for i in post(idx.file_post, key):
                 bump(i, FILE_OVERLAP)
     for kw in q.keywords:
         for i in set(_hits(idx.summ, idx.summ_pos, kw)):
@@ -272,14 +292,16 @@ def inject(ctx, sec):
     from core import learning_gate as gate
     from core import learning_stats as stats
     project, cfg, now = ctx.project, ctx.cfg, ctx.now
+    git = changed_files_start(project)
     idx = lidx.refresh(project, cfg)
     archived = decay(project, cfg, idx, now)
     if archived:
         gate.trace(sec, now, "LearningsArchived", "%d by passive decay" % len(archived))
     picks = []
+    changed = changed_files_finish(git)
     if idx.n:
         strategy, min_rel, cap = limits(cfg)
-        q = query_for(sec.get("ticket"), changed_files(project))
+        q = query_for(sec.get("ticket"), changed)
         for score, i, rel in rank(idx, q, now, strategy, min_rel, cap):
             rec = view(idx, i)
             if rec is not None:

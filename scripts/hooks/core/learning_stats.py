@@ -38,12 +38,23 @@ def _bump(d, key, n=1):
     d[key] = d.get(key, 0) + n
 
 
-def fold(idx, line):
-    """Fold one stats line into the index (per-learning counters) and its totals."""
+def decode(lines):
+    """Parsed stats lines: one json.loads for the lot (fast), line by line if one is bad."""
     try:
-        rec = json.loads(line)
+        return json.loads(b"[" + b",".join(lines) + b"]")
     except ValueError:
-        return
+        out = []
+        for line in lines:
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                pass  # a torn or foreign line: skipped, never fatal
+        return out
+
+
+def fold(idx, rec, touched):
+    """Fold one stats record into the index (per-learning counters) and its totals; the
+    entries whose weight must be recomputed go into touched."""
     if not isinstance(rec, dict):
         return
     ev = rec.get("event")
@@ -65,7 +76,7 @@ def fold(idx, line):
             idx.last_ref[i] = max(idx.last_ref[i], int(ts))
         else:
             idx.dis[i] += 1
-        idx.reweigh(i)
+        touched.add(i)
     elif ev in ("archived", "restored", "superseded"):
         _bump(t, ev)
         if not isinstance(lid, str):
@@ -79,7 +90,7 @@ def fold(idx, line):
             idx.overrides[lid] = status
         if ev == "restored" and i is not None:
             idx.last_ref[i] = max(idx.last_ref[i], int(ts))
-            idx.reweigh(i)
+            touched.add(i)
     elif ev == "written":
         _bump(t, "written")
         _bump(t.setdefault("by_cat_written", {}), rec.get("category") or "?")

@@ -178,6 +178,30 @@ def parse_md(data):
     return out
 
 
+INDEX_KEYS = frozenset(("category", "status", "tags", "files", "created"))
+
+
+def scan_md(data):
+    """What the retrieval index needs of each entry (id, summary, category, status, tags,
+    files, created), reading only the lines above the detail: [(record, offset, length)]."""
+    out = []
+    for off, chunk in split_md(data)[1]:
+        end = chunk.find(b"\n>")
+        lines = (chunk if end < 0 else chunk[:end]).decode("utf-8", "replace").split("\n")
+        lid, sep, summary = lines[0][3:].partition(": ")
+        if not sep or not lid.startswith("learn-") or " " in lid:
+            continue
+        rec = {"id": lid, "summary": summary.rstrip()}
+        for line in lines[1:]:
+            if line.startswith("- "):
+                key, sep, value = line[2:].partition(": ")
+                if sep and key in INDEX_KEYS:
+                    field = KEY_OF[key]
+                    rec[field] = _dec(field, value)
+        out.append((rec, off, len(chunk)))
+    return out
+
+
 def read_entry(path, offset, length):
     """One entry, re-read from its file by offset (retrieval needs no more than that)."""
     try:

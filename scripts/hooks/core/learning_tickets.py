@@ -7,7 +7,7 @@ analyser, so `tissue status X closed && git push` or `bash -c "bd close X"` are 
 """
 import json
 import os
-import subprocess
+import time
 
 SYSTEMS = ("tissue", "beads", "tasks", "session")
 TRACKER_CLI = {"tissue": "tissue", "beads": "bd"}
@@ -64,11 +64,67 @@ def mode(cfg, project, sec=None):
 
 # ---------------------------------------------------------------- the trackers
 
+def spawn(argv):
+    """Start argv (found on PATH) with its stdout on a pipe, without the subprocess module
+    (SessionStart's budget): (pid, fd), or None. Where posix_spawn is missing: None."""
+    if not hasattr(os, "posix_spawnp"):
+        return None
+    r, w = os.pipe()
+    try:
+        pid = os.posix_spawnp(argv[0], argv, dict(os.environ, GIT_OPTIONAL_LOCKS="0"),
+                              file_actions=[(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                                            (os.POSIX_SPAWN_DUP2, w, 1),
+                                            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                                            (os.POSIX_SPAWN_CLOSE, r), (os.POSIX_SPAWN_CLOSE, w)])
+    except (OSError, ValueError):
+        os.close(r)
+        os.close(w)
+        return None
+    os.close(w)
+    return pid, r
+
+
+def collect(handle, timeout=TIMEOUT):
+    """The spawned command's stdout if it exited 0 within timeout, else None."""
+    if handle is None:
+        return None
+    import select
+    pid, fd = handle
+    chunks, deadline = [], time.monotonic() + timeout
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP)
+    killed = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                os.kill(pid, 9)
+                killed = True
+                break
+            if poller.poll(left * 1000):
+                data = os.read(fd, 65536)
+                if not data:
+                    break
+                chunks.append(data)
+    except OSError:
+        killed = True
+    finally:
+        os.close(fd)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except OSError:
+        return None
+    if killed or os.waitstatus_to_exitcode(status) != 0:
+        return None
+    return b"".join(chunks)
+
+
 def run(argv, cwd):
     """stdout of a tracker CLI, or None on any failure (missing, timeout, non-zero)."""
+    import subprocess
     try:
         proc = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=TIMEOUT)
+                              timeout=TIMEOUT, env=dict(os.environ, GIT_OPTIONAL_LOCKS="0"))
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
     if proc.returncode != 0:
