@@ -168,3 +168,14 @@ def test_huge_file_baseline_streams(lab):
         fh.write(b"changed")
     r = lab.pre("Edit", {"file_path": p, "old_string": "a", "new_string": "b"})
     assert r.denied.startswith("[stale-file]")
+
+
+def test_giant_file_baseline_by_size_and_mtime(lab):
+    p = lab.path("disk.img")
+    with open(p, "wb") as fh:
+        fh.truncate(100 * 1024 * 1024)
+    lab.post("Read", {"file_path": p}, {"type": "text", "file": {"filePath": p, "content": "x"}})
+    assert lab.pre("Write", {"file_path": p, "content": "x"}).denied is None
+    st = os.stat(p)
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert lab.pre("Write", {"file_path": p, "content": "x"}).denied.startswith("[stale-file]")

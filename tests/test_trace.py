@@ -577,3 +577,14 @@ def test_version_and_model_from_the_transcript(lab):
     assert rec["files"][0]["conversations"][0]["contributor"] == {
         "type": "ai", "model_id": "anthropic/claude-opus-4-5-20251101"}
     assert validate(rec, TRACE_RECORD) == []
+
+
+def test_giant_shell_write_is_recorded_without_hashing(lab):
+    p = lab.path("disk.img")
+    with open(p, "wb") as fh:
+        fh.truncate(300 * 1024 * 1024)  # sparse: cheap to make, too big to hash in a hook
+    lab.post("Bash", {"command": "truncate -s 300M disk.img"}, {"stdout": "", "stderr": ""})
+    (rec,) = ledger(lab)
+    assert validate(rec, TRACE_RECORD) == []
+    assert rec["files"][0]["path"] == "disk.img"
+    assert rec["files"][0]["conversations"][0]["ranges"] == []

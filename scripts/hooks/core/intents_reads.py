@@ -3,7 +3,8 @@ signed state (`sessions.<sid>.reads.<agent>`), bounded.
 
 An entry is `[sha256 hex (first 32), size, mtime_ns, time]` keyed by the file's real path. A file whose
 size and mtime still match is unchanged without hashing; otherwise it is re-hashed, so a touch
-alone is never "stale".
+alone is never "stale". Files over 64 MB are not hashed on every Read: for them a changed
+size or mtime is a change.
 """
 import os
 
@@ -12,6 +13,7 @@ from core import trace_hash
 PER_AGENT = 100
 AGENTS = 8
 HASH_HEX = 32  # 128 bits tell a changed file apart; keeps the state small
+HASH_LIMIT = 64 * 1024 * 1024  # bigger files: size and mtime only
 
 
 def agent_key(ctx):
@@ -55,11 +57,15 @@ def record(ctx, path):
     if isinstance(old, list) and len(old) == 4 and old[1] == st.st_size and old[2] == st.st_mtime_ns:
         old[3] = round(ctx.now, 3)
         return
-    res = trace_hash.file_digest(path)
-    if res is None:
-        return
+    if st.st_size > HASH_LIMIT:
+        digest = ""  # too big to hash on every Read: size and mtime alone decide
+    else:
+        res = trace_hash.file_digest(path)
+        if res is None:
+            return
+        digest = res[0][:HASH_HEX]
     t.pop(path, None)
-    t[path] = [res[0][:HASH_HEX], st.st_size, st.st_mtime_ns, round(ctx.now, 3)]
+    t[path] = [digest, st.st_size, st.st_mtime_ns, round(ctx.now, 3)]
     if len(t) > PER_AGENT:
         for k in sorted(t, key=lambda k: t[k][3] if isinstance(t[k], list) else 0)[:len(t) - PER_AGENT]:
             del t[k]
@@ -87,6 +93,8 @@ def stale(ctx, path):
         return "deleted"
     if st.st_size == old[1] and st.st_mtime_ns == old[2]:
         return None
+    if not old[0] or st.st_size > HASH_LIMIT:
+        return "changed"
     res = trace_hash.file_digest(path)
     if res is None:
         return None

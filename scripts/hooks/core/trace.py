@@ -21,6 +21,7 @@ SANE_VERSION = "1.0"
 MAX_FILES = 50
 MAX_RANGES = 200
 SYMBOL_FILE_LIMIT = 2 * 1024 * 1024
+WHOLE_FILE_LIMIT = 256 * 1024 * 1024  # hashing streams, but a hook has a time budget
 
 AST_REFACTOR = "AST_REFACTOR"
 INTENT_EVOLUTION = "INTENT_EVOLUTION"
@@ -346,6 +347,11 @@ def file_entry(project, path, ranges_spec):
     if not rel or not os.path.isfile(path):
         return None
     if ranges_spec == "whole":
+        try:
+            if os.path.getsize(path) > WHOLE_FILE_LIMIT:
+                return rel, [], []  # recorded, not hashed: a hook has a time budget
+        except OSError:
+            return None
         res = trace_hash.whole_file(path)
         if res is None:
             return None
