@@ -170,3 +170,23 @@ def test_non_destructive_never_gets_an_answer(gov):
     gov.prompt("intent INT-001")
     r = bash(gov, "ls src")
     assert r.code == 0 and r.stdout == ""
+
+
+@pytest.mark.parametrize("tool,tool_input", [
+    ("Write", {"file_path": ".claude/active_intents.yaml", "content": "active_intents: []\n"}),
+    ("Edit", {"file_path": ".claude/active_intents.yaml", "old_string": "DRAFT", "new_string": "IN_PROGRESS"}),
+    ("Write", {"file_path": ".claude/.intentignore", "content": "**\n"}),
+    ("Bash", {"command": "echo '**' > .claude/.intentignore"}),
+    ("Bash", {"command": "sed -i s/DRAFT/IN_PROGRESS/ .claude/active_intents.yaml"}),
+    ("Bash", {"command": "python3 -c \"open('.claude/active_intents.yaml','w')\""}),
+    ("Write", {"file_path": ".claude/agent_trace.jsonl", "content": "{}\n"}),
+    ("Bash", {"command": "echo '{}' >> .claude/agent_trace.jsonl"}),
+    ("Write", {"file_path": ".claude/intent_map.md", "content": "x"}),
+])
+def test_the_agent_cannot_write_the_persons_files(gov, tool, tool_input):
+    gov.prompt("intent INT-001")
+    ti = dict(tool_input)
+    if "file_path" in ti:
+        ti["file_path"] = gov.path(ti["file_path"])
+    r = gov.pre(tool, ti)
+    assert r.denied and r.denied.startswith("[self-protection]"), r.denied
