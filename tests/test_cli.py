@@ -189,3 +189,12 @@ def test_help_and_bad_usage(proj):
     assert r.returncode == 0 and "status" in r.stdout
     r = proj.cli("frobnicate")
     assert r.returncode == 1 and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("cmd", ["python3 scripts/hooks/sane.py --project . reset",
+                                 "python3 scripts/hooks/sane.py --project /tmp review clean --all",
+                                 "python3 scripts/hooks/sane.py --session x unlock"])
+def test_person_only_behind_value_options(proj, cmd):
+    proj.install()
+    proj.research()
+    assert (proj.pre("Bash", {"command": cmd}).denied or "").startswith("[person-only]")

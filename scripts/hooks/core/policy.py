@@ -22,6 +22,7 @@ FEEDERS = frozenset(("cat", "echo", "printf", "true", "jq"))
 # sane.py subcommands: who may run them (INTERFACES.md).
 PERSON_ONLY = {("install",), ("uninstall",), ("reset",), ("unlock",), ("review", "clean"),
                ("learn", "maintain")}
+VALUE_OPTIONS = ("--project", "--session")
 # Subcommands that only read: allowed even while the state is tamper-locked.
 READ_ONLY_SUBS = {("status",), ("doctor",), ("config",), ("logs",), ("demo",), ("loop", "status"),
                   ("review", "context"), ("review", "trace"), ("review", "debug"),
@@ -46,7 +47,14 @@ class SaneCall:
 
     def __init__(self, args):
         self.args = args
-        words = [a for a in args if not a.startswith("-")]
+        words, skip = [], False
+        for a in args:
+            if skip:
+                skip = False
+            elif a in VALUE_OPTIONS:
+                skip = True  # `--project X`: X is not a subcommand word
+            elif not a.startswith("-"):
+                words.append(a)
         self.sub = tuple(words[:2])
         self.person_only = (self.sub[:1] in PERSON_ONLY) or (self.sub in PERSON_ONLY)
         self.read_only = self.sub[:1] in READ_ONLY_SUBS or self.sub in READ_ONLY_SUBS
