@@ -35,8 +35,9 @@ def load(ctx):
     path = intents_path(ctx.project)
     if not os.path.exists(path):
         cache = ctx.state["cache"].get("yaml")
-        if isinstance(cache, dict) and path in cache:
-            del cache[path]
+        if isinstance(cache, dict):
+            cache.pop(path, None)
+            cache.pop(os.path.join(ctx.project, ".claude", ".intentignore"), None)
         return NO_FILE
     from core import intents_file
     return intents_file.load(ctx.project, ctx.state["cache"].setdefault("yaml", {}))
