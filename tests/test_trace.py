@@ -554,8 +554,8 @@ def test_intent_map_rebuilt_from_the_whole_ledger(gov):
     (None, "new file\n", "INTENT_EVOLUTION"),
 ])
 def test_mutation_class_heuristic(old, new, expected):
-    from core import trace
-    assert trace.mutation_class(old, new) == expected
+    from core import trace_code
+    assert trace_code.mutation_class(old, new) == expected
 
 
 def test_mutation_class_in_the_record(lab):

@@ -296,7 +296,7 @@ def _trace(ctx, facts, paths_):
     if not ctx.cfg.get("trace.enabled", True):
         return
     try:
-        from core import trace
+        from core import trace, trace_code
         entries, mclass = _entries(ctx, facts, paths_)
         if not entries:
             return
@@ -305,11 +305,11 @@ def _trace(ctx, facts, paths_):
         it = intents.get(sel) if sel else None
         iid = it["id"] if it else None
         if iid:
-            entries = [(rel, rng, spans, trace.symbols(os.path.join(ctx.project, rel), spans))
+            entries = [(rel, rng, spans, trace_code.symbols(os.path.join(ctx.project, rel), spans))
                        for rel, rng, spans, _ in entries]
         rec = trace.build(ctx, entries, mclass, iid)
         trace.append(ctx.project, rec)
-        if iid and mclass == trace.INTENT_EVOLUTION:
+        if iid and mclass == trace_code.INTENT_EVOLUTION:
             from core import trace_map
             trace_map.regenerate(ctx.project, intents.intents)
     except Exception as exc:  # the ledger never breaks a hook
@@ -317,7 +317,7 @@ def _trace(ctx, facts, paths_):
 
 
 def _entries(ctx, facts, paths_):
-    from core import trace
+    from core import trace, trace_code
     ti, resp = ctx.tool_input, ctx.payload.get("tool_response")
     resp = resp if isinstance(resp, dict) else {}
     tool = facts.tool
@@ -332,15 +332,15 @@ def _entries(ctx, facts, paths_):
         e = trace.file_entry(ctx.project, path, spans)
         old = "\n".join(x.get("old_string") for x in edits if isinstance(x.get("old_string"), str))
         new = "\n".join(x.get("new_string") for x in edits if isinstance(x.get("new_string"), str))
-        mclass = trace.mutation_class(old, new)
+        mclass = trace_code.mutation_class(old, new)
         if e:
             entries.append(e + ([],))
         return entries, mclass
     if tool == "Write":
         orig = resp.get("originalFile")
-        mclass = trace.mutation_class(orig if isinstance(orig, str) else None, ti.get("content"))
+        mclass = trace_code.mutation_class(orig if isinstance(orig, str) else None, ti.get("content"))
     else:
-        mclass = trace.INTENT_EVOLUTION  # notebooks, shell writes: no reliable before/after
+        mclass = trace_code.INTENT_EVOLUTION  # notebooks, shell writes: no reliable before/after
     for path in paths_[:trace.MAX_FILES]:
         e = trace.file_entry(ctx.project, path, "whole")
         if e:
