@@ -33,8 +33,10 @@ def mutation_class(old, new):
       2. the same multiset of non-blank lines, stripped (lines moved or reordered);
       3. the same token sequence up to a consistent one-to-one renaming of identifiers.
     A new file, a shell write or anything over 200 kB is INTENT_EVOLUTION."""
-    if not isinstance(old, str) or not isinstance(new, str) or old == new:
-        return INTENT_EVOLUTION if not isinstance(old, str) else AST_REFACTOR
+    if not isinstance(old, str) or not isinstance(new, str):
+        return INTENT_EVOLUTION
+    if old == new:
+        return AST_REFACTOR
     if len(old) > 200_000 or len(new) > 200_000:
         return INTENT_EVOLUTION
     if "".join(old.split()) == "".join(new.split()):
