@@ -566,6 +566,10 @@ C('prettier --check .', r=['.'], p=['prettier'])
 C('gofmt -w main.go', w=['main.go'], p=['gofmt'])
 C('eslint --fix src/', w=['src/'], p=['eslint'])
 C('isort .', w=['.'], p=['isort'])
+C('python3 -m black src', w=['src'], p=['python3'])
+C('python -m ruff check --fix .', w=['.'], p=['python'])
+C('gblack --check .', r=['.'], p=['gblack'])
+C('echo ${00} $2>&1', p=['echo'], why='fuzz finds: ${00} is $0; an empty $2 vanishes')
 
 # --- readers --------------------------------------------------------------------------------
 C('cat ~/.aws/credentials', r=[H + '/.aws/credentials'], p=['cat'])

@@ -1,16 +1,49 @@
 """Shell command analysis: one view of a Bash command for every gate (issue 3).
 
     a = analyse('GH_TOKEN=x gh issue close 1 | cat')
-    a.commands, a.reads, a.writes, a.unknown, a.destructive, a.reasons
+    a.commands, a.reads, a.writes, a.unknown, a.destructive, a.reasons, a.code
     matches('gh issue close*', a)          -> True
     sane_args(cmd)                         -> ['scripts/hooks/sane.py', 'status'] or None
 
-Pure and standalone: no I/O, no environment reads beyond the home directory default.
-Paths are as written after quote removal, with `~`, `$HOME`, `${HOME}` expanded to `home`
-and relative paths joined onto any `cd` the command makes earlier; the caller resolves
-relative paths against the tool call's cwd.  `unknown` means a write to a place the analysis
-cannot see (inline interpreter code, a script piped into a shell, an unresolved write target,
-unparseable or oversized input).  See docs in tests/test_shell.py for the corpus.
+Pure: no I/O and no environment reads beyond the home directory default.  Split in three:
+shell_lex (lexer and parser, bounded), shell_effects (wrappers, the common programs, the
+driver) and shell_tools (the long tail, imported on first use to keep this import cheap).
+
+Conventions the gates rely on:
+- Paths are as written after quote removal; `~`, `~user`, `$HOME`, `${HOME}` are expanded
+  (and any variable the caller passes in `env`, e.g. TMPDIR); relative paths stay relative
+  unless an earlier `cd` in the same command moved (`cd .claude && rm x` writes
+  '.claude/x'); after a `cd` the analysis cannot follow, relative writes make the command
+  `unknown`.  Command.cwd says where a command runs ('$PWD' when unknown).
+- Never writes: /dev/null, /dev/zero, /dev/stdout, /dev/stderr, /dev/tty, /dev/fd/N, fd
+  duplications.  /dev/tcp|udp redirects are `unknown` (network), disk devices `destructive`.
+- A write target with an unexpanded $VAR, $(..), backtick or glob is listed as written and
+  makes its command `unknown`; `$(xargs-input)` / `$(parallel-input)` stand for arguments
+  that arrive on stdin (after `find P |`, xargs's input is P).
+- Reads: the readers' operands, plus every argument that looks like a path ('/' inside, or
+  a leading '.' or '~'; no spaces, no URLs); grep/rg patterns, sed scripts, awk programs,
+  jq filters, find's -name patterns and commit messages are not reads.
+- The repository: `git commit/add/fetch/push/tag/branch/config` write '.git' (or the named
+  config file); checkout/switch/restore/reset --hard/merge/rebase/pull/stash/apply write
+  the working tree: '.' or the paths named (patch bodies in heredocs name their targets).
+- Package installs write '.' (npm/yarn/pnpm/bun/pip/uv/poetry/cargo add/go get/bundle/
+  composer; pip --target/--prefix/--user name their place); system managers write their
+  prefix ('/usr' for apt/dnf/yum/apk/pacman/zypper, '/usr/local' for brew, ...); global
+  installs whose place we cannot name (npm -g, gem, conda) are `unknown`.  Formatters
+  that rewrite files (black, ruff format/--fix, prettier --write, gofmt -w, ...) write
+  their operands or '.'.
+- `unknown`: inline interpreter code (python -c, node -e, ruby -e, perl -e, php -r, awk
+  programs that run commands or write files, sed's e command), code on an interpreter's
+  stdin we cannot see (curl | sh, python < x.py, bash <(curl ..)), python run from a file
+  this same command wrote, `source` (not a virtualenv's activate), eval of dynamic text, a
+  dynamic program name, remote commands (ssh), git aliases and git -c commands, and any
+  parse error or bound (NUL byte, unbalanced quote, unterminated heredoc, nesting deeper
+  than 16, more than MAX_LEN bytes, the work budget).  Shell code we can see (bash -c,
+  eval, trap, alias, heredocs/herestrings/echo fed to a shell, scripts written earlier in
+  the same command) is analysed, its commands listed, not `unknown` by itself.
+- Every simple command is listed, wrappers (sudo, env, nice, timeout, xargs, ...) folded
+  into the command they run (Command.wrappers keeps their words); shells run by -c are
+  listed themselves and then their inner commands.
 """
 import os
 

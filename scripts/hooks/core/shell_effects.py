@@ -950,6 +950,9 @@ def _h_interp(c, a, p, raw):
         if val in ('pip', 'pip3'):
             from .shell_tools import pkg_pip
             pkg_pip(c, rest, p)
+        elif val in ('black', 'isort', 'autopep8', 'yapf', 'ruff'):
+            from .shell_tools import formatter
+            formatter(c, rest, p, raw, val)
         elif val in ('venv', 'virtualenv'):
             found, ops = opts(rest, '', ('--prompt',))
             c.writes.extend(ops)

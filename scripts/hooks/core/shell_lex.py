@@ -737,7 +737,7 @@ class Parser:
         if i == start:                      # defensive: always make progress
             segs.append((s[i], LIT))
             i += 1
-        elif segs[0][1] == SPLIT and all(k == SPLIT for _, k in segs):
+        elif segs and segs[0][1] == SPLIT and all(k == SPLIT for _, k in segs):
             segs = []
         return segs, i
 
@@ -1030,7 +1030,8 @@ class Parser:
         if len(name) > 1 and name[0] in _DIGITS:
             k = int(name)
             pos = self.pos or ()
-            v = None if pos is DYNPOS else pos[k - 1] if k <= len(pos) else ''
+            v = self.arg0 if k == 0 else None if pos is DYNPOS else \
+                pos[k - 1] if k <= len(pos) else ''
         else:
             v = self.lookup(name)
         if rest == '':

@@ -917,8 +917,12 @@ _FORMATTERS = {
 }
 
 
-def _h_formatter(c, a, p, raw):
-    prog = c.program
+def _h_formatter(c, a, p, raw, prog=None):
+    prog = (prog or c.program).lower()
+    prog = prog if prog in _FORMATTERS else prog[1:] if prog[1:] in _FORMATTERS else \
+        prog.rstrip('0123456789.')
+    if prog not in _FORMATTERS:
+        return None
     on, off = _FORMATTERS[prog]
     if prog == 'ruff':
         if not a or a[0] not in ('format', 'check'):
@@ -1249,6 +1253,9 @@ def _h_gh(c, a, p, raw):
         found, ops = opts(a[2:], 'DOpn', ('--dir', '--output', '--pattern', '--name'))
         c.writes.extend(_vals(found, '-D', '--dir', '-O', '--output') or ['.'])
     return set(a)
+
+
+formatter = _h_formatter
 
 
 TOOLS = {
