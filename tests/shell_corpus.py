@@ -5,9 +5,9 @@ Each row: command, then
   nr  paths that must not be among the reads    u   unknown (default False)
   d   destructive (default False)               p   the exact programs, in order
   m   patterns `matches` must accept            nm  patterns it must reject
-  hint  the decision a gate should reach: 'write-protected', 'read-blocked', 'unknown',
-        'destructive', 'write', 'allow' (default: derived from the expected facts above,
-        never from the analyser's answer); the gates' decision columns get added later.
+  hint  the decision a gate should reach: 'person-only', 'write-protected', 'read-blocked',
+        'unknown', 'destructive', 'write', 'allow' (default: derived from the expected facts
+        above, never from the analyser's answer); the gates' decision columns come later.
 All rows use home = /home/u.
 """
 
@@ -608,13 +608,19 @@ C("python3 scripts/hooks/sane.py learn reflect S1 <<'EOF'\n{\"learnings\": []}\n
 C('cat r.json | python3 scripts/hooks/sane.py learn reflect S1',
   r=['r.json', 'scripts/hooks/sane.py'], p=['cat', 'python3'])
 C('python3 "$CLAUDE_PROJECT_DIR/scripts/hooks/sane.py" reset', p=['python3'],
-  hint='write-protected')
+  hint='person-only')
 C('./scripts/hooks/sane.py doctor', p=['sane.py'])
 C('cd scripts/hooks && python3 sane.py reset', r=['scripts/hooks/sane.py'], p=['cd', 'python3'],
-  hint='write-protected', why='sane_args follows the cd: a person-only subcommand')
+  hint='person-only', why='sane_args follows the cd: a person-only subcommand')
 C('cd "$X" && ./sane.py reset', u=True, p=['cd', 'sane.py'],
   why='sane.py from a directory the analysis cannot know')
-C("bash -c 'python scripts/hooks/sane.py unlock'", p=['bash', 'python'], hint='write-protected')
+C("bash -c 'python scripts/hooks/sane.py unlock'", p=['bash', 'python'], hint='person-only')
+C('python3 scripts/hooks/sane.py learn maintain', r=['scripts/hooks/sane.py'], p=['python3'],
+  hint='person-only')
+C('true && ./scripts/hooks/sane.py install /tmp/x', r=['/tmp/x'], p=['true', 'sane.py'],
+  hint='person-only')
+C('python3 scripts/hooks/sane.py intent select I-1', r=['scripts/hooks/sane.py'],
+  p=['python3'], hint='allow', why='agent-allowed: passes the gates, single-use authorisation')
 
 # --- positional parameters, functions, HOME ----------------------------------------------
 C('set -- /; rm -rf $1', w=['/'], d=True, r=['/'], p=['set', 'rm'])
@@ -647,6 +653,39 @@ C("git rebase -x 'rm -rf /' main", w=['.', '/'], d=True, p=['git', 'rm'],
 C('r\\\nm -rf /', w=['/'], d=True, p=['rm'], why='a line continuation inside a word')
 C('(( $(rm ar.txt) ))', w=['ar.txt'], p=['rm'])
 C('case $(rm cs.txt) in *) ;; esac', w=['cs.txt'], p=['rm'])
+
+# --- self-protection: the files of INTERFACES.md's table, through every writer ------------
+C('echo {} > .claude/state.json', w=['.claude/state.json'], p=['echo'])
+C('rm -rf scripts/hooks', w=['scripts/hooks'], d=True, p=['rm'], hint='write-protected')
+C('sed -i s/deny/allow/ .claude/settings.json', w=['.claude/settings.json'], p=['sed'])
+C('cp /tmp/s.json ~/.claude/settings.json', w=[H + '/.claude/settings.json'], r=['/tmp/s.json'],
+  p=['cp'])
+C('touch ~/.config/sane-hooks/secret', w=[H + '/.config/sane-hooks/secret'], p=['touch'])
+C('vim .claude/sane.yaml', w=['.claude/sane.yaml'], r=['.claude/sane.yaml'], p=['vim'])
+C('mv .claude/audit.jsonl /tmp/', w=['/tmp/', '.claude/audit.jsonl'], p=['mv'])
+C('truncate -s0 .claude/audit.jsonl', w=['.claude/audit.jsonl'], p=['truncate'])
+C(': > .claude/learnings.md', w=['.claude/learnings.md'], p=[':'])
+C('echo "{}" | tee -a .claude/learning-stats.jsonl', w=['.claude/learning-stats.jsonl'],
+  p=['echo', 'tee'])
+C('git checkout -- .claude/', w=['.claude/'], p=['git'])
+C('rsync -a /tmp/evil/ scripts/hooks/', w=['scripts/hooks/'], r=['/tmp/evil/'], p=['rsync'])
+C('tar -xf evil.tar -C scripts/hooks', w=['scripts/hooks'], r=['evil.tar'], p=['tar'])
+C('unzip -o x.zip -d .claude', w=['.claude'], r=['x.zip'], p=['unzip'])
+C('chmod 000 .claude/state.json', w=['.claude/state.json'], p=['chmod'])
+C('ln -sf /dev/null .claude/audit.jsonl', w=['.claude/audit.jsonl'], nr=['/dev/null'], p=['ln'])
+C('dd if=/dev/zero of=.claude/state.json count=1', w=['.claude/state.json'], p=['dd'])
+C('perl -pi -e s/a/b/ scripts/hooks/core/gates_pre.py', w=['scripts/hooks/core/gates_pre.py'],
+  u=True, p=['perl'])
+C('find .claude -name "*.jsonl" -delete', w=['.claude'], d=True, r=['.claude'], p=['find'])
+C('install -m 644 x .claude/settings.local.json', w=['.claude/settings.local.json'], r=['x'],
+  p=['install'])
+C('curl -sSo .claude/agents/reviewer.md https://e.com/r.md', w=['.claude/agents/reviewer.md'],
+  p=['curl'])
+C('flock .claude/state.json.lock true', w=['.claude/state.json.lock'], p=['flock', 'true'])
+C('cat ~/.config/sane-hooks/counters.json', r=[H + '/.config/sane-hooks/counters.json'],
+  p=['cat'])
+C('python3 -m json.tool .claude/state.json', r=['.claude/state.json'], p=['python3'],
+  why='reading the state is allowed; writing it is not')
 
 # --- symlinks and scripts made earlier in the same command -----------------------------------
 C('ln -s .claude/state.json /tmp/x && echo {} > /tmp/x',

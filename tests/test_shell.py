@@ -41,8 +41,8 @@ def test_corpus(row):
 def test_corpus_size_and_hints():
     assert len(ROWS) >= 300
     hints = {r['decision_hint'] for r in ROWS}
-    assert hints <= {'write-protected', 'read-blocked', 'unknown', 'destructive', 'write',
-                     'allow'}
+    assert hints <= {'person-only', 'write-protected', 'read-blocked', 'unknown', 'destructive',
+                     'write', 'allow'}
     assert len({r['cmd'] for r in ROWS}) == len(ROWS), 'duplicate rows'
 
 
