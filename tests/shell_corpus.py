@@ -708,6 +708,22 @@ C('echo "touch made.txt" > s.sh; sh s.sh', w=['s.sh', 'made.txt'], r=['s.sh'],
 C('./existing.sh && python3 existing.py', r=['existing.py'], p=['existing.sh', 'python3'],
   why='scripts already on disk are normal commands')
 
+# --- environment that carries code ----------------------------------------------------------
+C('IFS=,; cmd=rm,-rf,/; $cmd', u=True, p=['$cmd'], why='a custom IFS splits differently')
+C('GIT_SSH_COMMAND="rm -rf ~" git fetch', w=[H, '.git'], d=True, p=['rm', 'git'],
+  why='the variable holds a command git runs')
+C('EDITOR=vim git commit', w=['.git'], p=['vim', 'git'])
+C('export EDITOR="rm -rf /"', w=['/'], d=True, p=['export', 'rm'])
+C('LD_PRELOAD=/tmp/x.so ls', u=True, r=['/tmp/x.so'], p=['ls'])
+C('env BASH_ENV=/tmp/e bash -c true', u=True, p=['bash', 'true'])
+C('NODE_OPTIONS="--require ./evil.js" node app.js', u=True, r=['app.js'], p=['node'])
+C('NODE_OPTIONS=--max-old-space-size=4096 npm run build', p=['npm'])
+C('AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials aws s3 ls', r=[H + '/.aws/credentials'],
+  p=['aws'], why='a path in the environment is read by the program')
+C('PYTHONPATH=src python -m pytest', p=['python'])
+C('python3 $(echo -c) "import os"', u=True, p=['echo', 'python3'])
+C('bash "$SCRIPT"', u=True, p=['bash'])
+
 # --- cd and variables ---------------------------------------------------------------------
 C('cd .claude && rm state.json', w=['.claude/state.json'], r=['.claude'], p=['cd', 'rm'])
 C('cd .claude; echo {} > state.json', w=['.claude/state.json'], p=['cd', 'echo'])

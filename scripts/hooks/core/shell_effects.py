@@ -511,8 +511,36 @@ def _join(base, p):
     return base.rstrip('/') + '/' + p
 
 
+# variables whose value is a command some program runs, and ones that load code
+_ENV_COMMANDS = frozenset((
+    'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER',
+    'GIT_ASKPASS', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'EDITOR', 'VISUAL', 'PAGER', 'MANPAGER',
+    'GIT_EXTERNAL_DIFF', 'PROMPT_COMMAND', 'LESSOPEN', 'LESSCLOSE', 'GIT_PROXY_COMMAND'))
+_ENV_LOADS = frozenset((
+    'LD_PRELOAD', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'BASH_ENV', 'ENV', 'PERL5OPT',
+    'RUBYOPT', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'PYTHONSTARTUP', 'PYTHONHOME',
+    'ZDOTDIR', 'PYTHONINSPECT'))
+
+
+def _env_code(c, env, p):
+    for k, v in env.items():
+        if k in _ENV_COMMANDS and v.strip():
+            c.code.append(v)
+            p.subparse(v)
+        elif k in _ENV_LOADS or k == 'NODE_OPTIONS' and any(
+                x in v for x in ('-r', 'require', 'import', 'loader')):
+            c.flag('%s makes the program load code' % k, unknown=True)
+
+
 def _h_declare(c, a, p, raw):
     ctx = p.ctx
+    env = {}
+    for w in a:
+        name, eq, val = w.partition('=')
+        if eq and w[:1] not in ('-', '+'):
+            env[name.rstrip('+')] = val
+    if env:
+        _env_code(c, env, p)
     for w in a:
         if w[:1] in ('-', '+'):
             continue
@@ -962,6 +990,8 @@ def _h_interp(c, a, p, raw):
     if kind == 'script':
         if val == '/dev/stdin':
             return _stdin_code(c, rest, p, raw, label)
+        if _vague_script(val):
+            c.flag('%s script path not static' % label, unknown=True)
         if _pipe_path(val):
             c.flag('script from a pipe into %s' % c.program, unknown=True)
             return None
@@ -1011,6 +1041,8 @@ def _h_shell(c, a, p, raw):
         p.subparse(code, pos=list(rest[2:]), arg0=rest[1] if len(rest) > 1 else prog)
         return {code}
     if rest and not stdin and not _pipe_path(rest[0]):
+        if _vague_script(rest[0]):
+            c.flag('%s script path not static' % prog, unknown=True)
         c.reads.append(rest[0])
         _own_script(c, rest[0], rest[1:], p, prog, shell=True)
         return None
@@ -1044,6 +1076,14 @@ def _own_script(c, path, args, p, lang, shell=False):
         p.subparse(body, pos=list(args))
     else:
         c.flag('runs a script written by this same command (%s)' % lang, unknown=True)
+
+
+def _vague_script(path):
+    """A script path we cannot pin down; $CLAUDE_PROJECT_DIR/... is the caller's to resolve."""
+    for var in ('$CLAUDE_PROJECT_DIR/', '${CLAUDE_PROJECT_DIR}/'):
+        if path.startswith(var):
+            return vague(path[len(var):])
+    return vague(path)
 
 
 def _pipe_path(f):
@@ -1202,6 +1242,8 @@ def expand(raw, p):
     raw.cmd = c
     if not args and not raw.redirs:
         return
+    if c.env:
+        _env_code(c, c.env, p)
     cwd = ctx.cwd
     if cwd is not None:
         c.cwd = '$PWD' if cwd is DYNAMIC else cwd
@@ -1222,7 +1264,7 @@ def expand(raw, p):
                 or _h_default
             skip = h(c, args[1:], p, raw)
     _redirects(c)
-    _generic_reads(c, args[1:], skip)
+    _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
     _settle(c, cwd, links)
     if c.writes and c.program not in _META_ONLY:
         _remember_writes(c, raw, ctx)

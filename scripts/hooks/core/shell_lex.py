@@ -984,8 +984,8 @@ class Parser:
             segs.append((' ', QUOTED) if quoted else ('', SPLIT))
             return
         v = self.lookup(name)
-        if v is None:
-            segs.append((src, DYN))
+        if v is None or not quoted and 'IFS' in self.ctx.vars and v:
+            segs.append((src, DYN))          # unknown, or split on a custom IFS
             return
         if quoted and name != '@':
             segs.append((v, QUOTED))
