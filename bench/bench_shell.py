@@ -1,7 +1,7 @@
 """Bench for the shell analyser (issue 3): median microseconds per command over the corpus,
 the hostile 1 MB cases, and the import cost.  A script, not a test:
 
-    python3 bench/bench_shell.py [--rounds N]
+    python3 bench/bench_shell.py [--rounds N] [--quick]
 """
 import argparse
 import os
@@ -60,7 +60,10 @@ def import_cost(runs=15):
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument('--rounds', type=int, default=25)
+    ap.add_argument('--quick', action='store_true', help='3 rounds, fewer import runs (CI)')
     args = ap.parse_args(argv)
+    if args.quick:
+        args.rounds = 3
     med = per_command(args.rounds)
     us = [m * 1e6 for m in med]
     print('corpus: %d commands' % len(us))
@@ -74,7 +77,7 @@ def main(argv=None):
             ts.append(time.perf_counter() - t)
         print('%-26s %6.1f ms  unknown=%s  (%s)' % (name, min(ts) * 1e3, a.unknown,
                                                     '; '.join(a.reasons[:2])))
-    lo, mid = import_cost()
+    lo, mid = import_cost(5 if args.quick else 15)
     print('import core.shell: min %.2f ms, median %.2f ms (shell_tools loads on first use)'
           % (lo * 1e3, mid * 1e3))
     return 0

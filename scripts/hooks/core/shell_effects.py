@@ -1305,7 +1305,7 @@ def _remember_writes(c, raw, ctx):
 
 
 def _which(w):
-    """`$(which rm)`, `$(command -v rm)`, `\`which rm\``: the program is rm."""
+    """`$(which rm)`, `$(command -v rm)` or backticked `which rm`: the program is rm."""
     if w[:2] == '$(' and w[-1:] == ')':
         inner = w[2:-1].split()
     elif w[:1] == '`' and w[-1:] == '`' and len(w) > 1:
