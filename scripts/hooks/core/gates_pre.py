@@ -42,6 +42,12 @@ def blocked_paths(ctx, facts):
                     "files are off limits to every tool). Work without it; if it is really "
                     "needed, ask the person to change paths.blocked in .claude/sane.yaml."
                     % (raw, rule))
+    for raw in facts.tree_reads:
+        hit = paths.tree_holds(raw, ctx.cwd, ctx.cfg, ctx.home)
+        if hit and hit[1]:
+            return ("[blocked-path] %s holds %s (blocked path rule %r), and this call reads the "
+                    "files under it. Search or copy a narrower directory that does not hold "
+                    "secrets." % (raw, hit[0], hit[1]))
     return None
 
 
@@ -50,16 +56,22 @@ def self_protection(ctx, facts):
         if paths.untouchable(raw, ctx.cwd, ctx.home):
             return ("[self-protection] %s is the hook secret, counters or a lock file; no tool "
                     "may touch it. Leave it alone." % raw)
-    if facts.kind == "shell" and paths.names_untouchable(facts.text):
+    if facts.kind in ("shell", "mcp_write") and paths.names_untouchable(facts.text):
         return ("[self-protection] The command names the hook secret, counters or a lock file; "
                 "no tool may touch them. Leave them alone.")
+    for raw in facts.tree_reads:
+        hit = paths.tree_holds(raw, ctx.cwd, ctx.cfg, ctx.home)
+        if hit and not hit[1]:
+            return ("[self-protection] %s holds the sane-hooks secret and counters (%s), and "
+                    "this call reads the files under it; no tool may touch them. Search or copy "
+                    "a narrower directory." % (raw, hit[0]))
     for raw in facts.raw_writes:
         rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
         if rule:
             return ("[self-protection] %s is a sane-hooks file (%s); the agent may not write "
                     "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
                     "or ask the person to change it." % (raw, rule, CLI))
-    if facts.unknown and facts.kind == "shell":
+    if facts.unknown and facts.kind in ("shell", "mcp_write"):
         name = paths.names_protected(facts.text, ctx.project)
         if name:
             return ("[self-protection] The command runs code we cannot see and names a "
@@ -69,6 +81,12 @@ def self_protection(ctx, facts):
 
 
 def person_only(ctx, facts):
+    for call in facts.foreign_sane:
+        if call.person_only or call.dynamic:
+            return ("[person-only] `sane.py %s` run from %s is not this project's CLI through "
+                    "the hooks; person-only subcommands are for the person, never the agent. "
+                    "Ask the person to run `%s %s` in their own terminal."
+                    % (call.name, "a module or a copy", CLI, call.name))
     for call in facts.sane_calls:
         if call.person_only:
             return ("[person-only] `sane.py %s` is for the person only, never the agent. Ask "
@@ -269,7 +287,7 @@ def _authorise(ctx, facts):
 
 
 def on_pre_tool(ctx):
-    facts = policy.facts_for(ctx.tool, ctx.tool_input, ctx.cwd, ctx.project, ctx.home)
+    facts = policy.facts_for(ctx.tool, ctx.tool_input, ctx.cwd, ctx.project, ctx.home, ctx.cfg)
     ctx.facts = facts
     ctx.session  # touch: the session exists from its first tool call
     for gate in GATES:

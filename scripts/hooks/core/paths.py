@@ -144,6 +144,8 @@ def untouchable(path, cwd, home=None):
     cdir = _fold(_config_dir())
     for p in forms(path, cwd, home):
         fp = _fold(p)
+        if fp.rstrip("/") == cdir.rstrip("/"):
+            return True  # listing or searching the directory names or reads the secret
         if is_under(fp, cdir) and os.path.basename(fp) in ("secret", "counters.json",
                                                            "counters.json.lock"):
             return True
@@ -152,9 +154,19 @@ def untouchable(path, cwd, home=None):
     return False
 
 
+def _squash(text):
+    """The text with the quoting that splits a name removed (sa''ne, sa"\"ne, 'sa'+'ne')."""
+    for ch in "'\"\\`+":
+        if ch in text:
+            text = text.replace(ch, "")
+    return text
+
+
 def names_untouchable(text):
     """A command that names the secret, the counters or a lock file."""
-    low = _fold(text)
+    if "SANE_HOOK_SECRET" in _squash(text):
+        return True
+    low = _fold(_squash(text))
     return any(n in low for n in UNTOUCHABLE_NAMES) or "state.json.lock" in low
 
 
@@ -191,8 +203,8 @@ def protected_rule(path, cwd, project, cfg, home=None):
 
 def names_protected(text, project):
     """For unknown code: does the text name a protected file?"""
-    low = _fold(text)
-    keys = [x.split("/")[-1] for x in PROTECTED_PROJECT] + ["scripts/hooks", "sane-templates",
+    low = _fold(_squash(text))
+    keys = [x.split("/")[-1] for x in PROTECTED_PROJECT] + ["scripts/hooks", "sane-templates", "sane.py",
                                                             ".claude/settings", "settings.json",
                                                             "settings.local.json"]
     if names_untouchable(text):
@@ -200,4 +212,162 @@ def names_protected(text, project):
     for k in keys:
         if _fold(k) in low and (k not in ("sane.yaml",) or ".claude" in low or "sane.yaml" in low):
             return k
+    return None
+
+
+# ------------------------------------------------------------------ shell words we can only half see
+
+GLOB_CHARS = "*?["
+GLOB_LIMIT = 2000  # directory entries one expansion may look at
+
+
+def has_glob(p):
+    return isinstance(p, str) and any(ch in p for ch in GLOB_CHARS)
+
+
+def expand(path, cwd, home=None, hidden=False, limit=GLOB_LIMIT):
+    """What bash's pathname expansion makes of path: (existing matches, complete). Components
+    without glob characters are taken as they are; `*` does not match a leading dot unless
+    `hidden` (a $VAR standing in for a name can hold one). Bounded: past `limit` directory
+    entries it stops and says it is not complete."""
+    from fnmatch import fnmatchcase
+    p = normalise(path, cwd, home)
+    parts = p.split("/")[1:]
+    found = ["/"]
+    seen = 0
+    for k, part in enumerate(parts):
+        nxt = []
+        for base in found:
+            if not has_glob(part):
+                cand = os.path.join(base, part)
+                if k == len(parts) - 1 or os.path.isdir(cand):
+                    if os.path.lexists(cand):
+                        nxt.append(cand)
+                continue
+            try:
+                it = os.scandir(base)
+            except (OSError, ValueError):
+                continue
+            with it:
+                for e in it:
+                    seen += 1
+                    if seen > limit:
+                        return nxt, False
+                    if e.name[:1] == "." and part[:1] != "." and not hidden:
+                        continue
+                    if fnmatchcase(_fold(e.name), _fold(part)):
+                        nxt.append(os.path.join(base, e.name))
+        found = nxt
+        if not found:
+            break
+    return found, True
+
+
+def dyn_pattern(p):
+    """A write target with parts the analysis could not expand ($VAR, ${..}, $(..), `..`) as
+    a glob with `*` for each such part; None when it has none."""
+    if not isinstance(p, str) or ("$" not in p and "`" not in p):
+        return None
+    out, i, n = [], 0, len(p)
+    while i < n:
+        c = p[i]
+        if c == "`":
+            j = p.find("`", i + 1)
+            i = n if j < 0 else j + 1
+            out.append("*")
+        elif c == "$" and i + 1 < n:
+            nx = p[i + 1]
+            if nx in "({":
+                close = ")" if nx == "(" else "}"
+                depth, j = 0, i + 1
+                while j < n:
+                    if p[j] == nx:
+                        depth += 1
+                    elif p[j] == close:
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                i = j + 1
+            elif nx.isalnum() or nx == "_":
+                j = i + 1
+                while j < n and (p[j].isalnum() or p[j] == "_"):
+                    j += 1
+                i = j
+            else:
+                i += 2
+            out.append("*")
+        else:
+            out.append(c)
+            i += 1
+    pat = "".join(out)
+    while "**" in pat:
+        pat = pat.replace("**", "*")
+    return pat
+
+
+def _protected_candidates(project, cfg, home=None, limit=400):
+    """Every path a write must never reach: the table's files, the hooks, the settings, our
+    user files; for matching half-seen write targets against."""
+    proj = real(project)
+    out = [os.path.join(proj, r) for r in PROTECTED_PROJECT]
+    out += [os.path.join(proj, r) for r in (".claude", ".claude/agents", "scripts", "scripts/hooks",
+                                            ".claude/sane-templates", ".claude/settings.json",
+                                            ".claude/settings.local.json")]
+    n = 0
+    for top in ("scripts/hooks", ".claude/sane-templates"):
+        for root, dirs, files in os.walk(os.path.join(proj, top)):
+            for name in dirs + files:
+                out.append(os.path.join(root, name))
+                n += 1
+            if n > limit:
+                break
+    cdir = _config_dir()
+    out += [cdir] + [os.path.join(cdir, x) for x in ("secret", "counters.json", "counters.json.lock",
+                                                      "config.yaml", "personal-learnings.md")]
+    for extra in cfg.list("paths.protected_extra"):
+        if isinstance(extra, str) and extra:
+            out.append(normalise(extra, proj, home))
+    return out
+
+
+def dyn_protected(path, cwd, project, cfg, home=None):
+    """The protected paths a write target with dynamic parts could stand for: its pattern
+    (`*` for each dynamic part, matching across `/`) against every protected path. A target
+    that is only a dynamic name with a suffix ("$f", "${f%.txt}.md") names nothing."""
+    pat = dyn_pattern(path)
+    if pat is None:
+        return []
+    lit = pat.replace("*", "").replace("/", "").replace(".", "")
+    if not lit or (pat[:1] == "*" and "/" not in pat):
+        return []
+    from fnmatch import fnmatchcase
+    if pat[:1] != "*":
+        pat = normalise(pat, cwd, home)
+    pat = _fold(pat)
+    return [c for c in _protected_candidates(project, cfg, home)
+            if fnmatchcase(_fold(c), pat) or fnmatchcase(_fold(c), pat + "/*")]
+
+
+def sensitive_roots(cfg, home=None):
+    """(directory, rule) for every blocked directory and our config dir: a recursive read of
+    any directory above one of them reads it too."""
+    home = home or os.path.expanduser("~")
+    out = [(_config_dir(), None)]
+    for pat in cfg.list("paths.blocked"):
+        if isinstance(pat, str) and (pat.startswith("~/") or pat.startswith("/")) \
+                and not has_glob(pat):
+            out.append((normalise(pat, "/", home), pat))
+    return out
+
+
+def tree_holds(path, cwd, cfg, home=None):
+    """(root, rule) when path is a directory at or above a blocked directory or our config
+    dir (rule None), else None."""
+    for p in forms(path, cwd, home):
+        if not os.path.isdir(p):
+            continue
+        for root, rule in sensitive_roots(cfg, home):
+            if is_under(root, p):
+                return root, rule
     return None

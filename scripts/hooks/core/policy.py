@@ -16,6 +16,25 @@ MCP_READ_VERBS = ("get", "list", "search", "read", "fetch", "query", "find", "lo
                   "describe", "show", "view", "count", "check", "status", "browse", "retrieve",
                   "inspect", "explain", "summar", "diff", "compare", "validate", "open_nodes")
 PATH_KEYS = ("file_path", "notebook_path", "path", "filePath", "filename", "directory", "dir")
+# MCP tools name their paths many ways (filesystem, serena, IDE servers): any of these keys,
+# a string or a list of strings, is a path the call reads, and writes when it changes things.
+MCP_PATH_KEYS = PATH_KEYS + ("paths", "file", "files", "source", "destination", "target", "src",
+                             "dst", "dest", "relative_path", "new_path", "old_path", "from",
+                             "to", "root", "cwd", "uri", "output", "output_path", "outputPath")
+MCP_CODE_KEYS = ("code", "command", "cmd", "script", "shell", "expression")
+# A read verb first and a change after it is a change (list_and_delete, get_or_create).
+MCP_CHANGE_WORDS = frozenset((
+    "write", "create", "update", "delete", "remove", "replace", "edit", "set", "put", "post",
+    "insert", "move", "rename", "push", "merge", "commit", "exec", "execute", "apply", "upload",
+    "send", "close", "reopen", "approve", "dismiss", "modify", "patch", "drop", "truncate", "kill",
+    "stop", "start", "restart", "install", "uninstall", "deploy", "publish", "mark", "assign",
+    "lock", "unlock", "archive", "restore", "save", "store", "add", "clear", "reset", "fork",
+    "transfer", "invite", "comment", "reply", "trigger", "cancel", "submit", "and", "or"))
+# Programs that only look at a directory's names, never the contents of the files in it.
+NAMES_ONLY = frozenset(("ls", "cd", "pushd", "popd", "stat", "du", "df", "file", "test", "[",
+                        "[[", "realpath", "readlink", "dirname", "basename", "tree", "find", "fd",
+                        "mkdir", "touch", "echo", "printf", "pwd", "which", "type", "exa", "eza",
+                        "lsd", "dir", "vdir", "lsattr", "getfacl", "true", "false", "ln"))
 # Segments that only feed data to our CLI (cat r.json | sane.py learn reflect) or say something.
 FEEDERS = frozenset(("cat", "echo", "printf", "true", "jq"))
 
@@ -34,8 +53,12 @@ READ_ONLY_SUBS = {("status",), ("doctor",), ("config",), ("logs",), ("demo",), (
 def mcp_read_only(tool):
     if not tool.startswith("mcp__"):
         return False
-    name = tool.rsplit("__", 1)[-1].lower()
-    return name.startswith(MCP_READ_VERBS)
+    name = tool.rsplit("__", 1)[-1]
+    if not name.lower().startswith(MCP_READ_VERBS):
+        return False
+    words = "".join("_" + c if c.isupper() else c for c in name).lower()
+    words = words.replace("-", "_").replace(".", "_").split("_")
+    return not any(w in MCP_CHANGE_WORDS for w in words[1:])
 
 
 def is_read_only_tool(tool):
@@ -43,7 +66,7 @@ def is_read_only_tool(tool):
 
 
 class SaneCall:
-    __slots__ = ("args", "sub", "person_only", "read_only")
+    __slots__ = ("args", "sub", "person_only", "read_only", "dynamic")
 
     def __init__(self, args):
         self.args = args
@@ -56,17 +79,24 @@ class SaneCall:
             elif not a.startswith("-"):
                 words.append(a)
         self.sub = tuple(words[:2])
-        self.person_only = (self.sub[:1] in PERSON_ONLY) or (self.sub in PERSON_ONLY)
+        # A subcommand word the analysis cannot see ($(echo reset), "$X", re*) could be any
+        # subcommand, a person-only one included.
+        self.dynamic = any(paths.has_glob(w) or "$" in w or "`" in w for w in self.sub)
+        self.person_only = (self.sub[:1] in PERSON_ONLY) or (self.sub in PERSON_ONLY) \
+            or self.dynamic
         self.read_only = self.sub[:1] in READ_ONLY_SUBS or self.sub in READ_ONLY_SUBS
 
     @property
     def name(self):
+        if self.dynamic:
+            return "%s (a subcommand the hooks cannot see)" % " ".join(self.sub)
         return " ".join(self.sub) or "(no subcommand)"
 
 
 class Facts:
     __slots__ = ("tool", "kind", "reads", "writes", "unknown", "destructive", "sane_calls",
-                 "only_sane", "analysis", "text", "reasons", "raw_reads", "raw_writes")
+                 "only_sane", "analysis", "text", "reasons", "raw_reads", "raw_writes",
+                 "tree_reads", "foreign_sane")
 
     def __init__(self, tool, kind):
         self.tool = tool
@@ -82,6 +112,8 @@ class Facts:
         self.analysis = None
         self.text = ""
         self.reasons = []
+        self.tree_reads = []    # directories whose files are read (grep -r, cp -r, tar, Grep)
+        self.foreign_sane = []  # sane.py run from elsewhere (a copy, -m sane): never ours
 
     @property
     def read_only(self):
@@ -107,11 +139,22 @@ def _str(v):
     return v if isinstance(v, str) else ""
 
 
-def facts_for(tool, tool_input, cwd, project, home=None):
+class _NoCfg:
+    def list(self, key):
+        return []
+
+
+def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
     tool = tool if isinstance(tool, str) else ""
+    cfg = cfg or _NoCfg()
     ti = tool_input if isinstance(tool_input, dict) else {}
     if tool in SHELL_TOOLS:
-        return _shell_facts(tool, _str(ti.get("command")), cwd, project, home)
+        command = ti.get("command")
+        f = _shell_facts(tool, _str(command), cwd, project, home, cfg)
+        if not isinstance(command, str):
+            f.unknown = True  # nothing we can read: a change to a place we cannot see
+            f.reasons.append("the command is not a string")
+        return f
     if tool in FILE_WRITE_TOOLS:
         f = Facts(tool, "write")
         p = _str(ti.get("file_path")) or _str(ti.get("notebook_path"))
@@ -127,27 +170,77 @@ def facts_for(tool, tool_input, cwd, project, home=None):
         f = Facts(tool, "mcp_write")
     else:
         f = Facts(tool, "other")
-    for key in PATH_KEYS:
-        p = _str(ti.get(key))
-        if p:
-            f.raw_reads.append(p)
-            f.reads.append(paths.normalise(p, cwd, home))
+    if tool.startswith("mcp__"):
+        _mcp_paths(f, ti)
+    else:
+        for key in PATH_KEYS:
+            p = _str(ti.get(key))
+            if p:
+                f.raw_reads.append(p)
+    base = _str(ti.get("path")) or cwd
     if tool == "Glob":
         pat = _str(ti.get("pattern"))
         prefix = pat.split("*")[0].split("?")[0].split("[")[0]
         if prefix and ("/" in prefix or prefix.startswith("~") or prefix.startswith(".")):
-            base = _str(ti.get("path")) or cwd
-            f.raw_reads.append(prefix)
-            f.reads.append(paths.normalise(os.path.join(base, prefix) if not prefix.startswith("~") else prefix, cwd, home))
+            f.raw_reads.append(prefix if prefix.startswith("~") else os.path.join(base, prefix))
     if tool == "Grep":
         g = _str(ti.get("glob"))
-        if g and ("/" in g or g.startswith("~")):
-            f.raw_reads.append(g)
-            f.reads.append(paths.normalise(g.split("*")[0] or ".", cwd, home))
+        if g:
+            # rg's glob: with a `/` a path under the search root, else a name at any depth
+            f.raw_reads.append(g if g.startswith("~") else os.path.join(base, g))
+        if _str(ti.get("path")):
+            f.tree_reads.append(ti["path"])
+    if tool == "Grep" or tool.startswith("mcp__"):
+        f.raw_reads.extend(_expanded(f.raw_reads, cwd, home))
+    f.reads = [paths.normalise(p, cwd, home) for p in f.raw_reads]
+    f.writes = [paths.normalise(p, cwd, home) for p in f.raw_writes]
     return f
 
 
-def _shell_facts(tool, command, cwd, project, home):
+def _mcp_paths(f, ti):
+    """Path arguments of an MCP tool: reads, and writes too when the tool changes things;
+    code it runs is text we cannot see."""
+    found = []
+    for key in MCP_PATH_KEYS:
+        v = ti.get(key)
+        for p in (v if isinstance(v, list) else [v])[:50]:
+            if isinstance(p, str) and p:
+                found.append(p[7:] if p.startswith("file://") else p)
+    f.raw_reads.extend(found)
+    if f.kind == "mcp_write":
+        f.raw_writes.extend(found)
+        code = [ti.get(k) for k in MCP_CODE_KEYS if isinstance(ti.get(k), str)]
+        if code:
+            f.unknown = True
+            f.text = "\n".join(code)
+
+
+def _expanded(raw, cwd, home, hidden=False):
+    """The existing paths that glob words in raw stand for (bash's pathname expansion)."""
+    out = []
+    for p in raw:
+        if paths.has_glob(p):
+            out.extend(paths.expand(p, cwd, home, hidden)[0])
+    return out
+
+
+def _python_module(cmd):
+    """`python -m MOD args`: (MOD, args) or None."""
+    low = cmd.program.lower()
+    if not (low.startswith("python") or low.startswith("pypy")):
+        return None
+    argv = cmd.argv
+    for i, w in enumerate(argv[1:], 1):
+        if w == "-m" and i + 1 < len(argv):
+            return argv[i + 1], argv[i + 2:]
+        if w.startswith("-m") and len(w) > 2:
+            return w[2:], argv[i + 1:]
+        if not w.startswith("-") or w in ("-c", "-"):
+            return None
+    return None
+
+
+def _shell_facts(tool, command, cwd, project, home, cfg):
     from core import shell
     f = Facts(tool, "shell")
     f.text = command
@@ -155,23 +248,34 @@ def _shell_facts(tool, command, cwd, project, home):
         from core import powershell
         a = powershell.analyse(command, home)
     else:
-        a = shell.analyse(command, home)
+        a = shell.analyse(command, home, env={"CLAUDE_PROJECT_DIR": project})
     f.analysis = a
     ours = paths.real(os.path.join(project, "scripts", "hooks", "sane.py"))
     others = 0
     for cmd in a.commands:
         args = shell.sane_args(cmd) if tool == "Bash" else None
+        mod = _python_module(cmd) if tool == "Bash" else None
+        if mod and mod[0] in ("sane", "sane.py", "core.cli"):
+            args = ["-m " + mod[0]] + list(mod[1])
         if args:
             script = args[0].replace("$CLAUDE_PROJECT_DIR", project).replace("${CLAUDE_PROJECT_DIR}", project)
+            # its own redirects and path arguments are judged like any command's
+            f.raw_reads.extend(cmd.reads)
+            f.raw_writes.extend(cmd.writes)
             if paths.real(paths.normalise(script, cwd, home)) == ours:
                 f.sane_calls.append(SaneCall(args[1:]))
+                others += bool(cmd.writes)
                 continue
+            f.foreign_sane.append(SaneCall(args[1:]))
         if cmd.program in FEEDERS and not cmd.writes and not cmd.unknown:
             f.raw_reads.extend(cmd.reads)
             continue
         others += 1
-        f.raw_reads.extend(cmd.reads)
-        f.raw_writes.extend(cmd.writes)
+        if not args:
+            f.raw_reads.extend(cmd.reads)
+            f.raw_writes.extend(cmd.writes)
+        if cmd.program not in NAMES_ONLY:
+            f.tree_reads.extend(cmd.reads)
         if cmd.unknown:
             f.unknown = True
         if cmd.destructive:
@@ -184,6 +288,37 @@ def _shell_facts(tool, command, cwd, project, home):
         f.unknown = True  # the parse itself failed or hit a bound
         f.reasons.extend(a.reasons)
     f.only_sane = bool(f.sane_calls) and others == 0 and not f.unknown
+    _half_seen(f, cwd, project, home, cfg)
     f.reads = [paths.normalise(p, cwd, home) for p in f.raw_reads]
     f.writes = [paths.normalise(p, cwd, home) for p in f.raw_writes]
     return f
+
+
+def _half_seen(f, cwd, project, home, cfg):
+    """Words the analysis could not pin down: globs become the files bash would expand them
+    to (a glob that matches stands for its matches); a write target with dynamic parts adds
+    every protected path its pattern could be; a read path with dynamic parts inside adds the
+    existing files it could be."""
+    for attr in ("raw_reads", "raw_writes"):
+        raw = getattr(f, attr)
+        if not any(paths.has_glob(p) or "$" in p or "`" in p for p in raw):
+            continue
+        out = []
+        for p in raw:
+            dyn = paths.dyn_pattern(p)
+            if dyn is not None:
+                out.append(p)
+                if attr == "raw_writes":
+                    out.extend(paths.dyn_protected(p, cwd, project, cfg, home))
+                elif "/" in dyn and dyn[:1] != "*" and dyn.replace("*", "").strip("/."):
+                    out.extend(paths.expand(dyn, cwd, home, hidden=True)[0])
+                continue
+            if paths.has_glob(p):
+                matches, complete = paths.expand(p, cwd, home)
+                if matches:
+                    out.extend(matches)
+                    if not complete:
+                        out.append(p)
+                    continue
+            out.append(p)
+        setattr(f, attr, out)
