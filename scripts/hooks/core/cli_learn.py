@@ -70,8 +70,8 @@ def _config(project, st):
     return config.load(project, st.state["cache"].setdefault("yaml", {}))
 
 
-def _session(args, st, who, positional=None):
-    """The session the call acts for; the agent may act only for its own session."""
+def _session(args, st, who, positional=None, own=True):
+    """The session the call acts for; the agent may change only its own session."""
     sid = positional or getattr(args, "session", None)
     how = "given"
     if not sid:
@@ -83,7 +83,7 @@ def _session(args, st, who, positional=None):
             sid, how = st.state["last_session"], "most recent"
         else:
             raise CliError("no session: pass the session id (no session has been recorded yet)")
-    if who.by == "agent" and who.session and sid != who.session:
+    if own and who.by == "agent" and who.session and sid != who.session:
         raise CliError("refused: this call was authorised for session %s, not %s; use your own "
                        "session id" % (who.session, sid), 2)
     if sid not in (st.state.get("sessions") or {}):
@@ -390,7 +390,7 @@ def trace(args, argv):
     st = open_store(project)
     try:
         who = caller(st, argv, changes_state=False)
-        sid, how = _session(args, st, who, args.sid)
+        sid, how = _session(args, st, who, args.sid, own=False)
         sec = (st.state["sessions"].get(sid) or {}).get("learning") or {}
     finally:
         st.close()
