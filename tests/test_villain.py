@@ -159,6 +159,11 @@ BYPASSES = [
      bash("git log -1 --format='GATES = []' --output=scripts/hooks/core/gates_pre.py"), SP),
     ("git-diff-output-config", R, "Bash", bash("git diff --output=.claude/sane.yaml"), SP),
     ("git-show-output", R, "Bash", bash("git show HEAD --output .claude/sane.yaml"), SP),
+    ("git-mailinfo", R, "Bash", bash("git mailinfo .claude/sane.yaml /tmp/p < /tmp/mail"), SP),
+    ("git-difftool-x", R + ("s+",), "Bash", bash("git difftool -y -x 'sh /tmp/x' HEAD"), "[safemode]"),
+    ("git-grep-pager", R + ("s+",), "Bash", bash("git grep -O'sh /tmp/x' foo"), "[safemode]"),
+    ("tree-o", R, "Bash", bash("tree -o .claude/sane.yaml ."), SP),
+    ("research-by-writing-reader", (), "Bash", bash("git log -1 --output=src/a.py"), "[research-gate]"),
     # -- tool_input of an unusual type: nothing we can see, so an unknown change
     ("bash-command-list", R + ("s+",), "Bash", {"command": ["rm", "-rf", ".claude"]}, "[safemode]"),
     ("bash-command-missing-research", (), "Bash", {"cmd": "rm -rf src"}, "[research-gate]"),
@@ -247,7 +252,7 @@ ALLOWED = [
 
 
 # Fixes that belong in the shell analyser, not yet made there (its author is committing).
-PENDING = {"git-log-output-hook", "git-diff-output-config", "git-show-output"}
+PENDING = set()
 
 
 def _rows(rows):

@@ -452,6 +452,12 @@ def _h_default(c, a, p, raw):
 
 def _h_readers(c, a, p, raw):
     """cat, head, base64 ...: every operand is read."""
+    if c.program == 'tree':
+        found, ops = opts(a, 'oLPIHT', ('--filelimit', '--fromfile', '--charset', '--sort',
+                                         '--timefmt', '--hintro', '--houtro'))
+        c.writes.extend(_vals(found, '-o'))
+        c.reads.extend(ops)
+        return None
     found, ops = opts(a, 'nNcbwi' if c.program in ('head', 'tail') else '')
     c.reads.extend(ops)
 

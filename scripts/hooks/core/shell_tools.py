@@ -987,6 +987,7 @@ _GIT_SHORT_ARGS = {
     'rebase': 'xsX', 'branch': 'u', 'push': 'o', 'fetch': 'o', 'archive': 'o',
     'format-patch': 'o', 'config': 'f', 'am': 'p', 'apply': 'pC', 'restore': 's', 'reset': '',
     'clean': 'eX', 'rm': '', 'mv': '', 'submodule': '', 'bisect': '', 'init': '',
+    'bugreport': 'os', 'difftool': 'xty',
 }
 _GIT_LONG_ARGS = (
     '--message', '--file', '--author', '--date', '--template', '--reuse-message',
@@ -1069,6 +1070,20 @@ def _h_git(c, a, p, raw):
         c.reads.extend(paths)
         if sub == 'hash-object' and '-w' in names:
             write(gitdir)
+        # the diff family writes its output to a file (`git log --format=X --output=F`
+        # writes any text anywhere); mailinfo writes its two operands, bugreport a file
+        write(*_vals(found, '--output'))
+        if sub == 'mailinfo':
+            write(*ops[:2])
+        elif sub in ('bugreport', 'mailsplit'):
+            write(*(_vals(found, '-o', '--output-directory') or
+                    [v[2:] for v in rest if v.startswith('-o') and len(v) > 2] or ['.']))
+        elif sub == 'fsck' and '--lost-found' in names:
+            write(gitdir)
+        if sub in ('difftool', 'instaweb') or sub == 'grep' and any(
+                k in ('-O', '--open-files-in-pager') or k.startswith('--open-files-in-pager=')
+                for k in names):
+            c.flag('git %s runs a command' % sub, unknown=True)
         return skip
     if sub in _GIT_META:
         if sub == 'branch':
