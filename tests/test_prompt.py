@@ -122,3 +122,14 @@ def test_background_subagent_notification_is_not_the_persons_prompt(proj):
     r = proj.prompt("<task-notification>\n<task-id>x</task-id>\nimplement dark mode everywhere rb-\n</task-notification>")
     assert r.denied is None and r.context == ""
     assert proj.session_state()["research"]["local"]  # no task change
+
+
+def test_resume_with_a_new_session_id_keeps_pending_loop(proj):
+    proj.prompt("sl+ finish it\n- done")
+    old = proj.sid
+    proj.sid = "resumed-session"
+    r = proj.hook("saneprompt", proj.payload("SessionStart", source="resume"))
+    assert r.code == 0
+    assert proj.session_state()["saneloop"]["active"] is True
+    assert proj.stop().denied.startswith("[saneloop]")
+    assert old != proj.sid

@@ -256,6 +256,9 @@ def _carry_over(ctx):
         if mod.pending(old):
             new[name] = old[name]
             carried.append(name)
+    if ctx.payload.get("source") != "clear" and intents.selected_id(old):
+        new["intent"] = old["intent"]  # resume/compact keep the selected intent; /clear starts fresh
+        carried.append("intent")
     if carried:
         ctx.audit("carry_over", from_session=old_id, sections=carried)
 
