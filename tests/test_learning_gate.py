@@ -542,6 +542,8 @@ def test_pending_reflection_survives_clear(p, tracker):
     r = session_start(p, sid=new, source="clear")
     assert "a reflection is pending for ticket bd-12" in r.context
     assert gate(p, new)["status"] in ("pending", "blocked")
+    assert gate(p)["status"] == "idle" and gate(p)["moved_to"] == new   # the old one is free
+    assert "CarriedOver" in events(p, new)
     msg = p.stop(session_id=new).denied
     assert "learn reflect %s" % new in msg
     assert reflect(p, cand(), sid=new)[1].returncode == 0
@@ -617,3 +619,19 @@ def test_stop_order_review_first_never_two_blocks(p, tracker):
     assert "block 1 of 3" in r.denied
     assert reflect(p, cand())[1].returncode == 0
     assert p.stop(active=True).denied is None
+
+
+@pytest.mark.parametrize("feed", ["echo %s |", "printf '%%s' %s |", "cat <<'EOF' |\n%s\nEOF\n"])
+def test_reflection_json_piped_in_is_data(p, tracker, feed):
+    import shlex
+    closed_ticket(p, tracker)
+    p.prompt("s+")                                   # safemode: code would be blocked
+    body = json.dumps([cand()])
+    args = ["learn", "reflect", p.sid, "--project", p.dir]
+    quoted = shlex.quote(body) if "EOF" not in feed else body
+    command = (feed % quoted) + " " + CLI + " " + " ".join(shlex.quote(a) for a in args)
+    pre = p.pre("Bash", {"command": command}, tool_use_id="toolu_pipe")
+    assert pre.denied is None, pre.denied
+    cli = p.cli(*args, input=body, env={"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": p.sid})
+    assert cli.returncode == 0, cli.stderr
+    assert gate(p)["status"] == "reflected"

@@ -174,6 +174,11 @@ def session_start(ctx):
     from core import learning_tickets as tickets
     sec = gate.section(ctx.session)
     gate.trace(sec, ctx.now, "SessionStart", ctx.payload.get("source") or "startup")
+    for other, s in ctx.state["sessions"].items():
+        if other != ctx.sid and isinstance(s, dict) and s.get("learning") is sec:
+            # prompt._carry_over moved a pending reflection here: release the old session
+            s["learning"] = {"status": "idle", "moved_to": ctx.sid}
+            gate.trace(sec, ctx.now, "CarriedOver", "from session %s" % other)
     _notice(ctx, sec)
     mode = tickets.mode(ctx.cfg, ctx.project, sec)
     backend = store.backend_of(ctx.project, ctx.cfg)

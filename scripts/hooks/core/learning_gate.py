@@ -18,7 +18,7 @@ import os
 from core import learning_tickets as tickets
 
 CLI = "python3 scripts/hooks/sane.py"
-TRACE_CAP = 200
+TRACE_CAP = 100
 OBS_CAP = 30
 OBS_LEN = 500
 PENDING_CAP = 20
@@ -46,7 +46,8 @@ def status_of(sess):
 
 def trace(sec, now, event, details=None):
     tr = sec.setdefault("trace", [])
-    tr.append({"ts": round(now, 3), "event": event, "details": details})
+    tr.append({"ts": round(now, 3), "event": event,
+               "details": details[:300] if isinstance(details, str) else details})
     if len(tr) > TRACE_CAP:
         del tr[:len(tr) - TRACE_CAP]
 
