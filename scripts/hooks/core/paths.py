@@ -344,9 +344,11 @@ def dyn_protected(path, cwd, project, cfg, home=None):
     from fnmatch import fnmatchcase
     if pat[:1] != "*":
         pat = normalise(pat, cwd, home)
-    pat = _fold(pat)
+    # a dynamic part that starts a component may be an absolute path ("$D/x" after a cd)
+    pats = [_fold(pat)] + [_fold(pat[i + 1:]) for i in range(len(pat) - 1)
+                           if pat[i:i + 2] == "/*" and "/" in pat[i + 2:]]
     return [c for c in _protected_candidates(project, cfg, home)
-            if fnmatchcase(_fold(c), pat) or fnmatchcase(_fold(c), pat + "/*")]
+            if any(fnmatchcase(_fold(c), q) or fnmatchcase(_fold(c), q + "/*") for q in pats)]
 
 
 def sensitive_roots(cfg, home=None):

@@ -547,12 +547,14 @@ def _h_declare(c, a, p, raw):
             env[name.rstrip('+')] = val
     if env:
         _env_code(c, env, p)
+    # `declare -n r=x`: $r is whatever x holds when it is used
+    ref = any(w[:1] == '-' and 'n' in w[1:] and w[1:2] != '-' for w in a)
     for w in a:
         if w[:1] in ('-', '+'):
             continue
         name, eq, val = w.partition('=')
         if eq:
-            ctx.setvar(name.rstrip('+'), val)
+            ctx.setvar(name.rstrip('+'), None if ref else val)
         else:
             ctx.vars.setdefault(name, None)
 
@@ -1130,7 +1132,18 @@ def _h_alias(c, a, p, raw):
             c.code.append(val)
             p.subparse(val)
             skip.add(w)
+            if len(p.ctx.aliases) < 64:
+                p.ctx.aliases[name] = val
     return skip
+
+
+def _alias_use(args, p):
+    """A command whose name is an alias defined earlier (Claude Code's shell expands aliases):
+    its text with these arguments runs too."""
+    text = p.ctx.aliases.get(args[0])
+    if text is not None:
+        q = ["'" + w.replace("'", "'\\''") + "'" for w in args[1:]]
+        p.subparse(' '.join([text] + q), keep_cwd=True)
 
 
 HANDLERS = {
@@ -1229,6 +1242,8 @@ def expand(raw, p):
     c.stdin_is_data = raw.piped or bool(raw.redirs) and any(
         r.op in ('<<', '<<-', '<<<', '<') and r.fd in (None, 0) for r in raw.redirs)
     args = words
+    if args and ctx.aliases:
+        _alias_use(args, p)
     hops = 0
     key = None
     while args and hops < 32:

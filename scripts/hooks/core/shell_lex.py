@@ -82,7 +82,7 @@ class Raw:
 class Ctx:
     """State shared by every parser of one analysis."""
     __slots__ = ('home', 'env', 'vars', 'out', 'errors', 'budget', 'cwd', 'stack', 'finalise',
-                 'links', 'written')
+                 'links', 'written', 'aliases')
 
     def __init__(self, home, env, finalise):
         self.home = home
@@ -96,6 +96,7 @@ class Ctx:
         self.finalise = finalise
         self.links = {}          # symlinks made earlier in this command: name -> target
         self.written = {}        # files written earlier in this command: path -> text or None
+        self.aliases = {}        # aliases defined earlier in this command: name -> text
 
     def error(self, reason):
         if reason not in self.errors:
@@ -807,6 +808,8 @@ class Parser:
             return home + rest if rest or home else '/'
         if name == '+':
             return '.' + rest
+        if name == '-':
+            return '$OLDPWD' + rest         # the directory before the last cd: dynamic
         if len(name) < 64 and all(ch in _NAMEC or ch in '-.' for ch in name):
             if name == 'root':
                 return '/root' + rest
