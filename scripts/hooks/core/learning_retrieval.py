@@ -175,13 +175,17 @@ def rank(idx, q, now, strategy, min_rel, cap):
         return []
     rel = relevance(idx, q)
     shift = lidx.K_SEC * now
-    lw, status = idx.lw, idx.status
-    scored = []
+    lw, status, log = idx.lw, idx.status, math.log
+    # rank by log(composite) = log(relevance) + lw - k now (one log per match), then compute
+    # the composite of the few kept
+    keyed = []
     for i, (r, n) in rel.items():
-        if status[i] != 97 or r < min_rel:
+        if r < min_rel or status[i] != 97:
             continue
-        eff = min(1.0, r + min(0.09, 0.01 * (n - 1)))
-        scored.append((eff * math.exp(min(0.0, lw[i] - shift)), i, round(r, 3)))
+        eff = r + 0.01 * (n - 1) if n < 10 else r + 0.09
+        keyed.append((log(eff if eff < 1.0 else 1.0) + lw[i], i, r))
+    scored = [(math.exp(min(0.0, k - shift)), i, round(r, 3))
+              for k, i, r in heapq.nlargest(cap, keyed)]
     if strategy == "aggressive" or (q.empty and strategy == "moderate"):
         rest = (i for i in range(idx.n) if status[i] == 97 and i not in rel)
         for i in heapq.nlargest(cap, rest, key=lw.__getitem__):
@@ -320,7 +324,7 @@ def inject(ctx, sec):
             stats.append(project, "surfaced", id=rec["id"], session=ctx.sid,
                          score=round(score, 4), category=cat)
         sec["injected"] = inj[-20:]
-        gate.trace(sec, now, "LearningsInjected", ", ".join(r["id"] for _, r in shown))
+        gate.trace(sec, now, "LearningsInjected", "%d (see injected)" % len(shown))
     if idx.dirty:
         lidx.save(idx, project)
     return shown
