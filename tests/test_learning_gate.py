@@ -9,7 +9,6 @@ import time
 
 import pytest
 
-from conftest import load_payload
 from test_learning_support import (CLI, agent_cli, bash, cand, closed_ticket, edit, events, gate,
                                    learnings_md, reflect, session_end, session_start, stats_lines,
                                    tracker)  # noqa: F401 (fixture)
@@ -413,7 +412,8 @@ def test_mcp_close_tools(p):
 
 def test_start_command_activates_with_the_trackers_title(p, tracker):
     os.makedirs(p.path(".beads"))
-    tracker.set([{"id": "bd-3", "title": "Cache the index", "description": "cold start", "status": "in_progress"}])
+    tracker.set([{"id": "bd-3", "title": "Cache the index", "description": "cold start",
+                  "status": "in_progress"}])
     bash(p, "bd update bd-3 --status in_progress")
     g = gate(p)
     assert g["status"] == "active" and g["ticket"]["title"] == "Cache the index"

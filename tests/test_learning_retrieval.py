@@ -121,7 +121,10 @@ def test_recency_weight_is_0_3_at_90_days():
     from core import learning_index as lidx
     assert math.exp(-lidx.K_DAY * 90) == pytest.approx(0.3)
     now = time.time()
-    w = lambda age, sur, ref: math.exp(lidx.log_weight(now - age * DAY, 0, sur, ref) - lidx.K_SEC * now)  # noqa
+
+    def w(age, sur, ref):
+        return math.exp(lidx.log_weight(now - age * DAY, 0, sur, ref) - lidx.K_SEC * now)
+
     assert w(90, 1, 1) == pytest.approx(0.3 * 1.0)
     assert w(0, 10, 0) == pytest.approx(0.1)
     assert w(0, 0, 0) == pytest.approx(0.1 + 0.9 * lidx.PRIOR_HIT_RATE)

@@ -114,7 +114,7 @@ def collect(handle, timeout=TIMEOUT):
         _, status = os.waitpid(pid, 0)
     except OSError:
         return None
-    if killed or os.waitstatus_to_exitcode(status) != 0:
+    if killed or not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
         return None
     return b"".join(chunks)
 
