@@ -42,6 +42,15 @@ def blocked_paths(ctx, facts):
                     "files are off limits to every tool). Work without it; if it is really "
                     "needed, ask the person to change paths.blocked in .claude/sane.yaml."
                     % (raw, rule))
+    for g in facts.name_globs:
+        rule = paths.blocked_name_glob(g, ctx.cfg)
+        if rule:
+            return ("[blocked-path] the glob %s selects files the blocked path rule %r covers "
+                    "(secrets are off limits to every tool). Search with a glob that leaves "
+                    "them out." % (g, rule))
+    for raw in facts.unchecked[:1]:
+        return ("[blocked-path] %s matches more files than the hooks can check for secrets in "
+                "one call. Name the files, or use a narrower pattern." % raw)
     for raw in facts.tree_reads:
         hit = paths.tree_holds(raw, ctx.cwd, ctx.cfg, ctx.home)
         if hit and hit[1]:

@@ -218,23 +218,24 @@ def names_protected(text, project):
 # ------------------------------------------------------------------ shell words we can only half see
 
 GLOB_CHARS = "*?["
-GLOB_LIMIT = 2000  # directory entries one expansion may look at
+GLOB_BUDGET = {"entries": 20000, "matches": 1000}  # per tool call: bounded time, whatever the glob
 
 
 def has_glob(p):
     return isinstance(p, str) and any(ch in p for ch in GLOB_CHARS)
 
 
-def expand(path, cwd, home=None, hidden=False, limit=GLOB_LIMIT):
+def expand(path, cwd, home=None, hidden=False, budget=None):
     """What bash's pathname expansion makes of path: (existing matches, complete). Components
     without glob characters are taken as they are; `*` does not match a leading dot unless
-    `hidden` (a $VAR standing in for a name can hold one). Bounded: past `limit` directory
-    entries it stops and says it is not complete."""
+    `hidden` (a $VAR standing in for a name can hold one). Bounded by `budget` (directory
+    entries looked at, matches kept; shared by every word of a call): when it runs out the
+    answer says it is not complete."""
     from fnmatch import fnmatchcase
+    budget = budget if budget is not None else dict(GLOB_BUDGET)
     p = normalise(path, cwd, home)
     parts = p.split("/")[1:]
     found = ["/"]
-    seen = 0
     for k, part in enumerate(parts):
         nxt = []
         for base in found:
@@ -250,17 +251,33 @@ def expand(path, cwd, home=None, hidden=False, limit=GLOB_LIMIT):
                 continue
             with it:
                 for e in it:
-                    seen += 1
-                    if seen > limit:
+                    budget["entries"] -= 1
+                    if budget["entries"] < 0:
                         return nxt, False
                     if e.name[:1] == "." and part[:1] != "." and not hidden:
                         continue
                     if fnmatchcase(_fold(e.name), _fold(part)):
                         nxt.append(os.path.join(base, e.name))
+            if len(nxt) > budget["matches"]:
+                return nxt[:budget["matches"]], False
         found = nxt
         if not found:
             break
-    return found, True
+    budget["matches"] -= len(found)
+    return found, budget["matches"] >= 0
+
+
+def glob_protected(path, cwd, project, cfg, home=None):
+    """For a glob too broad to expand: the protected paths it could name (component by
+    component, as bash matches), or the directories above them."""
+    from fnmatch import fnmatchcase
+    pat = _fold(normalise(path, cwd, home)).split("/")
+    out = []
+    for c in _protected_candidates(project, cfg, home):
+        cs = _fold(c).split("/")
+        if len(pat) <= len(cs) and all(fnmatchcase(cs[i], pat[i]) for i in range(len(pat))):
+            out.append(c)
+    return out
 
 
 def dyn_pattern(p):
@@ -306,9 +323,20 @@ def dyn_pattern(p):
     return pat
 
 
+_CANDIDATES = {}
+
+
 def _protected_candidates(project, cfg, home=None, limit=400):
     """Every path a write must never reach: the table's files, the hooks, the settings, our
-    user files; for matching half-seen write targets against."""
+    user files; for matching half-seen write targets against. Once per process."""
+    key = (project, tuple(x for x in cfg.list("paths.protected_extra") if isinstance(x, str)))
+    if key not in _CANDIDATES:
+        _CANDIDATES.clear()
+        _CANDIDATES[key] = _candidates(project, cfg, home, limit)
+    return _CANDIDATES[key]
+
+
+def _candidates(project, cfg, home, limit):
     proj = real(project)
     out = [os.path.join(proj, r) for r in PROTECTED_PROJECT]
     out += [os.path.join(proj, r) for r in (".claude", ".claude/agents", "scripts", "scripts/hooks",
@@ -372,4 +400,28 @@ def tree_holds(path, cwd, cfg, home=None):
         for root, rule in sensitive_roots(cfg, home):
             if is_under(root, p):
                 return root, rule
+    return None
+
+
+def blocked_name_glob(glob, cfg):
+    """The blocked name rule a search glob (`*.pem`, `.env*`, `*.{key,pem}`) could select
+    files of, or None. A glob of wildcards only selects everything: that is no naming."""
+    from fnmatch import fnmatchcase
+    if not isinstance(glob, str) or not glob.strip("*?./{},"):
+        return None
+    globs = [glob]
+    if "{" in glob and "}" in glob:
+        head, _, rest = glob.partition("{")
+        alts, _, tail = rest.partition("}")
+        globs = [head + a + tail for a in alts.split(",")[:20]]
+    allow = cfg.list("paths.blocked_allow")
+    for pat in cfg.list("paths.blocked"):
+        if not isinstance(pat, str) or not pat or pat.startswith(("~/", "/")):
+            continue
+        samples = {pat.replace("*", "").replace("?", "x"), pat.replace("*", "x").replace("?", "x")}
+        for smp in samples:
+            if any(_glob(smp, a) for a in allow):
+                continue
+            if any(fnmatchcase(_fold(smp), _fold(g)) for g in globs):
+                return pat
     return None

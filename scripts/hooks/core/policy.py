@@ -96,7 +96,7 @@ class SaneCall:
 class Facts:
     __slots__ = ("tool", "kind", "reads", "writes", "unknown", "destructive", "sane_calls",
                  "only_sane", "analysis", "text", "reasons", "raw_reads", "raw_writes",
-                 "tree_reads", "foreign_sane")
+                 "tree_reads", "foreign_sane", "unchecked", "name_globs")
 
     def __init__(self, tool, kind):
         self.tool = tool
@@ -114,6 +114,8 @@ class Facts:
         self.reasons = []
         self.tree_reads = []    # directories whose files are read (grep -r, cp -r, tar, Grep)
         self.foreign_sane = []  # sane.py run from elsewhere (a copy, -m sane): never ours
+        self.unchecked = []     # read globs too broad to expand within the bound
+        self.name_globs = []    # Grep's glob: the names of the files whose contents it reads
 
     @property
     def read_only(self):
@@ -188,10 +190,11 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
         if g:
             # rg's glob: with a `/` a path under the search root, else a name at any depth
             f.raw_reads.append(g if g.startswith("~") else os.path.join(base, g))
+            f.name_globs.append(g.rstrip("/").rsplit("/", 1)[-1])
         if _str(ti.get("path")):
             f.tree_reads.append(ti["path"])
-    if tool == "Grep" or tool.startswith("mcp__"):
-        f.raw_reads.extend(_expanded(f.raw_reads, cwd, home))
+    if tool.startswith("mcp__"):
+        _half_seen(f, cwd, project, home, cfg)
     f.reads = [paths.normalise(p, cwd, home) for p in f.raw_reads]
     f.writes = [paths.normalise(p, cwd, home) for p in f.raw_writes]
     return f
@@ -213,15 +216,6 @@ def _mcp_paths(f, ti):
         if code:
             f.unknown = True
             f.text = "\n".join(code)
-
-
-def _expanded(raw, cwd, home, hidden=False):
-    """The existing paths that glob words in raw stand for (bash's pathname expansion)."""
-    out = []
-    for p in raw:
-        if paths.has_glob(p):
-            out.extend(paths.expand(p, cwd, home, hidden)[0])
-    return out
 
 
 SCRIPT_RUNNERS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "fish", "node", "nodejs", "deno",
@@ -343,7 +337,9 @@ def _half_seen(f, cwd, project, home, cfg):
     """Words the analysis could not pin down: globs become the files bash would expand them
     to (a glob that matches stands for its matches); a write target with dynamic parts adds
     every protected path its pattern could be; a read path with dynamic parts inside adds the
-    existing files it could be."""
+    existing files it could be. A read glob too broad to expand is `unchecked` (blocked: it
+    could hide a secret); a write one adds the protected paths it could name."""
+    budget = dict(paths.GLOB_BUDGET)
     for attr in ("raw_reads", "raw_writes"):
         raw = getattr(f, attr)
         if not any(paths.has_glob(p) or "$" in p or "`" in p for p in raw):
@@ -356,14 +352,19 @@ def _half_seen(f, cwd, project, home, cfg):
                 if attr == "raw_writes":
                     out.extend(paths.dyn_protected(p, cwd, project, cfg, home))
                 elif "/" in dyn and dyn[:1] != "*" and dyn.replace("*", "").strip("/."):
-                    out.extend(paths.expand(dyn, cwd, home, hidden=True)[0])
+                    out.extend(paths.expand(dyn, cwd, home, True, budget)[0])
                 continue
-            if paths.has_glob(p):
-                matches, complete = paths.expand(p, cwd, home)
-                if matches:
-                    out.extend(matches)
-                    if not complete:
-                        out.append(p)
-                    continue
-            out.append(p)
+            if not paths.has_glob(p):
+                out.append(p)
+                continue
+            matches, complete = paths.expand(p, cwd, home, False, budget)
+            out.extend(matches)
+            if not matches or not complete:
+                out.append(p)
+            if not complete:
+                f.unknown = True
+                if attr == "raw_reads":
+                    f.unchecked.append(p)
+                else:
+                    out.extend(paths.glob_protected(p, cwd, project, cfg, home))
         setattr(f, attr, out)
