@@ -50,6 +50,8 @@ def _setup(proj, steps):
                 fh.write(s[2])
         elif s[0] == "dir":
             os.makedirs(os.path.join(proj.dir, _fmt(s[1], proj)), exist_ok=True)
+        elif s[0] == "fifo":
+            os.mkfifo(os.path.join(proj.dir, _fmt(s[1], proj)))
         elif s[0] == "link":
             name = os.path.join(proj.dir, _fmt(s[2], proj))
             os.makedirs(os.path.dirname(name), exist_ok=True)
@@ -182,6 +184,14 @@ BYPASSES = [
     ("git-grep-pager", R + ("s+",), "Bash", bash("git grep -O'sh /tmp/x' foo"), "[safemode]"),
     ("tree-o", R, "Bash", bash("tree -o .claude/sane.yaml ."), SP),
     ("research-by-writing-reader", (), "Bash", bash("git log -1 --output=src/a.py"), "[research-gate]"),
+    # -- our own code must not be made to fail (a crash or a hang past the timeout allows)
+    ("fifo-file-size", R + (("fifo", "fifo.py"),), "Write",
+     {"file_path": "{p}/fifo.py", "content": "x\n" * 900}, "[file-size]"),
+    ("huge-edit-projection", R + (("file", "big.py", "a\n" * 100000),), "Edit",
+     {"file_path": "{p}/big.py", "old_string": "a", "new_string": "b\n" * 3000, "replace_all": True},
+     "[file-size]"),
+    ("surrogate-path-research", (), "Write", {"file_path": "{p}/a\ud800.py", "content": "x"},
+     "[research-gate]"),
     # -- tool_input of an unusual type: nothing we can see, so an unknown change
     ("bash-command-list", R + ("s+",), "Bash", {"command": ["rm", "-rf", ".claude"]}, "[safemode]"),
     ("bash-command-missing-research", (), "Bash", {"cmd": "rm -rf src"}, "[research-gate]"),

@@ -184,6 +184,22 @@ def _lines(text):
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
+def _read_regular(path, limit):
+    """The text of a regular file (never a FIFO or a device: reading one could hang the hook
+    past its timeout, which lets the call through), or None."""
+    import stat
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as fh:
+            return fh.read(limit).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return None
+
+
+PROJECT_LIMIT = 32_000_000  # characters an edit projection may build; past it, count lines
+
+
 def _projected(ctx, facts):
     """(lines before, lines after) for a Write/Edit/MultiEdit, or None."""
     ti = ctx.tool_input
@@ -191,29 +207,30 @@ def _projected(ctx, facts):
         content = ti.get("content")
         if not isinstance(content, str):
             return None
-        before = 0
-        try:
-            with open(facts.writes[0], "rb") as fh:
-                before = _lines(fh.read(4_000_000).decode("utf-8", "replace"))
-        except (OSError, IndexError):
-            pass
-        return before, _lines(content)
+        text = _read_regular(facts.writes[0], 4_000_000) if facts.writes else None
+        return _lines(text or ""), _lines(content)
     if facts.tool not in ("Edit", "MultiEdit") or not facts.writes:
         return None
-    try:
-        with open(facts.writes[0], "rb") as fh:
-            text = fh.read(8_000_000).decode("utf-8", "replace")
-    except OSError:
+    text = _read_regular(facts.writes[0], 8_000_000)
+    if text is None:
         return None
     before = _lines(text)
     edits = ti.get("edits") if facts.tool == "MultiEdit" else [ti]
-    for e in edits if isinstance(edits, list) else []:
+    after = None
+    for e in edits[:200] if isinstance(edits, list) else []:
         if not isinstance(e, dict):
             continue
         old, new = e.get("old_string"), e.get("new_string")
-        if isinstance(old, str) and isinstance(new, str) and old:
-            text = text.replace(old, new) if e.get("replace_all") else text.replace(old, new, 1)
-    return before, _lines(text)
+        if not (isinstance(old, str) and isinstance(new, str) and old):
+            continue
+        n = text.count(old) if e.get("replace_all") else min(1, text.count(old))
+        grow = n * (len(new) - len(old))
+        if after is not None or len(text) + grow > PROJECT_LIMIT:
+            # too big to build: count the lines it would have (a bound for the rest too)
+            after = (before if after is None else after) + n * (new.count("\n") - old.count("\n"))
+            continue
+        text = text.replace(old, new) if n > 1 else text.replace(old, new, 1)
+    return before, after if after is not None else _lines(text)
 
 
 def file_size(ctx, facts):
@@ -299,8 +316,14 @@ def on_pre_tool(ctx):
     facts = policy.facts_for(ctx.tool, ctx.tool_input, ctx.cwd, ctx.project, ctx.home, ctx.cfg)
     ctx.facts = facts
     ctx.session  # touch: the session exists from its first tool call
+    broken = []
     for gate in GATES:
-        reason = gate(ctx, facts)
+        try:
+            reason = gate(ctx, facts)
+        except Exception as exc:  # one gate's bug must not switch off the gates after it
+            ctx.log("error", "gate %s failed open: %s: %s" % (gate.__name__, type(exc).__name__, exc))
+            broken.append(gate.__name__)
+            continue
         if reason:
             reason = _count_denial(ctx, facts, reason)
             ctx.session["blocks"] = ctx.session.get("blocks", 0) + 1
@@ -308,6 +331,9 @@ def on_pre_tool(ctx):
                       reason=reason[:500], tool_use_id=ctx.payload.get("tool_use_id"))
             ctx.answer.deny(reason)
             return
+    if broken:
+        ctx.answer.tell_user("sane-hooks: the %s gate failed on this call and let it through; "
+                             "see .claude/sanetools.log" % ", ".join(broken))
     enf = ctx.state["enforcement"]
     if enf.get("repeats") and not facts.read_only:
         enf["repeats"], enf["last_signature"] = 0, None
