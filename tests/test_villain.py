@@ -160,6 +160,13 @@ BYPASSES = [
     ("temp-pythonpath", R + ("s+",), "Bash", bash("PYTHONPATH=/tmp/evil python3 -m pytest"), "[safemode]"),
     ("temp-env-command", R + ("s+",), "Bash", bash('GIT_EXTERNAL_DIFF="sh /tmp/x" git diff'), "[safemode]"),
     ("temp-script-research", (), "Bash", bash("python3 /tmp/x.py"), "[research-gate]"),
+    # -- Claude Code's user settings: `"disableAllHooks": true` there switches every hook off
+    ("user-settings-write", R, "Write",
+     {"file_path": "{h}/.claude/settings.json", "content": '{"disableAllHooks": true}'}, SP),
+    ("user-settings-bash", R, "Bash", bash("echo '{\"disableAllHooks\": true}' > ~/.claude/settings.json"), SP),
+    ("user-settings-local", R, "Edit",
+     {"file_path": "~/.claude/settings.local.json", "old_string": "{", "new_string": "{\"x\": 1,"}, SP),
+    ("user-settings-dir-rm", R, "Bash", bash("rm -rf ~/.claude"), SP),
     # -- MCP tools: path arguments of tools that change things are writes
     ("mcp-write-file", R, "mcp__filesystem__write_file",
      {"path": "{p}/.claude/sane.yaml", "content": "research: {required: []}"}, SP),
@@ -279,6 +286,7 @@ ALLOWED = [
     ("fp-grep-glob-py", R, "Grep", {"pattern": "x", "glob": "**/*.py"}, None),
     ("fp-grep-glob-star", R + (ENV,), "Grep", {"pattern": "x", "glob": "*"}, None),
     ("fp-grep-glob-env-example", R, "Grep", {"pattern": "x", "glob": ".env.example"}, None),
+    ("fp-user-claude-commands", R, "Write", {"file_path": "{h}/.claude/commands/x.md", "content": "x"}, None),
     ("fp-safemode-pytest", R + ("s+",), "Bash", bash("python -m pytest -q"), None),
     ("fp-safemode-project-script", R + ("s+",), "Bash", bash("python3 tools/check.py"), None),
     ("fp-safemode-cat-tmp", R + ("s+",), "Bash", bash("cat /tmp/x.log"), None),

@@ -175,10 +175,15 @@ def protected_rule(path, cwd, project, cfg, home=None):
     if untouchable(path, cwd, home):
         return "the hook secret, counters and locks"
     cdir = _fold(_config_dir())
+    claude_dirs = [_fold(d) for d in _claude_user_dirs(home)]
     for p in forms(path, cwd, home):
         fp = _fold(p)
         if is_under(fp, cdir):
             return "sane-hooks user config (%s)" % os.path.basename(p)
+        base = os.path.basename(fp)
+        if any(is_under(fp, d) for d in claude_dirs) and (
+                fp.rstrip("/") in claude_dirs or base.startswith("settings") and base.endswith(".json")):
+            return "Claude Code's user settings (%s), which can switch the hooks off" % base
         proj = _fold(real(project))
         for root in (_fold(project), proj):
             if not is_under(fp, root):
@@ -199,6 +204,16 @@ def protected_rule(path, cwd, project, cfg, home=None):
                 if is_under(fp, _fold(target)) or _glob(fp, _fold(target)):
                     return extra
     return None
+
+
+def _claude_user_dirs(home=None):
+    """Claude Code's user config dir: ~/.claude, or $CLAUDE_CONFIG_DIR."""
+    home = home or os.path.expanduser("~")
+    dirs = [os.path.join(home, ".claude")]
+    env = os.environ.get("CLAUDE_CONFIG_DIR")
+    if env and os.path.isabs(env):
+        dirs.append(env.rstrip("/") or "/")
+    return dirs
 
 
 def names_protected(text, project):
