@@ -80,6 +80,11 @@ def self_protection(ctx, facts):
             return ("[self-protection] %s is a sane-hooks file (%s); the agent may not write "
                     "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
                     "or ask the person to change it." % (raw, rule, CLI))
+    for d in facts.blind_writes[:1]:
+        return ("[self-protection] This unpacks or patches files into %s, which holds sane-hooks "
+                "files, and the hooks cannot see which files it writes (an archive on stdin, too "
+                "big, or a format we do not read). Unpack into the temp dir first and copy what "
+                "you need, or name a directory without sane-hooks files." % d)
     if facts.unknown and facts.kind in ("shell", "mcp_write"):
         name = paths.names_protected(facts.text, ctx.project)
         if name:

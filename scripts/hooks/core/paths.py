@@ -440,3 +440,32 @@ def blocked_name_glob(glob, cfg):
             if any(fnmatchcase(_fold(smp), _fold(g)) for g in globs):
                 return pat
     return None
+
+
+def holds_protected(path, cwd, project, cfg, home=None):
+    """The first protected path at or under directory `path`, or None."""
+    for p in forms(path, cwd, home):
+        if not os.path.isdir(p):
+            continue
+        for c in _protected_candidates(project, cfg, home):
+            if is_under(c, p):
+                return c
+    return None
+
+
+def tree_copy_hits(src, dest, cwd, project, cfg, home=None):
+    """Protected paths a recursive copy of directory `src` into `dest` would write: the
+    protected files under dest whose relative path exists under src (for both `cp -r src
+    dest` landing in dest/<name> and `src/` or `src/.` copying the contents)."""
+    s = normalise(src, cwd, home)
+    if not os.path.isdir(s):
+        return []
+    out = []
+    for d in forms(dest, cwd, home):
+        roots = [d, os.path.join(d, os.path.basename(s))]
+        for c in _protected_candidates(project, cfg, home):
+            for r in roots:
+                if c != r and is_under(c, r) and os.path.lexists(os.path.join(s, os.path.relpath(c, r))):
+                    out.append(c)
+                    break
+    return out

@@ -96,7 +96,7 @@ class SaneCall:
 class Facts:
     __slots__ = ("tool", "kind", "reads", "writes", "unknown", "destructive", "sane_calls",
                  "only_sane", "analysis", "text", "reasons", "raw_reads", "raw_writes",
-                 "tree_reads", "foreign_sane", "unchecked", "name_globs")
+                 "tree_reads", "foreign_sane", "unchecked", "name_globs", "blind_writes")
 
     def __init__(self, tool, kind):
         self.tool = tool
@@ -116,6 +116,7 @@ class Facts:
         self.foreign_sane = []  # sane.py run from elsewhere (a copy, -m sane): never ours
         self.unchecked = []     # read globs too broad to expand within the bound
         self.name_globs = []    # Grep's glob: the names of the files whose contents it reads
+        self.blind_writes = []  # dirs holding protected files that an unpack/patch we cannot see writes
 
     @property
     def read_only(self):
@@ -172,9 +173,12 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
         f = Facts(tool, "mcp_write")
     else:
         f = Facts(tool, "other")
-    if tool.startswith("mcp__"):
+    if tool.startswith("mcp__") or tool == "ReadMcpResourceTool":
         _mcp_paths(f, ti)
     else:
+        url = _str(ti.get("url"))
+        if url.startswith("file://"):
+            f.raw_reads.append(url[7:])
         for key in PATH_KEYS:
             p = _str(ti.get(key))
             if p:
@@ -260,6 +264,92 @@ def _temp_code(cmd, cwd, project):
     return False
 
 
+TREE_COPIERS = frozenset(("cp", "rsync", "ditto", "scp"))
+UNPACKERS = frozenset(("tar", "bsdtar", "gtar", "unzip", "7z", "7za", "7zz", "cpio", "ar"))
+PATCHERS = ("patch",)
+ARCHIVE_LIMIT = 64 * 1024 * 1024
+
+
+def _tree_writes(f, cmd, cwd, project, home, cfg):
+    """Writes whose files come from elsewhere (a directory copied over, an archive unpacked, a
+    patch applied) into a directory that holds protected files: the protected files they
+    would replace, or `blind_writes` when what they write cannot be seen."""
+    prog = cmd.program
+    is_git_patch = prog == "git" and any(w in ("apply", "am") for w in cmd.argv[1:3])
+    if prog not in TREE_COPIERS and prog not in UNPACKERS and prog not in PATCHERS \
+            and not is_git_patch:
+        return
+    dests = [w for w in cmd.writes if paths.holds_protected(w, cwd, project, cfg, home)]
+    if prog == "cpio" and any(w.startswith("-") and "i" in w or w == "--extract" for w in cmd.argv[1:]):
+        dests = [cwd] if paths.holds_protected(cwd, cwd, project, cfg, home) else []
+    if not dests:
+        return
+    if prog in TREE_COPIERS:
+        for d in dests:
+            for src in cmd.reads:
+                f.raw_writes.extend(paths.tree_copy_hits(src, d, cwd, project, cfg, home))
+        return
+    if prog in UNPACKERS:
+        members = _archive_members(cmd, cwd, home)
+        if members is None:
+            f.blind_writes.extend(dests)
+            return
+        for d in dests:
+            f.raw_writes.extend(os.path.join(paths.normalise(d, cwd, home), m) for m in members)
+        return
+    body = None
+    for r in cmd.reads[:1]:
+        p = paths.normalise(r, cwd, home)
+        try:
+            if os.path.isfile(p) and os.path.getsize(p) <= ARCHIVE_LIMIT // 16:
+                with open(p, "rb") as fh:
+                    body = fh.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            body = None
+    if body is None:
+        f.blind_writes.extend(dests)
+        return
+    from core.shell_tools import _patch_targets
+    strip = [int(v[2:]) for v in cmd.argv if v.startswith("-p") and v[2:].isdigit()]
+    targets = _patch_targets(body, strip[-1] if strip else None, 1 if is_git_patch else None)
+    f.raw_writes.extend(targets)
+
+
+def _archive_members(cmd, cwd, home):
+    """Member paths of the archive a tar/unzip/7z command unpacks (with --strip-components and
+    unzip -j applied), or None when it cannot be seen (stdin, too big, not a tar or zip)."""
+    if not cmd.reads:
+        return None
+    p = paths.normalise(cmd.reads[0], cwd, home)
+    try:
+        if not os.path.isfile(p) or os.path.getsize(p) > ARCHIVE_LIMIT:
+            return None
+        import zipfile
+        if zipfile.is_zipfile(p):
+            with zipfile.ZipFile(p) as z:
+                names = z.namelist()[:200000]
+        else:
+            import tarfile
+            with tarfile.open(p) as t:
+                names = t.getnames()[:200000]
+    except Exception:  # a damaged or unknown archive: we cannot see what it writes
+        return None
+    strip = 0
+    for i, w in enumerate(cmd.argv):
+        if w.startswith("--strip-components="):
+            strip = int(w.split("=", 1)[1]) if w.split("=", 1)[1].isdigit() else strip
+        elif w in ("--strip-components", "--strip") and i + 1 < len(cmd.argv) and cmd.argv[i + 1].isdigit():
+            strip = int(cmd.argv[i + 1])
+    junk = cmd.program == "unzip" and any(w.startswith("-") and "j" in w for w in cmd.argv[1:])
+    out = []
+    for n in names:
+        parts = [x for x in n.split("/") if x not in ("", ".")]
+        parts = parts[strip:] if not junk else parts[-1:]
+        if parts:
+            out.append("/".join(parts))
+    return out
+
+
 def _python_module(cmd):
     """`python -m MOD args`: (MOD, args) or None."""
     low = cmd.program.lower()
@@ -312,6 +402,8 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
             f.raw_writes.extend(cmd.writes)
         if cmd.program not in NAMES_ONLY:
             f.tree_reads.extend(cmd.reads)
+        if tool == "Bash":
+            _tree_writes(f, cmd, cwd, project, home, cfg)
         if cmd.unknown:
             f.unknown = True
         elif tool == "Bash" and _temp_code(cmd, cwd, project):
