@@ -100,7 +100,7 @@ def in_temp(path, project):
 
 
 def _glob(name, pattern):
-    from fnmatch import fnmatchcase
+    from core.globs import fnmatchcase
     return fnmatchcase(_fold(name), _fold(pattern))
 
 
@@ -246,7 +246,7 @@ def expand(path, cwd, home=None, hidden=False, budget=None):
     `hidden` (a $VAR standing in for a name can hold one). Bounded by `budget` (directory
     entries looked at, matches kept; shared by every word of a call): when it runs out the
     answer says it is not complete."""
-    from fnmatch import fnmatchcase
+    from core.globs import fnmatchcase
     budget = budget if budget is not None else dict(GLOB_BUDGET)
     p = normalise(path, cwd, home)
     parts = p.split("/")[1:]
@@ -285,7 +285,7 @@ def expand(path, cwd, home=None, hidden=False, budget=None):
 def glob_protected(path, cwd, project, cfg, home=None):
     """For a glob too broad to expand: the protected paths it could name (component by
     component, as bash matches), or the directories above them."""
-    from fnmatch import fnmatchcase
+    from core.globs import fnmatchcase
     pat = _fold(normalise(path, cwd, home)).split("/")
     out = []
     for c in _protected_candidates(project, cfg, home):
@@ -360,6 +360,7 @@ def _candidates(project, cfg, home, limit):
     n = 0
     for top in ("scripts/hooks", ".claude/sane-templates"):
         for root, dirs, files in os.walk(os.path.join(proj, top)):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
             for name in dirs + files:
                 out.append(os.path.join(root, name))
                 n += 1
@@ -384,7 +385,7 @@ def dyn_protected(path, cwd, project, cfg, home=None):
     lit = pat.replace("*", "").replace("/", "").replace(".", "")
     if not lit or (pat[:1] == "*" and "/" not in pat):
         return []
-    from fnmatch import fnmatchcase
+    from core.globs import fnmatchcase
     if pat[:1] != "*":
         pat = normalise(pat, cwd, home)
     # a dynamic part that starts a component may be an absolute path ("$D/x" after a cd)
@@ -421,7 +422,7 @@ def tree_holds(path, cwd, cfg, home=None):
 def blocked_name_glob(glob, cfg):
     """The blocked name rule a search glob (`*.pem`, `.env*`, `*.{key,pem}`) could select
     files of, or None. A glob of wildcards only selects everything: that is no naming."""
-    from fnmatch import fnmatchcase
+    from core.globs import fnmatchcase
     if not isinstance(glob, str) or not glob.strip("*?./{},"):
         return None
     globs = [glob]
@@ -442,15 +443,19 @@ def blocked_name_glob(glob, cfg):
     return None
 
 
+def protected_under(path, cwd, project, cfg, home=None):
+    """The protected paths at or under directory `path`."""
+    out = []
+    for p in forms(path, cwd, home):
+        if os.path.isdir(p):
+            out.extend(c for c in _protected_candidates(project, cfg, home) if is_under(c, p))
+    return out
+
+
 def holds_protected(path, cwd, project, cfg, home=None):
     """The first protected path at or under directory `path`, or None."""
-    for p in forms(path, cwd, home):
-        if not os.path.isdir(p):
-            continue
-        for c in _protected_candidates(project, cfg, home):
-            if is_under(c, p):
-                return c
-    return None
+    hits = protected_under(path, cwd, project, cfg, home)
+    return hits[0] if hits else None
 
 
 def tree_copy_hits(src, dest, cwd, project, cfg, home=None):

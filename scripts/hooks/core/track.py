@@ -18,7 +18,7 @@ def research_category(ctx, tool):
     if tool in ("WebSearch", "WebFetch"):
         return "web"
     if tool.startswith("mcp__"):
-        from fnmatch import fnmatchcase
+        from core.globs import fnmatchcase
         tools = ctx.cfg.get("research.tools") or {}
         for cat, pats in tools.items() if isinstance(tools, dict) else ():
             for pat in pats if isinstance(pats, list) else [pats]:
