@@ -128,15 +128,19 @@ def main():
                 for _ in range(runs):
                     fs.append(timed(floor, b"", env, project))
                     ts.append(timed(argv, data, env, project))
-                rows[(event, path, n)] = statistics.median(ts) * 1000
+                # each case is compared with the floor runs interleaved with it: load drift
+                # on a shared machine moves both alike
+                rows[(event, path, n)] = (statistics.median(ts) * 1000, statistics.median(fs) * 1000)
                 floors.append(statistics.median(fs) * 1000)
         fl = statistics.median(floors)
-        print("floor `%s -c \"import json, hmac, hashlib, fcntl\"`: median %.1f ms (%d runs each)" % (py, fl, runs))
+        print("floor `%s -c \"import json, hmac, hashlib, fcntl\"`: median %.1f ms (%d runs each, "
+              "interleaved with every case)" % (py, fl, runs))
         print("%-17s %-6s %12s %8s %12s %8s %10s" % ("hook event", "path", "%d calls" % sizes[0], "ratio",
                                                    "%d calls" % sizes[1], "ratio", "big/small"))
         for event, path, _, _ in cases(tmp):
-            a, b = rows[(event, path, sizes[0])], rows[(event, path, sizes[1])]
-            print("%-17s %-6s %9.1f ms %7.2fx %9.1f ms %7.2fx %9.2fx" % (event, path, a, a / fl, b, b / fl, b / a))
+            (a, fa), (b, fb) = rows[(event, path, sizes[0])], rows[(event, path, sizes[1])]
+            print("%-17s %-6s %9.1f ms %7.2fx %9.1f ms %7.2fx %9.2fx" % (
+                event, path, a, a / fa, b, b / fb, (b / fb) / (a / fa)))
         print("(PostToolUse block = PostToolUseFailure: the tracking hook never blocks; Stop block = an active SaneLoop)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
