@@ -80,17 +80,62 @@ def self_protection(ctx, facts):
             return ("[self-protection] %s is a sane-hooks file (%s); the agent may not write "
                     "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
                     "or ask the person to change it." % (raw, rule, CLI))
+    wipe = _wipes_protected(ctx, facts)
+    if wipe:
+        return ("[self-protection] `%s` would delete or lock up %s, which holds the sane-hooks "
+                "files (scripts/hooks, .claude). Name the paths to remove instead (e.g. `rm -rf "
+                "build dist`)." % (wipe[0], wipe[1]))
     for d in facts.blind_writes[:1]:
-        return ("[self-protection] This unpacks or patches files into %s, which holds sane-hooks "
-                "files, and the hooks cannot see which files it writes (an archive on stdin, too "
-                "big, or a format we do not read). Unpack into the temp dir first and copy what "
-                "you need, or name a directory without sane-hooks files." % d)
+        return ("[self-protection] This changes files under %s, which holds sane-hooks files "
+                "(scripts/hooks, .claude), and the hooks cannot see which ones (files found by "
+                "a search, an archive on stdin or in a format we do not read, a patch we cannot "
+                "see). Narrow it to a directory without them (e.g. `find src ...`, `git ls-files "
+                "src`), or unpack into the temp dir first and copy what you need." % d)
     if facts.unknown and facts.kind in ("shell", "mcp_write"):
         name = paths.names_protected(facts.text, ctx.project)
         if name:
             return ("[self-protection] The command runs code we cannot see and names a "
                     "sane-hooks file (%s); the agent may not change those files. Use the "
                     "sane.py subcommands or ask the person." % name)
+    return None
+
+
+WIPERS = frozenset(("rm", "rmdir", "shred", "chmod", "chown", "chgrp", "chattr", "mv", "find",
+                    "unlink", "truncate", "srm", "wipe"))
+HOLDERS = (".claude", "scripts")
+
+
+def _wipes_protected(ctx, facts):
+    """(program, target) when a deleting or permission-changing command aims at the project
+    root, an ancestor of it, or a glob in the root that can match .claude or scripts."""
+    a = facts.analysis
+    if a is None:
+        return None
+    from core.globs import fnmatchcase
+    root = paths.real(ctx.project)
+    for cmd in a.commands:
+        prog = cmd.program
+        if prog == "git":
+            words = [w for w in cmd.argv[1:] if not w.startswith("-")]
+            flags = "".join(w for w in cmd.argv[1:] if w.startswith("-") and not w.startswith("--"))
+            if not (words[:1] == ["clean"] and ("x" in flags or "X" in flags)):
+                continue
+        elif prog not in WIPERS:
+            continue
+        for raw in cmd.writes:
+            glob_at = min([i for i in (raw.find("*"), raw.find("?"), raw.find("[")) if i >= 0] or [-1])
+            if glob_at >= 0:
+                head, _, pat = raw[:glob_at].rpartition("/")
+                pat = pat + raw[glob_at:].split("/", 1)[0]
+                base = paths.real(paths.normalise(head or ".", ctx.cwd, ctx.home))
+                if base == root and any(fnmatchcase(h, pat) for h in HOLDERS):
+                    return prog, raw
+                if paths.is_under(root, base) and base != root:
+                    return prog, raw
+                continue
+            target = paths.real(paths.normalise(raw, ctx.cwd, ctx.home))
+            if target == root or paths.is_under(root, target):
+                return prog, raw
     return None
 
 
