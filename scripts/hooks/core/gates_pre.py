@@ -131,7 +131,9 @@ def _wipes_protected(ctx, facts):
                 if base == root and any(fnmatchcase(h, pat) for h in HOLDERS):
                     return prog, raw
                 if paths.is_under(root, base) and base != root:
-                    return prog, raw
+                    step = root[len(base.rstrip("/")) + 1:].split("/", 1)[0]
+                    if fnmatchcase(step, pat):  # the glob can match the way down to the project
+                        return prog, raw
                 continue
             target = paths.real(paths.normalise(raw, ctx.cwd, ctx.home))
             if target == root or paths.is_under(root, target):
