@@ -115,6 +115,8 @@ def _wipes_protected(ctx, facts):
     root = paths.real(ctx.project)
     for cmd in a.commands:
         prog = cmd.program
+        if cmd in facts.fed_cmds:
+            continue  # `find . -name '*.pyc' | xargs rm`: judged by the files it is fed (policy)
         if prog == "git":
             words = [w for w in cmd.argv[1:] if not w.startswith("-")]
             flags = "".join(w for w in cmd.argv[1:] if w.startswith("-") and not w.startswith("--"))

@@ -96,7 +96,8 @@ class SaneCall:
 class Facts:
     __slots__ = ("tool", "kind", "reads", "writes", "unknown", "destructive", "sane_calls",
                  "only_sane", "analysis", "text", "reasons", "raw_reads", "raw_writes",
-                 "tree_reads", "foreign_sane", "unchecked", "name_globs", "blind_writes")
+                 "tree_reads", "foreign_sane", "unchecked", "name_globs", "blind_writes",
+                 "fed_cmds")
 
     def __init__(self, tool, kind):
         self.tool = tool
@@ -117,6 +118,7 @@ class Facts:
         self.unchecked = []     # read globs too broad to expand within the bound
         self.name_globs = []    # Grep's glob: the names of the files whose contents it reads
         self.blind_writes = []  # dirs holding protected files that an unpack/patch we cannot see writes
+        self.fed_cmds = []      # commands fed the files a find/grep -l/git ls-files lists
 
     @property
     def read_only(self):
@@ -270,6 +272,64 @@ PATCHERS = ("patch",)
 ARCHIVE_LIMIT = 64 * 1024 * 1024
 
 
+def _python_unpack(f, cmd, mod, cwd, project, home, cfg):
+    """`python -m zipfile -e A DIR` / `python -m tarfile -e A [DIR]` unpack like unzip/tar."""
+    name, args = mod
+    if name not in ("zipfile", "tarfile"):
+        return
+    for i, w in enumerate(args):
+        if w in ("-e", "--extract") and i + 1 < len(args):
+            dest = args[i + 2] if i + 2 < len(args) else "."
+            f.raw_reads.append(args[i + 1])
+            f.raw_writes.append(dest)
+            if paths.holds_protected(dest, cwd, project, cfg, home):
+                members = _archive_members(cmd, cwd, home, args[i + 1])
+                if members is None:
+                    f.blind_writes.append(dest)
+                else:
+                    base = paths.normalise(dest, cwd, home)
+                    f.raw_writes.extend(os.path.join(base, m) for m in members)
+            return
+
+
+# Programs that change the files they are given, and the ones that list files to give them.
+EDITORS = frozenset(("sed", "gsed", "perl", "ruby", "awk", "gawk", "truncate", "shred", "rm",
+                     "unlink", "tee", "dd", "cp", "mv", "install", "ln", "patch", "chmod", "yq",
+                     "black", "ruff", "prettier", "gofmt", "rustfmt", "clang-format", "dos2unix"))
+LISTERS = frozenset(("find", "gfind", "fd", "fdfind", "git", "grep", "egrep", "rg", "ag", "ack",
+                     "ls"))
+
+
+def _fed_writes(f, cmd, prev, cwd, project, home, cfg):
+    """`find . -name '*.py' | xargs sed -i ...`, `grep -rl x . | xargs ...`, `find . -exec
+    sed -i ... {} +`: an editor fed the files a lister finds under a directory that holds
+    sane-hooks files could change them. find's -name filters narrow it down; otherwise the
+    whole directory counts."""
+    if prev is None or cmd.program not in EDITORS or prev.program not in LISTERS:
+        return
+    is_find = prev.program in ("find", "gfind")
+    fed = "xargs" in cmd.wrappers or is_find and any(
+        w in ("-exec", "-execdir", "-ok", "-okdir") for w in prev.argv)
+    if not fed:
+        return
+    f.fed_cmds.append(cmd)  # its '.' stands for files found under it, judged here
+    roots = [r for r in prev.reads if os.path.isdir(paths.normalise(r, cwd, home))]
+    if prev.program == "git":
+        roots = [w for w in prev.argv[2:] if not w.startswith("-")
+                 and os.path.isdir(paths.normalise(w, cwd, home))]
+    roots = roots or ["."]
+    names = None
+    if is_find and not any(w in ("-o", "-or", "!", "-not") for w in prev.argv):
+        names = [prev.argv[i + 1] for i, w in enumerate(prev.argv[:-1]) if w in ("-name", "-iname")]
+    from core.globs import fnmatchcase
+    for r in roots:
+        for c in paths.protected_under(r, cwd, project, cfg, home):
+            base = os.path.basename(c)
+            if not names or all(fnmatchcase(base, n) for n in names):
+                f.blind_writes.append(r)
+                return
+
+
 def _tree_writes(f, cmd, cwd, project, home, cfg):
     """Writes whose files come from elsewhere (a directory copied over, an archive unpacked, a
     patch applied) into a directory that holds protected files: the protected files they
@@ -315,12 +375,13 @@ def _tree_writes(f, cmd, cwd, project, home, cfg):
     f.raw_writes.extend(targets)
 
 
-def _archive_members(cmd, cwd, home):
+def _archive_members(cmd, cwd, home, archive=None):
     """Member paths of the archive a tar/unzip/7z command unpacks (with --strip-components and
     unzip -j applied), or None when it cannot be seen (stdin, too big, not a tar or zip)."""
-    if not cmd.reads:
+    archive = archive or (cmd.reads[0] if cmd.reads else None)
+    if not archive:
         return None
-    p = paths.normalise(cmd.reads[0], cwd, home)
+    p = paths.normalise(archive, cwd, home)
     try:
         if not os.path.isfile(p) or os.path.getsize(p) > ARCHIVE_LIMIT:
             return None
@@ -378,9 +439,15 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
     f.analysis = a
     ours = paths.real(os.path.join(project, "scripts", "hooks", "sane.py"))
     others = 0
+    prev = None
     for cmd in a.commands:
+        if tool == "Bash":
+            _fed_writes(f, cmd, prev, cwd, project, home, cfg)
+        prev = cmd
         args = shell.sane_args(cmd) if tool == "Bash" else None
         mod = _python_module(cmd) if tool == "Bash" else None
+        if mod:
+            _python_unpack(f, cmd, mod, cwd, project, home, cfg)
         if mod and mod[0] in ("sane", "sane.py", "core.cli"):
             args = ["-m " + mod[0]] + list(mod[1])
         if args:

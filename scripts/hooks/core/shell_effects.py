@@ -452,6 +452,11 @@ def _h_default(c, a, p, raw):
 
 def _h_readers(c, a, p, raw):
     """cat, head, base64 ...: every operand is read."""
+    if c.program == 'iconv':
+        found, ops = opts(a, 'fto', ('--from-code', '--to-code', '--output'))
+        c.writes.extend(_vals(found, '-o', '--output'))
+        c.reads.extend(ops)
+        return None
     if c.program == 'tree':
         found, ops = opts(a, 'oLPIHT', ('--filelimit', '--fromfile', '--charset', '--sort',
                                          '--timefmt', '--hintro', '--houtro'))
@@ -1201,7 +1206,8 @@ TOOL_NAMES = frozenset((
     'ssh-keygen', 'stylua', 'su', 'sudoedit', 'systemctl', 'tar', 'telinit', 'terraform',
     'tmux', 'truncate', 'uncompress', 'uniq', 'unix2dos', 'unxz', 'unzip', 'unzstd', 'uv',
     'vi', 'view', 'vim', 'watch', 'wget', 'winget', 'wipe', 'wipefs', 'xbps-install', 'xxd',
-    'xz', 'yarn', 'yapf', 'yq', 'gojq', 'autopep8', 'zip', 'zstd', 'zypper', 'yum', 'mkfs'))
+    'xz', 'yarn', 'yapf', 'yq', 'gojq', 'autopep8', 'zip', 'zstd', 'zypper', 'yum', 'mkfs',
+    'sqlite3'))
 
 
 def handler(key):

@@ -14,9 +14,14 @@ def _h_jq(c, a, p, raw):
     found, ops = opts(a, 'fL', ('--arg', '--argjson', '--slurpfile', '--rawfile', '--from-file',
                                 '--indent', '--args', '--jsonargs'))
     skip = set()
+    if c.program == 'yq' and ops[:1] in (['e'], ['eval'], ['ea'], ['eval-all']):
+        skip.add(ops[0])
+        ops = ops[1:]
     if ops and not _has(found, '-f', '--from-file'):
         skip.add(ops[0])
         ops = ops[1:]
+    if c.program == 'yq' and _has(found, '-i', '--inplace'):
+        c.writes.extend(ops)        # yq -i '.research.required = []' .claude/sane.yaml
     c.reads.extend(ops)
     c.reads.extend(_vals(found, '-f', '--from-file'))
     return skip
@@ -489,7 +494,45 @@ def _h_tmux(c, a, p, raw):
 def _h_screen(c, a, p, raw):
     if '-X' in a or any(len(w) > 1 and w[0] == '-' and 'X' in w for w in a):
         c.flag('keystrokes or commands sent to another shell', unknown=True)
+        return set(a)
+    i = 0
+    while i < len(a):               # `screen -dmS x sh -c '...'` runs the rest, detached
+        w = a[i]
+        if w in ('-S', '-c', '-e', '-h', '-p', '-s', '-T', '-t', '-Logfile') or (
+                w[:1] == '-' and len(w) > 2 and w[1] != '-' and w[-1] in 'ScehpsTt'
+                and w not in ('-list', '-wipe')):
+            if w == '-Logfile' and i + 1 < len(a):
+                c.writes.append(a[i + 1])
+            i += 2
+            continue
+        if w[:1] != '-':
+            break
+        i += 1
+    if a[i:]:
+        _spawn(a[i:], p)
     return set(a)
+
+
+_SQLITE_CODE = ('attach', 'vacuum', 'load_extension', 'writefile', 'edit(', 'backup')
+
+
+def _h_sqlite3(c, a, p, raw):
+    """The database file is written; dot-commands (.system, .shell, .output, .backup) and
+    ATTACH / VACUUM INTO / writefile() reach other files or run commands."""
+    found, ops = opts(a, '', ('-cmd', '-separator', '-newline', '-nullvalue', '-init'))
+    if ops and ops[0] != ':memory:' and '-readonly' not in a and '--readonly' not in a:
+        c.writes.append(ops[0])
+    sql = ops[1:] + _vals(found, '-cmd')
+    body = stdin_text(raw) if c.stdin_is_data else ''
+    if body is None or _vals(found, '-init'):
+        c.flag('sqlite3 script we cannot see', unknown=True)
+    else:
+        sql.append(body)
+    for s in sql:
+        low = s.lower()
+        if s.lstrip()[:1] == '.' or '\n.' in s or any(k in low for k in _SQLITE_CODE):
+            c.flag('sqlite3 command that reaches files or runs commands', unknown=True)
+    return set(ops[1:])
 
 
 def _h_parallel(c, a, p, raw):
@@ -1289,6 +1332,7 @@ TOOLS = {
     'pwsh': _h_pwsh, 'powershell': _h_pwsh,
     'watch': _h_watch, 'flock': _h_flock, 'su': _h_su, 'runuser': _h_runuser,
     'script': _h_script, 'ssh': _h_ssh, 'tmux': _h_tmux, 'screen': _h_screen,
+    'sqlite3': _h_sqlite3,
     'parallel': _h_parallel,
     'vi': _h_editor, 'vim': _h_editor, 'nvim': _h_editor, 'view': _h_editor, 'ex': _h_editor,
     'ed': _h_editor, 'red': _h_editor, 'nano': _h_editor, 'pico': _h_editor,
