@@ -13,6 +13,10 @@ PROTECTED_PROJECT = (
     ".claude/learning-stats.jsonl", ".claude/agent_trace.jsonl", ".claude/intent_map.md",
 )
 PROTECTED_PROJECT_PREFIXES = ("scripts/hooks/", ".claude/sane-templates/")
+# The hooks and sane.py write "<file>.<pid>.tmp" then rename, and rotate logs to "<file>.1":
+# a name derived from a protected file is protected too (a symlink planted there would be
+# followed by our own write).
+DERIVED_ALSO = (".claude/settings.json", ".claude/settings.local.json")
 # Names no tool may touch at all (read, write, or name in a command).
 UNTOUCHABLE_NAMES = ("counters.json", "state.json.lock", "sane-hooks/secret")
 
@@ -198,6 +202,9 @@ def protected_rule(path, cwd, project, cfg, home=None):
                 return rel
             if rel == ".claude" or rel == ".claude/agents" or rel == "scripts":
                 return rel + " (holds protected files)"
+            for prot in PROTECTED_PROJECT + DERIVED_ALSO:
+                if rel.startswith(prot + "."):  # our temp files and rotated logs: a symlink
+                    return prot + " (a temp, backup or rotated copy of it)"  # there is followed
         for extra in cfg.list("paths.protected_extra"):
             if isinstance(extra, str) and extra:
                 target = normalise(extra, project, home)
@@ -354,6 +361,7 @@ def _protected_candidates(project, cfg, home=None, limit=400):
 def _candidates(project, cfg, home, limit):
     proj = real(project)
     out = [os.path.join(proj, r) for r in PROTECTED_PROJECT]
+    out += [os.path.join(proj, r) + ".0.tmp" for r in PROTECTED_PROJECT + DERIVED_ALSO]
     out += [os.path.join(proj, r) for r in (".claude", ".claude/agents", "scripts", "scripts/hooks",
                                             ".claude/sane-templates", ".claude/settings.json",
                                             ".claude/settings.local.json")]
