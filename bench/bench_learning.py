@@ -122,7 +122,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--learnings", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=60)
+    ap.add_argument("--quick", action="store_true", help="CI mode: 15 runs")
     args = ap.parse_args()
+    if args.quick:
+        args.runs = 15
     py = os.path.realpath(sys.executable)
     floor = [py, "-c", "import json, hmac, hashlib, fcntl"]
     tmp = tempfile.mkdtemp(prefix="sane-bench-learning-")
