@@ -1,0 +1,125 @@
+"""The shell corpus's decision columns (issue 3): every row's decision through the real gates
+under normal mode (research done), safemode, and a gated pattern. All rows run in-process
+through the hook's engine (the same code path as the script); a sample runs through
+sanetools.py as real PreToolUse payloads."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import HOOKS, clean_env
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shell_corpus import HOME, ROWS  # noqa: E402
+
+TEMP = ("/tmp/", "/var/tmp/")
+GUARD = ("[self-protection]", "[blocked-path]", "[person-only]")
+
+
+def _in_temp(w):
+    return w.startswith(TEMP) or w in ("/tmp", "/var/tmp")
+
+
+def expected(row, mode):
+    """(set of acceptable block codes) or None for allow."""
+    hint = row["decision_hint"]
+    if hint in ("write-protected", "read-blocked", "person-only"):
+        return set(GUARD)
+    if mode == "safemode":
+        changes = row["u"] or any(not _in_temp(w) for w in row["w"])
+        return {"[safemode]"} | set(GUARD) if changes else None
+    if mode == "gated":
+        return {"[review-gate]"} | set(GUARD)
+    return None
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    root = str(tmp_path_factory.mktemp("decisions"))
+    project = os.path.realpath(os.path.join(root, "project"))
+    os.makedirs(os.path.join(project, ".claude"))
+    env = clean_env(os.path.join(root, "home"))
+    env["HOME"] = HOME  # the corpus's home; nothing is read or written there
+    return project, env
+
+
+def decide(lab, command, mode, pattern=None, sid="s"):
+    project, env = lab
+    old = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    os.environ["CLAUDE_PROJECT_DIR"] = project
+    if mode == "gated":
+        os.environ["SANE_REVIEW__GATES"] = "Bash:" + pattern
+    try:
+        from core import engine
+        base = {"session_id": sid, "cwd": project}
+        engine.handle("sanetrack", dict(base, hook_event_name="PostToolUse", tool_name="Read",
+                                        tool_input={"file_path": project + "/x"},
+                                        tool_response={"type": "text", "file": {"content": "x"}}), project)
+        engine.handle("sanetrack", dict(base, hook_event_name="PostToolUse", tool_name="WebSearch",
+                                        tool_input={"query": "q"}, tool_response={"results": ["r"]}), project)
+        engine.handle("saneprompt", dict(base, hook_event_name="UserPromptSubmit",
+                                         prompt="s+" if mode == "safemode" else "s-"), project)
+        engine.handle("saneprompt", dict(base, hook_event_name="UserPromptSubmit", prompt="rb-"), project)
+        ctx = engine.handle("sanetools", dict(base, hook_event_name="PreToolUse", tool_name="Bash",
+                                              tool_input={"command": command}, tool_use_id="t"), project)
+        return ctx.answer.block
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+
+
+def _check(row, mode, reason):
+    want = expected(row, mode)
+    code = reason.split("]", 1)[0] + "]" if reason else None
+    if want is None:
+        # allowed, unless a villain rule (blocked or protected place, code we cannot see that
+        # names our files) legitimately holds it
+        assert code is None or code in GUARD, (row["cmd"], mode, reason)
+    else:
+        assert code in want, (row["cmd"], mode, reason)
+    return code
+
+
+COUNTS = {}
+
+
+@pytest.mark.parametrize("mode", ["normal", "safemode"])
+def test_corpus_decisions(lab, mode):
+    table = {}
+    for row in ROWS:
+        code = _check(row, mode, decide(lab, row["cmd"], mode))
+        table[code or "allow"] = table.get(code or "allow", 0) + 1
+    COUNTS[mode] = table
+    print("\n%s: %s" % (mode, json.dumps(table, sort_keys=True)))
+    assert table.get("allow", 0) > 50
+
+
+def test_corpus_gated_patterns(lab):
+    n = 0
+    for row in ROWS:
+        for pat in row["m"]:
+            code = _check(row, "gated", decide(lab, row["cmd"], "gated", pat, sid="g%d" % n))
+            n += 1
+        for pat in row["nm"]:
+            reason = decide(lab, row["cmd"], "gated", pat, sid="g%d" % n)
+            assert not (reason or "").startswith("[review-gate]"), (row["cmd"], pat, reason)
+            n += 1
+    assert n >= 26
+
+
+SAMPLE = ROWS[::15]
+
+
+@pytest.mark.parametrize("row", SAMPLE, ids=lambda r: r["cmd"][:50])
+def test_sample_through_sanetools(proj, row):
+    proj.env["HOME"] = HOME
+    proj.research()
+    r = proj.pre("Bash", {"command": row["cmd"]})
+    _check(row, "normal", r.denied)
+    proj.prompt("s+")
+    r = proj.pre("Bash", {"command": row["cmd"]})
+    _check(row, "safemode", r.denied)
