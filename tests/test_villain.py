@@ -178,6 +178,11 @@ BYPASSES = [
     ("temp-pythonpath", R + ("s+",), "Bash", bash("PYTHONPATH=/tmp/evil python3 -m pytest"), "[safemode]"),
     ("temp-env-command", R + ("s+",), "Bash", bash('GIT_EXTERNAL_DIFF="sh /tmp/x" git diff'), "[safemode]"),
     ("temp-script-research", (), "Bash", bash("python3 /tmp/x.py"), "[research-gate]"),
+    # -- a symlink made earlier in the same command, to a target the analysis half sees
+    ("link-dynamic-target", R, "Bash", bash("ln -s $(echo .claude) l; echo > l/sane.yaml"), SP),
+    ("link-glob-target", R, "Bash", bash("ln -s .cl* l && echo > l/sane.yaml"), SP),
+    ("link-into-dir", R + (("dir", "d"),), "Bash", bash("ln -s ../.claude d; echo > d/.claude/sane.yaml"), SP),
+    ("cp-s-symlink", R, "Bash", bash("cp -s $PWD/.claude/sane.yaml l; echo x > l"), SP),
     # -- our own writers follow a symlink planted at their temp name (pid-numbered, guessable)
     ("temp-name-symlink", RI, "Bash",
      bash("ln -sf ../scripts/hooks/core/gates_pre.py .claude/intent_map.md.4242.tmp"), SP),

@@ -247,12 +247,12 @@ def has_glob(p):
     return isinstance(p, str) and any(ch in p for ch in GLOB_CHARS)
 
 
-def expand(path, cwd, home=None, hidden=False, budget=None):
+def expand(path, cwd, home=None, hidden=False, budget=None, new_ok=False):
     """What bash's pathname expansion makes of path: (existing matches, complete). Components
     without glob characters are taken as they are; `*` does not match a leading dot unless
     `hidden` (a $VAR standing in for a name can hold one). Bounded by `budget` (directory
     entries looked at, matches kept; shared by every word of a call): when it runs out the
-    answer says it is not complete."""
+    answer says it is not complete. `new_ok`: the last name need not exist (a write)."""
     from core.globs import fnmatchcase
     budget = budget if budget is not None else dict(GLOB_BUDGET)
     p = normalise(path, cwd, home)
@@ -264,8 +264,8 @@ def expand(path, cwd, home=None, hidden=False, budget=None):
             if not has_glob(part):
                 cand = os.path.join(base, part)
                 if k == len(parts) - 1 or os.path.isdir(cand):
-                    if os.path.lexists(cand):
-                        nxt.append(cand)
+                    if os.path.lexists(cand) or new_ok and k == len(parts) - 1:
+                        nxt.append(cand)  # a write may make the last name
                 continue
             try:
                 it = os.scandir(base)

@@ -516,7 +516,7 @@ def _half_seen(f, cwd, project, home, cfg):
             if not paths.has_glob(p):
                 out.append(p)
                 continue
-            matches, complete = paths.expand(p, cwd, home, False, budget)
+            matches, complete = paths.expand(p, cwd, home, False, budget, attr == "raw_writes")
             out.extend(matches)
             if not matches or not complete:
                 out.append(p)

@@ -702,16 +702,27 @@ def _h_ln(c, a, p, raw):
     if not _has(found, '-s', '--symbolic'):
         c.writes.extend(srcs)           # a hard link makes the source writable by a new name
     elif len(srcs) == 1 and (tdir or len(ops) >= 1):
-        cwd = p.ctx.cwd if isinstance(p.ctx.cwd, str) else None
         name = c.writes[-1] if not tdir else _join(tdir[-1], srcs[0].rstrip('/').rsplit('/', 1)[-1])
-        raw_target = srcs[0]
+        _link(p, name, srcs[0], not tdir and len(ops) >= 2 and not _has(
+            found, '-T', '--no-target-directory'))
+
+
+def _link(p, name, raw_target, maybe_dir):
+    """Remember a symlink this command makes, so later writes through it are seen. A dynamic
+    or globbed target is kept as it is (the write through it is then half-seen, not
+    missed); `ln -s T D` into an existing directory D makes D/<name of T>."""
+    cwd = p.ctx.cwd if isinstance(p.ctx.cwd, str) else None
+    names = [name]
+    if maybe_dir:
+        names.append(_join(name.rstrip('/'), raw_target.rstrip('/').rsplit('/', 1)[-1]))
+    for name in names:
         targets = [raw_target]
-        if raw_target[:1] != '/' and '/' in name:
+        if raw_target[:1] != '/' and '/' in name.rstrip('/'):
             # relative to the link's directory; '$PWD/..' renders as './..', so keep both
-            targets.insert(0, _join(name.rsplit('/', 1)[0], raw_target))
+            targets.insert(0, _join(name.rstrip('/').rsplit('/', 1)[0], raw_target))
         name = _norm(_join(cwd, name) if cwd else name)
-        targets = [_norm(_join(cwd, t) if cwd and t[:1] != '/' else t) for t in targets]
-        if not vague(name) and not any(vague(t) for t in targets):
+        targets = [_norm(_join(cwd, t) if cwd and t[:1] not in ('/', '$') else t) for t in targets]
+        if not vague(name) and len(p.ctx.links) < 256:
             p.ctx.links[name.rstrip('/')] = [t.rstrip('/') or '/' for t in targets]
 
 
@@ -737,6 +748,8 @@ def _h_cp(c, a, p, raw):
     else:
         srcs = ops
     c.reads.extend(srcs)
+    if prog == 'cp' and _has(found, '-s', '--symbolic-link') and len(srcs) == 1 and c.writes:
+        _link(p, c.writes[-1], srcs[0], not tdir)   # cp -s makes a symlink, not a copy
     if prog == 'mv' or _has(found, '-l', '--link'):
         c.writes.extend(srcs)
 
@@ -1422,9 +1435,10 @@ def _settle(c, cwd, links=None):
 def _through(path, links):
     """The paths a path reaches through symlinks made earlier in the command."""
     path = _norm(path)
+    out = []
     for name, targets in links.items():
         if path == name:
-            return targets
-        if path.startswith(name + '/'):
-            return [t.rstrip('/') + path[len(name):] for t in targets]
-    return ()
+            out.extend(targets)
+        elif path.startswith(name + '/'):
+            out.extend(t.rstrip('/') + path[len(name):] for t in targets)
+    return out
