@@ -242,6 +242,8 @@ BYPASSES = [
     ("zip-over-config", R + (("zip", "../e.zip", {".claude/sane.yaml": "x: 1"}),),
      "Bash", bash("unzip -o ../e.zip"), SP),
     ("tar-from-stdin", RI, "Bash", bash("curl -sL https://x/e.tgz | tar -xz"), SP),
+    ("tar-dotdot", R + (("tar", "../e.tgz", {"../.claude/sane.yaml": "x: 1"}),),
+     "Bash", bash("tar -xPzf ../e.tgz -C src"), SP),
     ("cp-tree-over-hooks", RI + (("file", "../evil/scripts/hooks/core/gates_pre.py", "GATES = []"),),
      "Bash", bash("cp -r ../evil/. ."), SP),
     ("cp-dir-into-scripts", RI + (("file", "../evil/scripts/hooks/sanetools.py", "pass"),),
@@ -369,6 +371,8 @@ ALLOWED = [
      bash("git ls-files src | xargs sed -i s/a/b/"), None),
     ("fp-find-pycache", RI, "Bash", bash("find . -name __pycache__ -type d -exec rm -rf {} +"), None),
     ("fp-sqlite-select", R, "Bash", bash("sqlite3 -readonly data.db 'select count(*) from t'"), None),
+    ("fp-breaker-ask-person", R + ("trip",), "AskUserQuestion",
+     {"questions": [{"question": "The build keeps failing; how should I proceed?"}]}, None),
     ("fp-safemode-pytest", R + ("s+",), "Bash", bash("python -m pytest -q"), None),
     ("fp-safemode-project-script", R + ("s+",), "Bash", bash("python3 tools/check.py"), None),
     ("fp-safemode-cat-tmp", R + ("s+",), "Bash", bash("cat /tmp/x.log"), None),
@@ -397,3 +401,32 @@ def test_attack_still_blocked(proj, rid, setup, tool, ti, expect):
 @pytest.mark.parametrize("rid,setup,tool,ti,expect", _rows(ALLOWED))
 def test_false_positive_guard(proj, rid, setup, tool, ti, expect):
     _check(proj, setup, tool, ti, expect)
+
+
+# ------------------------------------------------------------------ research is not credited by
+# failing, empty or mutating calls (one row: the PostToolUse events, then an edit must be gated)
+def _post(proj, tool, ti, resp):
+    proj.post(tool, _fmt(ti, proj), resp)
+
+
+NO_CREDIT = [
+    ("read-empty", [("Read", {"file_path": "{p}/a.py"}, {"type": "text", "file": {"filePath": "a.py", "content": ""}})]),
+    ("grep-no-match", [("Grep", {"pattern": "zz"}, {"mode": "files_with_matches", "numFiles": 0, "filenames": []})]),
+    ("glob-no-match", [("Glob", {"pattern": "*.zz"}, {"filenames": [], "numFiles": 0, "truncated": False})]),
+    ("websearch-empty", [("WebSearch", {"query": "x"}, {"results": []})]),
+    ("bash-redirect", [("Bash", {"command": "ls > out.txt"}, {"stdout": "", "stderr": ""})]),
+    ("bash-reader-writes", [("Bash", {"command": "git log -1 --output=out.txt"}, {"stdout": "x", "stderr": ""})]),
+    ("bash-tee", [("Bash", {"command": "cat README.txt | tee copy.txt"}, {"stdout": "hello", "stderr": ""})]),
+    ("bash-inline-code", [("Bash", {"command": "python3 -c 'print(1)'"}, {"stdout": "1", "stderr": ""})]),
+    ("mcp-changing", [("mcp__github__create_issue", {"title": "x"}, {"content": [{"type": "text", "text": "ok"}]})]),
+]
+
+
+@pytest.mark.parametrize("rid,events", NO_CREDIT, ids=[r[0] for r in NO_CREDIT])
+def test_research_not_credited(proj, rid, events):
+    proj.post("WebSearch", {"query": "x"}, {"results": ["a result"]})  # web is done: local is the question
+    for tool, ti, resp in events:
+        _post(proj, tool, ti, resp)
+    proj.fail("Read", {"file_path": proj.path("a.py")}, error="File does not exist.")
+    r = proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x"})
+    assert (r.denied or "").startswith("[research-gate]"), (rid, r.denied)

@@ -9,7 +9,8 @@ from core import paths
 
 READ_TOOLS = frozenset(("Read", "Grep", "Glob", "LS", "WebSearch", "WebFetch", "NotebookRead",
                         "TodoRead", "ToolSearch", "ListMcpResourcesTool", "ReadMcpResourceTool",
-                        "TaskGet", "TaskList", "TaskOutput", "ListAgents"))
+                        "TaskGet", "TaskList", "TaskOutput", "ListAgents",
+                        "AskUserQuestion"))  # the breaker tells the agent to ask the person
 FILE_WRITE_TOOLS = frozenset(("Write", "Edit", "MultiEdit", "NotebookEdit"))
 SHELL_TOOLS = frozenset(("Bash", "PowerShell"))
 MCP_READ_VERBS = ("get", "list", "search", "read", "fetch", "query", "find", "lookup", "resolve",
@@ -287,8 +288,7 @@ def _python_unpack(f, cmd, mod, cwd, project, home, cfg):
                 if members is None:
                     f.blind_writes.append(dest)
                 else:
-                    base = paths.normalise(dest, cwd, home)
-                    f.raw_writes.extend(os.path.join(base, m) for m in members)
+                    f.raw_writes.extend(_landing(dest, members, cwd, project, home, cfg))
             return
 
 
@@ -340,6 +340,10 @@ def _tree_writes(f, cmd, cwd, project, home, cfg):
             and not is_git_patch:
         return
     dests = [w for w in cmd.writes if paths.holds_protected(w, cwd, project, cfg, home)]
+    if prog in ("tar", "bsdtar", "gtar") and any(
+            w == "--absolute-names" or w[:1] == "-" and w[1:2] != "-" and "P" in w
+            for w in cmd.argv[1:]):
+        dests = cmd.writes or ["."]  # -P: members may climb out with .. or be absolute
     if prog == "cpio" and any(w.startswith("-") and "i" in w or w == "--extract" for w in cmd.argv[1:]):
         dests = [cwd] if paths.holds_protected(cwd, cwd, project, cfg, home) else []
     if not dests:
@@ -355,7 +359,7 @@ def _tree_writes(f, cmd, cwd, project, home, cfg):
             f.blind_writes.extend(dests)
             return
         for d in dests:
-            f.raw_writes.extend(os.path.join(paths.normalise(d, cwd, home), m) for m in members)
+            f.raw_writes.extend(_landing(d, members, cwd, project, home, cfg))
         return
     body = None
     for r in cmd.reads[:1]:
@@ -375,6 +379,21 @@ def _tree_writes(f, cmd, cwd, project, home, cfg):
     f.raw_writes.extend(targets)
 
 
+def _landing(dest, members, cwd, project, home, cfg):
+    """Where unpacked members land that matter: those outside dest (`..`) and those on a
+    protected path (a big archive must not become a big list for every gate)."""
+    base = paths.normalise(dest, cwd, home)
+    prot = set(paths.protected_under(dest, cwd, project, cfg, home))
+    out = []
+    for m in members:
+        t = os.path.normpath(os.path.join(base, m))
+        if t in prot or not paths.is_under(t, base):
+            out.append(t)
+            if len(out) > 50:
+                break
+    return out
+
+
 def _archive_members(cmd, cwd, home, archive=None):
     """Member paths of the archive a tar/unzip/7z command unpacks (with --strip-components and
     unzip -j applied), or None when it cannot be seen (stdin, too big, not a tar or zip)."""
@@ -388,11 +407,17 @@ def _archive_members(cmd, cwd, home, archive=None):
         import zipfile
         if zipfile.is_zipfile(p):
             with zipfile.ZipFile(p) as z:
-                names = z.namelist()[:200000]
+                infos = z.infolist()[:200000]
+                if any((i.external_attr >> 16) & 0o170000 == 0o120000 for i in infos):
+                    return None  # a symlink member: later members may write through it
+                names = [i.filename for i in infos]
         else:
             import tarfile
             with tarfile.open(p) as t:
-                names = t.getnames()[:200000]
+                infos = t.getmembers()[:200000]
+                if any(i.issym() or i.islnk() for i in infos):
+                    return None
+                names = [i.name for i in infos]
     except Exception:  # a damaged or unknown archive: we cannot see what it writes
         return None
     strip = 0
