@@ -413,11 +413,14 @@ def _archive_members(cmd, cwd, home, archive=None):
                 names = [i.filename for i in infos]
         else:
             import tarfile
+            import time
+            stop = time.monotonic() + 1.5  # a decompression bomb must not outlast the hook
+            names = []
             with tarfile.open(p) as t:
-                infos = t.getmembers()[:200000]
-                if any(i.issym() or i.islnk() for i in infos):
-                    return None
-                names = [i.name for i in infos]
+                for i in t:
+                    if i.issym() or i.islnk() or len(names) > 200000 or time.monotonic() > stop:
+                        return None
+                    names.append(i.name)
     except Exception:  # a damaged or unknown archive: we cannot see what it writes
         return None
     strip = 0
