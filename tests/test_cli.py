@@ -198,3 +198,14 @@ def test_person_only_behind_value_options(proj, cmd):
     proj.install()
     proj.research()
     assert (proj.pre("Bash", {"command": cmd}).denied or "").startswith("[person-only]")
+
+
+def test_blank_session_id_cannot_borrow_an_authorisation(proj):
+    proj.install()
+    proj.prompt("sl+ ship it\n- tests pass")
+    proj.research()
+    assert proj.pre("Bash", {"command": "python3 scripts/hooks/sane.py loop check 1"}).denied is None
+    r = proj.agent_cli("loop", "check", "1", env={"CLAUDE_CODE_SESSION_ID": ""})
+    assert r.returncode == 2
+    r = proj.agent_cli("loop", "check", "1")
+    assert r.returncode == 0, r.stderr

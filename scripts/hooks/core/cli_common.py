@@ -66,8 +66,8 @@ def caller(store, argv, changes_state=True):
             continue
         if a.get("args") != list(argv):
             continue
-        if env_sid and a.get("session") != env_sid:
-            continue
+        if not env_sid or a.get("session") != env_sid:
+            continue  # Claude Code exports the session id to Bash: a missing or blank one is forged
         del auth[i]
         return Caller("agent", a.get("session"), a.get("agent_id"), a.get("agent_type"))
     if changes_state:
