@@ -1,6 +1,7 @@
 """Shared pieces of the sane.py subcommands: project, state, who is calling, errors."""
 import os
 import sys
+import time
 
 CLI = "python3 scripts/hooks/sane.py"
 
@@ -59,7 +60,7 @@ def caller(store, argv, changes_state=True):
     if not under_claude():
         return Caller("person")
     env_sid = os.environ.get("CLAUDE_CODE_SESSION_ID")
-    now = __import__("time").time()
+    now = time.time()
     auth = store.state.get("auth") or []
     for i, a in enumerate(auth):
         if not isinstance(a, dict) or a.get("expires", 0) <= now:

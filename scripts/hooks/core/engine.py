@@ -120,8 +120,7 @@ def handle(hook, payload, project):
             ctx.log("warn", "state lock busy for over %.0f s; read-only this call" % store.lock_wait)
             ctx.answer.tell_user("sane-hooks: the state lock was busy; this call ran read-only.")
         _handler(hook, event)(ctx)
-        if store.commit():
-            pass
+        store.commit()
         return ctx
     finally:
         store.close()

@@ -1,7 +1,5 @@
 """UserPromptSubmit (the person's commands, prompt classification), SessionStart and
 SubagentStart. A command is consumed: the model never sees it, the person sees the answer."""
-import time
-
 from core import intents, learning, review, saneloop
 from core.gates_pre import CATEGORY_TOOLS, missing_research, required_research
 

@@ -366,16 +366,12 @@ class Store:
         sess = sessions.get(sid)
         if not isinstance(sess, dict):
             sess = sessions[sid] = session_defaults()
-        elif "_migrated" not in sess:
+        else:
             migrate_session(sess)
         self.state["last_session"] = sid
         return sess
 
     # -- writing
-
-    @property
-    def changed(self):
-        return self._loaded_text is None or canonical(self.state) != self._loaded_text
 
     def commit(self, force=False):
         """Write if anything changed. Returns True if written. Never without the lock."""

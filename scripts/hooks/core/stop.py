@@ -1,7 +1,6 @@
 """Stop, SubagentStop, SessionEnd, TaskCompleted. Stop gates run in order (SaneLoop, review,
 learning); each sees stop_hook_active and decides for itself; the first block answers."""
 from core import intents, learning, review, saneloop
-from core.gates_pre import missing_research
 from core.saneloop import block_cap
 
 STOP_GATES = [saneloop.stop_gate, review.stop_gate, learning.stop_gate]
@@ -69,5 +68,3 @@ def on_session_end(ctx):
 def on_task_completed(ctx):
     learning.task_completed(ctx)
 
-
-__all__ = ["on_stop", "on_subagent_stop", "on_session_end", "on_task_completed", "missing_research"]
