@@ -67,7 +67,9 @@ def make_project(tmp, n, seed=5):
     os.environ.update(env)
     sys.path.insert(0, os.path.join(project, "scripts", "hooks"))
     try:
-        from core import engine, learning_schema, learning_store
+        from core import engine
+        from core.learning import schema as learning_schema
+        from core.learning import store as learning_store
         now = time.time()
         recs = []
         for i in range(n):

@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'scripts', 'hooks'))
 sys.path.insert(0, os.path.join(ROOT, 'tests'))
 
-from core.shell import analyse  # noqa: E402
+from core.shell.analysis import analyse  # noqa: E402
 from shell_corpus import HOME, ROWS  # noqa: E402
 
 MB = 1 << 20
@@ -48,7 +48,7 @@ def per_command(rounds):
 
 def import_cost(runs=15):
     code = ('import sys, time; sys.path.insert(0, %r); t = time.perf_counter(); '
-            'import core.shell; print(time.perf_counter() - t)'
+            'import core.shell.analysis; print(time.perf_counter() - t)'
             % os.path.join(ROOT, 'scripts', 'hooks'))
     got = []
     for _ in range(runs):

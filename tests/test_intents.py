@@ -424,7 +424,7 @@ def test_no_intents_file_costs_one_stat(proj):
             "p={'session_id':'s','cwd':%r,'hook_event_name':'PreToolUse','tool_name':'Write',"
             "'tool_input':{'file_path':%r,'content':'x'}};"
             "engine.handle('sanetools', p, %r);"
-            "print(json.dumps(sorted(m for m in sys.modules if m=='yaml' or m.startswith('core.intents_') or m.startswith('core.trace'))))"
+            "print(json.dumps(sorted(m for m in sys.modules if m=='yaml' or (m.startswith('core.intents.') and m != 'core.intents.hooks') or m.startswith('core.trace'))))"
             % (os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks"),
                proj.dir, proj.path("a.py"), proj.dir))
     import subprocess

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from conftest import HOOKS
-from core import learning_store as store
+from core.learning import store
 from test_learning_support import (agent_cli, bash, cand, closed_ticket, gate, reflect,
                                    session_end, session_start, stats_lines, tracker)  # noqa: F401
 
@@ -118,7 +118,7 @@ def test_max_injections_caps_every_strategy(scene):
 
 
 def test_recency_weight_is_0_3_at_90_days():
-    from core import learning_index as lidx
+    from core.learning import index as lidx
     assert math.exp(-lidx.K_DAY * 90) == pytest.approx(0.3)
     now = time.time()
 
@@ -235,7 +235,7 @@ def test_maintain_restore(p):
 WRITER = r"""
 import sys
 sys.path.insert(0, %(hooks)r)
-from core import learning_stats
+from core.learning import stats as learning_stats
 for i in range(%(n)d):
     learning_stats.append(%(project)r, "surfaced", id="learn-w%%s-%%d" %% (sys.argv[1], i),
                           session="s", pad="x" * (i * 37 %% 3000))

@@ -22,7 +22,7 @@ def run(p, *cands, raw=None):
 
 def stored(p):
     """The learnings in .claude/learnings.md, parsed back."""
-    from core.learning_store import parse_md
+    from core.learning.store import parse_md
     path = p.path(".claude", "learnings.md")
     if not os.path.exists(path):
         return []
@@ -196,7 +196,7 @@ def test_near_duplicates_in_one_batch(p):
 def test_archived_learnings_are_not_duplicates(p):
     assert run(p, cand()).returncode == 0
     lid = stored(p)[0]["id"]
-    from core.learning_store import rewrite_md
+    from core.learning.store import rewrite_md
     rewrite_md(p.path(".claude", "learnings.md"), {lid: {"status": "archived"}})
     assert run(p, cand()).returncode == 0
     assert [r["status"] for r in stored(p)] == ["archived", "active"]
@@ -268,7 +268,7 @@ def test_tamper_locked_state_refuses(p):
 # ------------------------------------------------------------------ ids
 
 def test_ids_are_time_ordered():
-    from core.learning_schema import new_id
+    from core.learning.schema import new_id
     ids = [new_id(1700000000 + i * 0.0001) for i in range(50)] + [new_id(1700000001)]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     assert all(i.startswith("learn-") and len(i) == 32 for i in ids)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from core import learning_store as store
+from core.learning import store
 from test_learning_support import (cand, closed_ticket, gate, learnings_md, reflect,
                                    session_start, stats_lines, tracker)  # noqa: F401
 

@@ -234,7 +234,8 @@ def test_template_without_session_placeholder_is_not_used(flow):
 
 
 def test_weighted_choice_follows_the_weights():
-    from core import config, review_text
+    from core import config
+    from core.review import text as review_text
     cfg = config.load("/nonexistent", {}, env={})
     picks = [review_text.select_template(cfg) for _ in range(2000)]
     share = picks.count("v1") / len(picks)
@@ -244,7 +245,7 @@ def test_weighted_choice_follows_the_weights():
 # ------------------------------------------------------------------ trace cap, truncation
 
 def test_trace_is_capped_and_compacted_with_a_marker():
-    from core import review_state as rs
+    from core.review import state as rs
     r = rs.init({}, "s", 1000.0)
     for i in range(500):
         rs.trace(r, "ToolCompleted", 1000.0 + i, i=i)
@@ -258,7 +259,7 @@ def test_trace_is_capped_and_compacted_with_a_marker():
 
 
 def test_truncation_keeps_small_inputs_whole():
-    from core import review_state as rs
+    from core.review import state as rs
     assert rs.truncated({"a": 1}) == {"value": {"a": 1}, "truncated": False}
     big = rs.truncated({"a": "é" * 8000})
     assert big["truncated"] and big["size"] > 10240 and len(big["value"].encode()) <= 10240

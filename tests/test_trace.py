@@ -370,7 +370,7 @@ def test_sixteen_concurrent_hooks_append_whole_lines(lab):
 APPENDER = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from core import trace
+from core.trace import ledger as trace
 rec = {"version": "0.1.0", "pad": sys.argv[3] * 100000}
 for i in range(40):
     rec["n"] = i
@@ -554,7 +554,7 @@ def test_intent_map_rebuilt_from_the_whole_ledger(gov):
     (None, "new file\n", "INTENT_EVOLUTION"),
 ])
 def test_mutation_class_heuristic(old, new, expected):
-    from core import trace_code
+    from core.trace import code as trace_code
     assert trace_code.mutation_class(old, new) == expected
 
 

@@ -3,7 +3,7 @@
 import sys
 
 sys.dont_write_bytecode = False
-from core.cli import main  # noqa: E402
+from core.cli.main import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

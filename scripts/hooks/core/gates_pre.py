@@ -6,7 +6,10 @@ is missing and the exact way forward.
 import hashlib
 import os
 
-from core import intents, learning, paths, policy, review
+from core import paths, policy
+from core.intents import hooks as intents
+from core.learning import hooks as learning
+from core.review import hooks as review
 from core.policy import is_read_only_tool
 
 CLI = "python3 scripts/hooks/sane.py"

@@ -373,7 +373,7 @@ def _tree_writes(f, cmd, cwd, project, home, cfg):
     if body is None:
         f.blind_writes.extend(dests)
         return
-    from core.shell_tools import _patch_targets
+    from core.shell.tools import _patch_targets
     strip = [int(v[2:]) for v in cmd.argv if v.startswith("-p") and v[2:].isdigit()]
     targets = _patch_targets(body, strip[-1] if strip else None, 1 if is_git_patch else None)
     f.raw_writes.extend(targets)
@@ -456,11 +456,11 @@ def _python_module(cmd):
 
 
 def _shell_facts(tool, command, cwd, project, home, cfg):
-    from core import shell
+    from core.shell import analysis as shell
     f = Facts(tool, "shell")
     f.text = command
     if tool == "PowerShell":
-        from core import powershell
+        from core.shell import powershell
         a = powershell.analyse(command, home)
     else:
         a = shell.analyse(command, home, env={"CLAUDE_PROJECT_DIR": project})
@@ -476,7 +476,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         mod = _python_module(cmd) if tool == "Bash" else None
         if mod:
             _python_unpack(f, cmd, mod, cwd, project, home, cfg)
-        if mod and mod[0] in ("sane", "sane.py", "core.cli"):
+        if mod and mod[0] in ("sane", "sane.py", "core.cli", "core.cli.main"):
             args = ["-m " + mod[0]] + list(mod[1])
         if args:
             script = args[0].replace("$CLAUDE_PROJECT_DIR", project).replace("${CLAUDE_PROJECT_DIR}", project)

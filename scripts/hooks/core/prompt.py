@@ -1,6 +1,9 @@
 """UserPromptSubmit (the person's commands, prompt classification), SessionStart and
 SubagentStart. A command is consumed: the model never sees it, the person sees the answer."""
-from core import intents, learning, review, saneloop
+from core import saneloop
+from core.intents import hooks as intents
+from core.learning import hooks as learning
+from core.review import hooks as review
 from core.gates_pre import CATEGORY_TOOLS, missing_research, required_research
 
 CLI = "python3 scripts/hooks/sane.py"

@@ -1,6 +1,9 @@
 """Stop, SubagentStop, SessionEnd, TaskCompleted. Stop gates run in order (SaneLoop, review,
 learning); each sees stop_hook_active and decides for itself; the first block answers."""
-from core import intents, learning, review, saneloop
+from core import saneloop
+from core.intents import hooks as intents
+from core.learning import hooks as learning
+from core.review import hooks as review
 from core.saneloop import block_cap
 
 STOP_GATES = [saneloop.stop_gate, review.stop_gate, learning.stop_gate]

@@ -2,7 +2,10 @@
 action log. Decides from explicit fields only: text in stdout is never an error."""
 import os
 
-from core import intents, learning, paths, policy, review
+from core import paths, policy
+from core.intents import hooks as intents
+from core.learning import hooks as learning
+from core.review import hooks as review
 from core.gates_pre import CATEGORY_TOOLS
 
 UNIQUE_FILES_CAP = 200

@@ -12,7 +12,7 @@ import json
 import os
 import time
 
-from core import trace_hash
+from core.trace import hashes as trace_hash
 
 VERSION = "0.1.0"
 LEDGER_REL = ".claude/agent_trace.jsonl"
@@ -228,7 +228,7 @@ def locate_ranges(path, new_strings):
 def file_entry(project, path, ranges_spec):
     """(relative path, [range dicts], [(start, end)]) for a file, or None. ranges_spec: "whole"
     or a list of (start, end)."""
-    from core.intents_scope import relative
+    from core.intents.scope import relative
     rel = relative(path, project)
     if not rel or not os.path.isfile(path):
         return None

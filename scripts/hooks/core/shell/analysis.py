@@ -47,8 +47,8 @@ Conventions the gates rely on:
 """
 import os
 
-from .shell_effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
-from .shell_lex import MAX_LEN, Bound, Ctx, Parser, Redirect  # noqa: F401 (API)
+from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
+from core.shell.lexer import MAX_LEN, Bound, Ctx, Parser, Redirect  # noqa: F401 (API)
 
 __all__ = ['Analysis', 'Command', 'Redirect', 'analyse', 'matches', 'sane_args']
 

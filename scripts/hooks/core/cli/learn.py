@@ -7,7 +7,7 @@ import sys
 import time
 
 from core import log
-from core.cli_common import CLI, CliError, caller, err, open_store, out, project_of, under_claude
+from core.cli.common import CLI, CliError, caller, err, open_store, out, project_of, under_claude
 
 COMMANDS = ("learn",)
 MAX_INPUT = 1024 * 1024
@@ -127,7 +127,7 @@ def _read_input(args):
 
 
 def _active(idx):
-    from core.learning_index import STATUS
+    from core.learning.index import STATUS
     summaries, ids = {}, set()
     for i in range(idx.n):
         if idx.status[i] != STATUS["active"]:
@@ -140,7 +140,7 @@ def _active(idx):
 
 
 def _refresh(project, cfg, save=True):
-    from core import learning_index as lidx
+    from core.learning import index as lidx
     idx = lidx.refresh(project, cfg)
     if save and idx.dirty:
         lidx.save(idx, project)
@@ -150,10 +150,10 @@ def _refresh(project, cfg, save=True):
 # ---------------------------------------------------------------- reflect, skip, observe
 
 def reflect(args, argv):
-    from core import learning_gate as gate
-    from core import learning_schema as schema
-    from core import learning_stats as stats
-    from core import learning_store as store
+    from core.learning import gate
+    from core.learning import schema
+    from core.learning import stats
+    from core.learning import store
     project = project_of(args)
     st = open_store(project)
     try:
@@ -237,8 +237,8 @@ def _where_text(w):
 
 
 def _supersede(project, idx, sup, now):
-    from core import learning_stats as stats
-    from core import learning_store as store
+    from core.learning import stats
+    from core.learning import store
     md = {}
     for old, new in sup.items():
         i = idx.find(old)
@@ -252,8 +252,8 @@ def _supersede(project, idx, sup, now):
 
 
 def skip(args, argv):
-    from core import learning_gate as gate
-    from core import learning_stats as stats
+    from core.learning import gate
+    from core.learning import stats
     project = project_of(args)
     sid_arg, reason = _split_words(args.words)
     reason = " ".join(reason.split())
@@ -283,7 +283,7 @@ def skip(args, argv):
 
 
 def observe(args, argv):
-    from core import learning_gate as gate
+    from core.learning import gate
     project = project_of(args)
     sid_arg, note = _split_words(args.words)
     note = note.strip()
@@ -315,8 +315,8 @@ def _index_readonly(project):
 
 
 def _full(idx, i):
-    from core import learning_retrieval as retrieval
-    from core.learning_index import STATUS_NAME
+    from core.learning import retrieval
+    from core.learning.index import STATUS_NAME
     rec = retrieval.view(idx, i) or {"id": idx.id_of(i), "summary": idx.summ[
         idx.summ_pos[i]:idx.summ_pos[i + 1] - 1]}
     rec["status"] = STATUS_NAME.get(idx.status[i], "active")
@@ -349,8 +349,8 @@ def list_(args, argv):
 
 
 def search(args, argv):
-    from core import learning_retrieval as retrieval
-    from core import learning_schema as schema
+    from core.learning import retrieval
+    from core.learning import schema
     project = project_of(args)
     _, idx = _index_readonly(project)
     text = " ".join(" ".join(args.query).split())
@@ -373,7 +373,7 @@ def search(args, argv):
 
 
 def stats_(args, argv):
-    from core import learning_stats as stats
+    from core.learning import stats
     project = project_of(args)
     _, idx = _index_readonly(project)
     s = stats.summary(idx)
@@ -410,10 +410,10 @@ def trace(args, argv):
 # ---------------------------------------------------------------- maintain (person only)
 
 def maintain(args, argv):
-    from core import learning_index as lidx
-    from core import learning_retrieval as retrieval
-    from core import learning_stats as stats
-    from core import learning_store as store
+    from core.learning import index as lidx
+    from core.learning import retrieval
+    from core.learning import stats
+    from core.learning import store
     if under_claude():
         raise CliError("refused: `sane.py learn maintain` is for the person only; run it in "
                        "your own terminal, outside Claude Code", 2)

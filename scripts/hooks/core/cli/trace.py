@@ -4,7 +4,7 @@ import argparse
 import json
 import os
 
-from core.cli_common import CliError, err, out, project_of
+from core.cli.common import CliError, err, out, project_of
 
 COMMANDS = ("trace",)
 
@@ -34,7 +34,7 @@ def _short(s, n=12):
 
 
 def verify(args, project):
-    from core import trace_verify
+    from core.trace import verify as trace_verify
     results, problems, nrec = trace_verify.verify(project)
     counts = {}
     for r in results:
@@ -63,7 +63,7 @@ def verify(args, project):
 
 
 def blame(args, project):
-    from core import trace_verify
+    from core.trace import verify as trace_verify
     rel = trace_verify.rel_of(project, args.file, os.getcwd())
     if rel is None:
         raise CliError("%s is outside the project %s" % (args.file, project))

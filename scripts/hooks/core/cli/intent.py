@@ -3,9 +3,10 @@ an authorised Bash call, or the person)."""
 import argparse
 import json
 
-from core import intents as gov
-from core import intents_file, log
-from core.cli_common import CLI, CliError, caller, open_store, out, project_of, resolve_session
+from core.intents import hooks as gov
+from core import log
+from core.intents import loader as intents_file
+from core.cli.common import CLI, CliError, caller, open_store, out, project_of, resolve_session
 
 COMMANDS = ("intent",)
 
@@ -34,7 +35,7 @@ def _load(project, st):
     intents = intents_file.load(project, st.state["cache"].setdefault("yaml", {}))
     if intents.broken:
         for e in intents.errors[1:]:
-            from core.cli_common import err
+            from core.cli.common import err
             err("sane.py: " + e)
         raise CliError(intents.errors[0], 1)
     return intents

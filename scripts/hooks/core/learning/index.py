@@ -23,7 +23,7 @@ import os
 import sys
 from bisect import bisect_right
 
-from core import learning_store as store
+from core.learning import store
 
 VERSION = 5
 MAGIC = b"SANEIDX%d " % VERSION
@@ -364,7 +364,7 @@ def refresh(project, cfg, idx=None):
 
 def fold_stats(project, idx):
     """Fold the stats lines appended since the cache last saw the log."""
-    from core import learning_stats as stats
+    from core.learning import stats
     path = stats.stats_path(project)
     try:
         size = os.path.getsize(path)

@@ -7,7 +7,7 @@ replaced, means a full re-read.
 import json
 import os
 
-from core import trace
+from core.trace import ledger as trace
 
 MAP_REL = ".claude/intent_map.md"
 MARK = "<!-- sane-intent-map "

@@ -4,7 +4,7 @@ import os
 import time
 
 from core import log
-from core.cli_common import CliError, caller, open_store, out, project_of, resolve_session
+from core.cli.common import CliError, caller, open_store, out, project_of, resolve_session
 
 SECTIONS = ("circuit_breaker", "enforcement", "safemode", "tamper")
 SESSION_SECTIONS = ("research", "requirements", "edits", "saneloop", "action_log", "review",

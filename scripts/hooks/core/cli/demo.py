@@ -7,9 +7,9 @@ import subprocess
 import sys
 import tempfile
 
-from core.cli_common import out
+from core.cli.common import out
 
-HOOKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOOKS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SID = "demo-5e551011"
 
 

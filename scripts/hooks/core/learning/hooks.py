@@ -27,7 +27,7 @@ def _concerns(facts):
 
 
 def _scan(ctx, facts):
-    from core import learning_tickets as tickets
+    from core.learning import tickets
     systems = tickets.systems_enabled(ctx.cfg)
     if facts.tool in ("Bash", "PowerShell"):
         try:
@@ -49,7 +49,7 @@ def pre_tool(ctx, facts):
         return None
     events = [e for e in _scan(ctx, facts) if e[0] == "close"]
     if events:
-        from core import learning_gate as gate
+        from core.learning import gate
         sec = gate.section(ctx.session)
         a = facts.analysis
         compound = bool(a is not None and len(getattr(a, "commands", ())) > 1)
@@ -68,14 +68,14 @@ def post_tool(ctx, facts, ok):
     if pend and tid in pend:
         _settle(ctx, sec, pend.pop(tid), ok)
     if facts.tool in TASK_TOOLS and (sec is None or not sec.get("tasks_seen")):
-        from core import learning_gate as gate
+        from core.learning import gate
         sec = gate.section(sess)
         sec["tasks_seen"] = True
     if ok and _concerns(facts):
         starts = [e for e in _scan(ctx, facts) if e[0] == "start"]
         if starts:
-            from core import learning_gate as gate
-            from core import learning_tickets as tickets
+            from core.learning import gate
+            from core.learning import tickets
             sec = gate.section(sess)
             for _, system, ticket_id in starts[:3]:
                 t = tickets.show(system, ticket_id, ctx.project) or {}
@@ -86,8 +86,8 @@ def post_tool(ctx, facts, ok):
 
 
 def _settle(ctx, sec, ent, ok):
-    from core import learning_gate as gate
-    from core import learning_tickets as tickets
+    from core.learning import gate
+    from core.learning import tickets
     for system, ticket_id in ent.get("events") or []:
         if ok:
             known = sec.get("ticket") or {}
@@ -133,8 +133,8 @@ def _referenced(ctx, sec, facts, text=None):
 
 
 def _mark_referenced(ctx, sec, x, how):
-    from core import learning_gate as gate
-    from core import learning_stats as stats
+    from core.learning import gate
+    from core.learning import stats
     x["outcome"] = "referenced"
     stats.append(ctx.project, "referenced", id=x["id"], session=ctx.sid, how=how,
                  category=x.get("category"))
@@ -169,9 +169,9 @@ def _notice(ctx, sec):
 def session_start(ctx):
     """Discover the ticketing system and an in-progress ticket; inject the relevant learnings;
     passive decay once a day."""
-    from core import learning_gate as gate
-    from core import learning_store as store
-    from core import learning_tickets as tickets
+    from core.learning import gate
+    from core.learning import store
+    from core.learning import tickets
     sec = gate.section(ctx.session)
     gate.trace(sec, ctx.now, "SessionStart", ctx.payload.get("source") or "startup")
     for other, s in ctx.state["sessions"].items():
@@ -190,7 +190,7 @@ def session_start(ctx):
         if t:
             gate.activate(sec, ctx.now, t, "in progress at SessionStart")
     try:
-        from core import learning_retrieval as retrieval
+        from core.learning import retrieval
         retrieval.inject(ctx, sec)
     except Exception as exc:  # retrieval must never cost the session its start
         import traceback
@@ -226,7 +226,7 @@ def stop_gate(ctx, held):
     if (not sec or sec.get("status", "idle") not in OPEN and not sec.get("pending_close")) and (
             (sess.get("edits") or {}).get("count", 0) == 0 or (sec or {}).get("session_done")):
         return None  # nothing closed and nothing written: nothing to reflect on
-    from core import learning_gate as gate
+    from core.learning import gate
     return gate.stop(ctx, held)
 
 
@@ -235,10 +235,10 @@ def session_end(ctx):
     sec = _sec(ctx.session)
     if not sec:
         return
-    from core import learning_gate as gate
+    from core.learning import gate
     for x in sec.get("injected") or []:
         if x.get("outcome") == "surfaced":
-            from core import learning_stats as stats
+            from core.learning import stats
             x["outcome"] = "dismissed"
             stats.append(ctx.project, "dismissed", id=x["id"], session=ctx.sid,
                          category=x.get("category"))
@@ -250,10 +250,10 @@ def session_end(ctx):
 
 def task_completed(ctx):
     """Claude Code's task list: a completed task is a ticket close (armed, never blocked)."""
-    from core import learning_tickets as tickets
+    from core.learning import tickets
     if "tasks" not in tickets.systems_enabled(ctx.cfg):
         return
-    from core import learning_gate as gate
+    from core.learning import gate
     sec = gate.section(ctx.session)
     sec["tasks_seen"] = True
     tid = ctx.payload.get("task_id")

@@ -16,7 +16,7 @@ The schema (the seed's):
 """
 import os
 
-from core import intents_scope
+from core.intents import scope as intents_scope
 
 INTENTS_REL = ".claude/active_intents.yaml"
 IGNORE_REL = ".claude/.intentignore"

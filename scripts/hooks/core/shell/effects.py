@@ -9,7 +9,7 @@ and returns the argument values the generic "looks like a path" read rule must s
 are reads, nothing else.
 """
 
-from .shell_lex import DYNAMIC, DYNPOS, Raw
+from core.shell.lexer import DYNAMIC, DYNPOS, Raw
 
 __all__ = ['Command', 'expand', 'prog_name']
 
@@ -1002,10 +1002,10 @@ def _h_interp(c, a, p, raw):
         return None
     if kind == 'module':
         if val in ('pip', 'pip3'):
-            from .shell_tools import pkg_pip
+            from core.shell.tools import pkg_pip
             pkg_pip(c, rest, p)
         elif val in ('black', 'isort', 'autopep8', 'yapf', 'ruff'):
-            from .shell_tools import formatter
+            from core.shell.tools import formatter
             formatter(c, rest, p, raw, val)
         elif val in ('venv', 'virtualenv'):
             found, ops = opts(rest, '', ('--prompt',))
@@ -1226,7 +1226,7 @@ TOOL_NAMES = frozenset((
 def handler(key):
     h = HANDLERS.get(key)
     if h is None and key in TOOL_NAMES:
-        from . import shell_tools
+        from core.shell import tools as shell_tools
         HANDLERS.update(shell_tools.TOOLS)
         h = HANDLERS.get(key)
     return h

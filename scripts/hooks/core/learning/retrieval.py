@@ -14,8 +14,8 @@ import math
 import os
 from bisect import bisect_right
 
-from core import learning_index as lidx
-from core import learning_store as store
+from core.learning import index as lidx
+from core.learning import store
 
 STRATEGIES = {"conservative": (0.8, 3), "moderate": (0.3, 5), "aggressive": (0.1, 10)}
 BASE_RELEVANCE = 0.1
@@ -76,7 +76,7 @@ def changed_files_start(project):
     """Start `git status` in the background (SessionStart loads the index meanwhile)."""
     if not os.path.exists(os.path.join(project, ".git")):
         return None
-    from core.learning_tickets import spawn
+    from core.learning.tickets import spawn
     argv = ["git", "-C", project, "status", "--porcelain", "-z", "--untracked-files=all"]
     return spawn(argv) or ("sync", argv)
 
@@ -84,7 +84,7 @@ def changed_files_start(project):
 def changed_files_finish(handle, cap=50):
     if handle is None:
         return []
-    from core.learning_tickets import collect, run
+    from core.learning.tickets import collect, run
     if handle[0] == "sync":
         out = run(handle[1], None)
         out = out.encode("utf-8") if out is not None else None
@@ -253,7 +253,7 @@ def render(picks):
 def decay(project, cfg, idx, now, force=False):
     """Archive active learnings unused for passive_duration_days, unless their hit rate is at
     or above immunity_hit_rate. Once a day unless forced. Returns the archived ids."""
-    from core import learning_stats as stats
+    from core.learning import stats
     if not force and now - (idx.decay_at or 0) < 86400:
         return []
     idx.decay_at = now
@@ -293,8 +293,8 @@ def decay(project, cfg, idx, now, force=False):
 
 def inject(ctx, sec):
     """SessionStart: rank, inject, record `surfaced`, decay once a day."""
-    from core import learning_gate as gate
-    from core import learning_stats as stats
+    from core.learning import gate
+    from core.learning import stats
     project, cfg, now = ctx.project, ctx.cfg, ctx.now
     git = changed_files_start(project)
     idx = lidx.refresh(project, cfg)

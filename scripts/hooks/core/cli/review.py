@@ -6,7 +6,7 @@ import os
 import time
 
 from core import log
-from core.cli_common import CliError, caller, open_store, out, project_of, resolve_session, \
+from core.cli.common import CliError, caller, open_store, out, project_of, resolve_session, \
     under_claude
 
 COMMANDS = ("review",)
@@ -104,7 +104,8 @@ def _indent(text, pad="    "):
 # ---------------------------------------------------------------- decide
 
 def cmd_decide(args, argv):
-    from core import config as cfgmod, review_state as rs
+    from core import config as cfgmod
+    from core.review import state as rs
     word = args.decision.strip().upper()
     if word not in rs.DECISIONS:
         raise CliError("the decision must be COMPLETE or ISSUES (got %r)" % args.decision)
@@ -348,7 +349,8 @@ def parse_age(text):
 
 
 def _pending_work(sess):
-    from core import learning, review
+    from core.learning import hooks as learning
+    from core.review import hooks as review
     return bool(review.pending(sess) or learning.pending(sess)
                 or (sess.get("saneloop") or {}).get("active"))
 

@@ -6,7 +6,7 @@ import shutil
 import sys
 import time
 
-from core.cli_common import CliError, out
+from core.cli.common import CliError, out
 
 SCRIPTS = {"saneprompt": ("UserPromptSubmit", "SessionStart", "SubagentStart"),
            "sanetools": ("PreToolUse",),
@@ -21,7 +21,7 @@ GITIGNORE_MARK = "# sane-hooks (generated; state, locks and logs stay local)"
 GITIGNORE_LINES = (".claude/state.json", ".claude/state.json.lock", ".claude/state.json.*.tmp",
                    ".claude/audit.jsonl", ".claude/*.log", ".claude/*.log.*",
                    "scripts/hooks/**/__pycache__/")
-HOOKS_SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOOKS_SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def is_ours(handler):

@@ -1,7 +1,7 @@
 """The long tail of program handlers for shell_effects (issue 3): git, package managers,
 downloaders, archivers, patch, find, awk, perl, editors, disks, remote and multiplexed shells.
 Imported on the first command that needs one of them, so `import core.shell` stays cheap."""
-from .shell_effects import _has, _join, _spawn, _stdin_code, _vals, opts, stdin_text
+from core.shell.effects import _has, _join, _spawn, _stdin_code, _vals, opts, stdin_text
 
 def _h_base64(c, a, p, raw):
     found, ops = opts(a, 'wbio', ('--wrap', '--input', '--output'))

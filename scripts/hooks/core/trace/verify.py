@@ -3,8 +3,9 @@ hold its content: in place, moved, or changed) and `trace blame FILE` (which lin
 which intent and session). Content hashes make both survive code moving around."""
 import os
 
-from core import trace, trace_hash
-from core.intents_scope import relative
+from core.trace import ledger as trace
+from core.trace import hashes as trace_hash
+from core.intents.scope import relative
 
 MOVE_SEARCH_LINES = 20000  # files longer than this are not searched for moved ranges
 

@@ -5,8 +5,8 @@ import stat
 import sys
 
 from core import log
-from core.cli_common import out, project_of
-from core.cli_install import SCRIPTS, MATCHED, is_ours
+from core.cli.common import out, project_of
+from core.cli.install import SCRIPTS, MATCHED, is_ours
 
 
 def _check(results, ok, name, detail, hint=None):

@@ -39,7 +39,7 @@ def load(ctx):
             cache.pop(path, None)
             cache.pop(os.path.join(ctx.project, ".claude", ".intentignore"), None)
         return NO_FILE
-    from core import intents_file
+    from core.intents import loader as intents_file
     return intents_file.load(ctx.project, ctx.state["cache"].setdefault("yaml", {}))
 
 
@@ -95,7 +95,7 @@ def describe(project, it, history=True):
         lines.append("Acceptance criteria:")
         lines += ["- " + c for c in it["acceptance_criteria"][:20]]
     if history:
-        from core import trace
+        from core.trace import ledger as trace
         recent = trace.recent_for_intent(project, it["id"])
         if recent:
             lines.append("Recent changes under this intent (newest first):")
@@ -189,7 +189,8 @@ def intent_gate(ctx, facts, targets, unknown):
 
 
 def scope_gate(ctx, it, targets, unknown):
-    from core import intents_file, intents_scope
+    from core.intents import loader as intents_file
+    from core.intents import scope as intents_scope
     how = ("Keep the change inside the scope, select the intent that owns it (`%s intent select "
            "<ID>`), or ask the person to widen owned_scope in .claude/active_intents.yaml (or "
            "to exempt the path in .claude/.intentignore)." % CLI)
@@ -235,7 +236,7 @@ def destructive_gate(ctx, facts):
 
 
 def stale_gate(ctx, facts):
-    from core import intents_reads
+    from core.intents import reads as intents_reads
     path = _real(facts.writes[0])
     state = intents_reads.stale(ctx, path)
     if state is None:
@@ -261,18 +262,18 @@ def post_tool(ctx, facts, ok):
     tool = facts.tool
     if tool in READ_TOOLS:
         if facts.reads and ctx.cfg.get("intents.stale_check", True):
-            from core import intents_reads
+            from core.intents import reads as intents_reads
             intents_reads.record(ctx, _real(facts.reads[0]))
         return
     if facts.kind == "write" and facts.writes:
         path = _real(facts.writes[0])
         if ctx.cfg.get("intents.stale_check", True):
-            from core import intents_reads
+            from core.intents import reads as intents_reads
             intents_reads.record(ctx, path)
         _trace(ctx, facts, [path])
     elif facts.kind == "shell":
         if facts.writes:
-            from core import intents_reads
+            from core.intents import reads as intents_reads
             git = os.path.join(ctx.project, ".git")
             targets = [t for t in (_real(w) for w in facts.writes)
                        if t != git and not t.startswith(git + os.sep)]
@@ -296,7 +297,8 @@ def _trace(ctx, facts, paths_):
     if not ctx.cfg.get("trace.enabled", True):
         return
     try:
-        from core import trace, trace_code
+        from core.trace import ledger as trace
+        from core.trace import code as trace_code
         entries, mclass = _entries(ctx, facts, paths_)
         if not entries:
             return
@@ -310,14 +312,15 @@ def _trace(ctx, facts, paths_):
         rec = trace.build(ctx, entries, mclass, iid)
         trace.append(ctx.project, rec)
         if iid and mclass == trace_code.INTENT_EVOLUTION:
-            from core import trace_map
+            from core.trace import intent_map as trace_map
             trace_map.regenerate(ctx.project, intents.intents)
     except Exception as exc:  # the ledger never breaks a hook
         ctx.log("warn", "trace: %s: %s" % (exc.__class__.__name__, exc))
 
 
 def _entries(ctx, facts, paths_):
-    from core import trace, trace_code
+    from core.trace import ledger as trace
+    from core.trace import code as trace_code
     ti, resp = ctx.tool_input, ctx.payload.get("tool_response")
     resp = resp if isinstance(resp, dict) else {}
     tool = facts.tool

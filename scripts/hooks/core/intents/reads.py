@@ -8,7 +8,7 @@ size or mtime is a change.
 """
 import os
 
-from core import trace_hash
+from core.trace import hashes as trace_hash
 
 PER_AGENT = 100
 AGENTS = 8

@@ -57,7 +57,7 @@ def _section(ctx):
     if not isinstance(r, dict):
         r = sess["review"] = {}
     if not r.get("status"):
-        from core import review_state
+        from core.review import state as review_state
         review_state.init(r, ctx.sid, ctx.now, sess.get("created_at"))
     return r
 
@@ -138,7 +138,7 @@ def pre_tool(ctx, facts):
     if facts.sane_calls:
         for call in facts.sane_calls:
             if is_decide(call.args):
-                from core import review_text
+                from core.review import text as review_text
                 return review_text.main_thread_decide(ctx.sid, reviewer_type(ctx), ctx.session)
     if facts.tool in AGENT_TOOLS and ctx.agent_id is None:
         ti = ctx.tool_input
@@ -155,7 +155,7 @@ def pre_tool(ctx, facts):
 
 def _reviewer_call(ctx, facts, r):
     """The reviewer only reads; its one change is its own decide, for its own session."""
-    from core import review_text
+    from core.review import text as review_text
     for call in facts.sane_calls:
         w = words(call.args)
         if is_decide(call.args):
@@ -177,7 +177,8 @@ def _reviewer_call(ctx, facts, r):
 
 
 def _bad_session_id(ctx, got):
-    from core import review_state as rs, review_text
+    from core.review import state as rs
+    from core.review import text as review_text
     r = _section(ctx)
     a = rs.pending_attempt(r)
     if a is not None:
@@ -221,7 +222,7 @@ def match_gate(ctx, facts, gates):
         if not (fnmatchcase(tool, tpat) or (tpat == "Bash" and tool == "PowerShell")):
             continue
         if facts.kind == "shell":
-            from core import shell
+            from core.shell import analysis as shell
             if facts.analysis is not None and shell.matches(cpat, facts.analysis):
                 return pat
             head = _glob_head(cpat)
@@ -240,7 +241,8 @@ def _gate(ctx, facts, gates):
     pattern = match_gate(ctx, facts, gates)
     if pattern is None:
         return None
-    from core import review_state as rs, review_text
+    from core.review import state as rs
+    from core.review import text as review_text
     r = _section(ctx)
     tid = ctx.payload.get("tool_use_id")
     call = rs.summary_of(facts.tool, ctx.tool_input, 200)
@@ -280,7 +282,7 @@ def post_tool(ctx, facts, ok):
         rec["last_seen"] = round(ctx.now, 3)
     if rec is None and r.get("status") not in OPEN and (not tid or tid != r.get("last_gate_tid")):
         return
-    from core import review_state as rs
+    from core.review import state as rs
     rs.trace(r, "ToolCompleted", ctx.now, tool=ctx.tool, ok=ok, tool_use_id=tid,
              call=rs.summary_of(ctx.tool, ctx.tool_input, 200),
              **({"agent_id": ctx.agent_id} if ctx.agent_id else {}))
@@ -301,7 +303,7 @@ def on_prompt(ctx, prompt):
     r = _existing(ctx)
     if r is None and not opens:
         return
-    from core import review_state as rs
+    from core.review import state as rs
     r = _section(ctx)
     r["last_prompt_at"] = round(ctx.now, 3)
     ended = False
@@ -326,7 +328,7 @@ def session_start(ctx):
     r = _existing(ctx)
     if r is None:
         return
-    from core import review_state as rs
+    from core.review import state as rs
     if r.get("sid") != ctx.sid:
         import json
         old_sid = r.get("sid")
@@ -349,7 +351,8 @@ def subagent_start(ctx):
     """SubagentStart: announce the reviewer (agent_id + type) and brief it."""
     if ctx.agent_id is None or ctx.agent_type != reviewer_type(ctx):
         return
-    from core import review_state as rs, review_text
+    from core.review import state as rs
+    from core.review import text as review_text
     r = _section(ctx)
     rs.announce(r, ctx.agent_id, ctx.agent_type, ctx.now)
     rs.trace(r, "ReviewerStart", ctx.now, agent_id=ctx.agent_id)
@@ -375,7 +378,7 @@ def subagent_stop(ctx):
     rec = (r.get("reviewers") or {}).get(ctx.agent_id) if r is not None else None
     if rec is None:
         return
-    from core import review_state as rs
+    from core.review import state as rs
     d = rec.get("pending")
     if isinstance(d, dict):
         rec.update(stopped_at=round(ctx.now, 3), pending=None, decided=d.get("word"))
@@ -386,7 +389,7 @@ def subagent_stop(ctx):
         rec["stopped_at"] = round(ctx.now, 3)
         return
     if not rec.get("nudged"):
-        from core import review_text
+        from core.review import text as review_text
         rec["nudged"] = True
         rs.trace(r, "ReviewerStop", ctx.now, agent_id=ctx.agent_id, outcome="no decision: sent back")
         ctx.answer.deny(review_text.nudge(ctx.sid))
@@ -407,7 +410,8 @@ def stop_gate(ctx, held):
     r = ctx.session.get("review")
     if not isinstance(r, dict) or r.get("status") not in OPEN or mode(ctx) == "never":
         return None
-    from core import review_state as rs, review_text
+    from core.review import state as rs
+    from core.review import text as review_text
     now = ctx.now
     active = ctx.payload.get("stop_hook_active") is True
     if held:
@@ -454,7 +458,7 @@ def session_end(ctx):
     """SessionEnd."""
     r = _existing(ctx)
     if r is not None:
-        from core import review_state as rs
+        from core.review import state as rs
         rs.trace(r, "SessionEnd", ctx.now, reason=str(ctx.payload.get("reason") or "")[:40])
 
 

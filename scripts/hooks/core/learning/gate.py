@@ -15,7 +15,7 @@ tamper) the gate never blocks and what is pending stays pending.
 """
 import os
 
-from core import learning_tickets as tickets
+from core.learning import tickets
 
 CLI = "python3 scripts/hooks/sane.py"
 TRACE_CAP = 100
@@ -263,7 +263,7 @@ def stop(ctx, held):
 
 
 def auto_skip(ctx, sec, reason, lines):
-    from core import learning_stats as stats
+    from core.learning import stats
     record_skip(sec, ctx.now, reason, "auto", lines)
     stats.append(ctx.project, "skip", session=ctx.sid, decider="auto", reason=reason,
                  lines=lines, ticket=None)
@@ -271,7 +271,7 @@ def auto_skip(ctx, sec, reason, lines):
 
 
 def _trip(ctx, sec, max_blocks):
-    from core import learning_stats as stats
+    from core.learning import stats
     n = sec.get("block_count", 0)
     trace(sec, ctx.now, "CircuitBreakerTripped", "%d blocks without a reflection" % n)
     if sec.get("armed_by") == "session":

@@ -27,7 +27,7 @@ import json
 import os
 import time
 
-from core.learning_schema import iso, one_line, parse_iso
+from core.learning.schema import iso, one_line, parse_iso
 
 MARKDOWN = os.path.join(".claude", "learnings.md")
 MD_HEADER = ("# Learnings\n\n<!-- Written by `sane.py learn` (sane-hooks). One `## learn-...` "

@@ -2,10 +2,10 @@
 import argparse
 import sys
 
-from core.cli_common import CliError, err, under_claude
+from core.cli.common import CliError, err, under_claude
 
 # Subcommand groups built by the feature issues: each module has add_parser(sub) and run(args, argv).
-GROUPS = ("cli_review", "cli_learn", "cli_intent", "cli_trace")
+GROUPS = ("review", "learn", "intent", "trace")
 
 
 class Parser(argparse.ArgumentParser):
@@ -56,7 +56,7 @@ def build():
     ls.add_argument("--project", default=argparse.SUPPRESS)
     for name in GROUPS:
         try:
-            mod = __import__("core." + name, fromlist=["add_parser"])
+            mod = __import__("core.cli." + name, fromlist=["add_parser"])
         except ImportError:
             continue
         mod.add_parser(sub, cmd)
@@ -70,39 +70,39 @@ def dispatch(args, argv):
         raise CliError("refused: `sane.py %s` is for the person only; run it in your own "
                        "terminal, outside Claude Code" % c, 2)
     if c == "status":
-        from core.cli_basic import status
+        from core.cli.basic import status
         return status(args)
     if c == "config":
-        from core.cli_basic import config
+        from core.cli.basic import config
         return config(args)
     if c == "logs":
-        from core.cli_basic import logs
+        from core.cli.basic import logs
         return logs(args)
     if c == "reset":
-        from core.cli_basic import reset
+        from core.cli.basic import reset
         return reset(args, argv)
     if c == "unlock":
-        from core.cli_basic import unlock
+        from core.cli.basic import unlock
         return unlock(args, argv)
     if c == "loop":
         if not args.loop_cmd:
             raise CliError("loop needs an action: check N | status")
-        from core.cli_basic import loop
+        from core.cli.basic import loop
         return loop(args, argv)
     if c == "doctor":
-        from core.cli_doctor import doctor
+        from core.cli.doctor import doctor
         return doctor(args)
     if c == "install":
-        from core.cli_install import install
+        from core.cli.install import install
         return install(args)
     if c == "uninstall":
-        from core.cli_install import uninstall
+        from core.cli.install import uninstall
         return uninstall(args)
     if c == "demo":
-        from core.cli_demo import demo
+        from core.cli.demo import demo
         return demo(args)
     for name in GROUPS:
-        mod = sys.modules.get("core." + name)
+        mod = sys.modules.get("core.cli." + name)
         if mod is not None and c in getattr(mod, "COMMANDS", ()):
             return mod.run(args, argv)
     raise CliError("unknown command %r (see `sane.py --help`)" % c)

@@ -232,7 +232,7 @@ def _command_events(c, system, action):
 
 def scan_shell(analysis, systems):
     """[(action 'close'|'start', system, ticket id)] for every segment of a Bash call."""
-    from core import shell
+    from core.shell import analysis as shell
     if analysis is None:
         return []
     out = []
@@ -254,7 +254,7 @@ def scan_shell(analysis, systems):
 
 
 def _segment_matches(c, pat):
-    from core import shell
+    from core.shell import analysis as shell
     probe = shell.Analysis(c.text, [c], [])
     return shell.matches(pat, probe)
 
