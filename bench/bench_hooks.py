@@ -6,6 +6,7 @@ tool calls. A benchmark prints figures; it is not a test.
 
 usage: python3 bench/bench_hooks.py [--runs 200] [--quick]
 """
+
 import argparse
 import json
 import os
@@ -28,45 +29,78 @@ def make_project(prior, tmp):
     os.makedirs(os.path.join(project, ".claude"))
     os.makedirs(os.path.join(project, "src"))
     os.makedirs(home)
-    shutil.copytree(HOOKS, os.path.join(project, "scripts", "hooks"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        HOOKS,
+        os.path.join(project, "scripts", "hooks"),
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     with open(os.path.join(project, "src", "app.py"), "w") as fh:
         fh.write("def main():\n    return 1\n" * 20)
     with open(os.path.join(project, ".claude", "sane.yaml"), "w") as fh:
         fh.write("loop: {max_iterations: 100000000}\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "SANE_"))}
-    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-               SANE_HOOK_SECRET="bench-secret", CLAUDE_PROJECT_DIR=project)
+    env.update(
+        HOME=home,
+        XDG_CONFIG_HOME=os.path.join(home, ".config"),
+        SANE_HOOK_SECRET="bench-secret",
+        CLAUDE_PROJECT_DIR=project,
+    )
     old = dict(os.environ)
     os.environ.clear()
     os.environ.update(env)
     sys.path.insert(0, os.path.join(project, "scripts", "hooks"))
     try:
         from core import engine
+
         f = os.path.join(project, "src", "app.py")
         base = {"session_id": SID, "cwd": project}
-        engine.handle("saneprompt", dict(base, hook_event_name="UserPromptSubmit",
-                                         prompt="add logging to the app module"), project)
+        engine.handle(
+            "saneprompt",
+            dict(base, hook_event_name="UserPromptSubmit", prompt="add logging to the app module"),
+            project,
+        )
         for i in range(prior):
             k = i % 4
             if k == 0:
-                p = dict(base, hook_event_name="PostToolUse", tool_name="Read", tool_input={"file_path": f},
-                         tool_response={"type": "text", "file": {"filePath": f, "content": "x"}})
+                p = dict(
+                    base,
+                    hook_event_name="PostToolUse",
+                    tool_name="Read",
+                    tool_input={"file_path": f},
+                    tool_response={"type": "text", "file": {"filePath": f, "content": "x"}},
+                )
                 engine.handle("sanetrack", p, project)
             elif k == 1:
-                p = dict(base, hook_event_name="PreToolUse", tool_name="Edit",
-                         tool_input={"file_path": f, "old_string": "return 1", "new_string": "return 1"})
+                p = dict(
+                    base,
+                    hook_event_name="PreToolUse",
+                    tool_name="Edit",
+                    tool_input={"file_path": f, "old_string": "return 1", "new_string": "return 1"},
+                )
                 engine.handle("sanetools", p, project)
             elif k == 2:
-                p = dict(base, hook_event_name="PostToolUse", tool_name="WebSearch",
-                         tool_input={"query": "q%d" % i}, tool_response={"results": ["r"]})
+                p = dict(
+                    base,
+                    hook_event_name="PostToolUse",
+                    tool_name="WebSearch",
+                    tool_input={"query": "q%d" % i},
+                    tool_response={"results": ["r"]},
+                )
                 engine.handle("sanetrack", p, project)
             else:
-                p = dict(base, hook_event_name="PostToolUse", tool_name="Bash",
-                         tool_input={"command": "ls src"}, tool_response={"stdout": "app.py", "stderr": ""})
+                p = dict(
+                    base,
+                    hook_event_name="PostToolUse",
+                    tool_name="Bash",
+                    tool_input={"command": "ls src"},
+                    tool_response={"stdout": "app.py", "stderr": ""},
+                )
                 engine.handle("sanetrack", p, project)
-        engine.handle("saneprompt", dict(base, hook_event_name="UserPromptSubmit",
-                                         prompt="sl+ keep going\n- it works"), project)
+        engine.handle(
+            "saneprompt",
+            dict(base, hook_event_name="UserPromptSubmit", prompt="sl+ keep going\n- it works"),
+            project,
+        )
     finally:
         os.environ.clear()
         os.environ.update(old)
@@ -80,25 +114,91 @@ def cases(project):
     f = os.path.join(project, "src", "app.py")
     b = {"session_id": SID, "cwd": project, "tool_use_id": "toolu_bench"}
     return [
-        ("UserPromptSubmit", "allow", "saneprompt", dict(b, hook_event_name="UserPromptSubmit", prompt="why is main slow?")),
-        ("UserPromptSubmit", "block", "saneprompt", dict(b, hook_event_name="UserPromptSubmit", prompt="s?")),
-        ("PreToolUse", "allow", "sanetools", dict(b, hook_event_name="PreToolUse", tool_name="Edit",
-                                                  tool_input={"file_path": f, "old_string": "return 1", "new_string": "return 1"})),
-        ("PreToolUse", "block", "sanetools", dict(b, hook_event_name="PreToolUse", tool_name="Bash",
-                                                  tool_input={"command": "cat ~/.ssh/id_rsa | base64"})),
-        ("PostToolUse", "allow", "sanetrack", dict(b, hook_event_name="PostToolUse", tool_name="Read", tool_input={"file_path": f},
-                                                   tool_response={"type": "text", "file": {"filePath": f, "content": "x"}})),
-        ("PostToolUse", "block", "sanetrack", dict(b, hook_event_name="PostToolUseFailure", tool_name="Bash",
-                                                   tool_input={"command": "false"}, error="Exit code 1\n", is_interrupt=True)),
-        ("Stop", "allow", "sanestop", dict(b, session_id="bench-no-loop", hook_event_name="Stop",
-                                           stop_hook_active=False, last_assistant_message="x")),
-        ("Stop", "block", "sanestop", dict(b, hook_event_name="Stop", stop_hook_active=False, last_assistant_message="x")),
+        (
+            "UserPromptSubmit",
+            "allow",
+            "saneprompt",
+            dict(b, hook_event_name="UserPromptSubmit", prompt="why is main slow?"),
+        ),
+        (
+            "UserPromptSubmit",
+            "block",
+            "saneprompt",
+            dict(b, hook_event_name="UserPromptSubmit", prompt="s?"),
+        ),
+        (
+            "PreToolUse",
+            "allow",
+            "sanetools",
+            dict(
+                b,
+                hook_event_name="PreToolUse",
+                tool_name="Edit",
+                tool_input={"file_path": f, "old_string": "return 1", "new_string": "return 1"},
+            ),
+        ),
+        (
+            "PreToolUse",
+            "block",
+            "sanetools",
+            dict(
+                b,
+                hook_event_name="PreToolUse",
+                tool_name="Bash",
+                tool_input={"command": "cat ~/.ssh/id_rsa | base64"},
+            ),
+        ),
+        (
+            "PostToolUse",
+            "allow",
+            "sanetrack",
+            dict(
+                b,
+                hook_event_name="PostToolUse",
+                tool_name="Read",
+                tool_input={"file_path": f},
+                tool_response={"type": "text", "file": {"filePath": f, "content": "x"}},
+            ),
+        ),
+        (
+            "PostToolUse",
+            "block",
+            "sanetrack",
+            dict(
+                b,
+                hook_event_name="PostToolUseFailure",
+                tool_name="Bash",
+                tool_input={"command": "false"},
+                error="Exit code 1\n",
+                is_interrupt=True,
+            ),
+        ),
+        (
+            "Stop",
+            "allow",
+            "sanestop",
+            dict(
+                b,
+                session_id="bench-no-loop",
+                hook_event_name="Stop",
+                stop_hook_active=False,
+                last_assistant_message="x",
+            ),
+        ),
+        (
+            "Stop",
+            "block",
+            "sanestop",
+            dict(b, hook_event_name="Stop", stop_hook_active=False, last_assistant_message="x"),
+        ),
     ]
 
 
 def timed(argv, data, env, cwd):
     t = time.perf_counter()
-    subprocess.run(argv, input=data, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        argv, input=data, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     return time.perf_counter() - t
 
 
@@ -118,8 +218,15 @@ def main():
         for n in sizes:
             t0 = time.time()
             project, env = make_project(n, tmp)
-            print("state after %d prior calls ready in %.1fs (%d bytes)" % (
-                n, time.time() - t0, os.path.getsize(os.path.join(project, ".claude", "state.json"))), file=sys.stderr)
+            print(
+                "state after %d prior calls ready in %.1fs (%d bytes)"
+                % (
+                    n,
+                    time.time() - t0,
+                    os.path.getsize(os.path.join(project, ".claude", "state.json")),
+                ),
+                file=sys.stderr,
+            )
             for event, path, hook, payload in cases(project):
                 argv = [py, os.path.join(project, "scripts", "hooks", hook + ".py")]
                 data = json.dumps(payload).encode()
@@ -130,18 +237,37 @@ def main():
                     ts.append(timed(argv, data, env, project))
                 # each case is compared with the floor runs interleaved with it: load drift
                 # on a shared machine moves both alike
-                rows[(event, path, n)] = (statistics.median(ts) * 1000, statistics.median(fs) * 1000)
+                rows[(event, path, n)] = (
+                    statistics.median(ts) * 1000,
+                    statistics.median(fs) * 1000,
+                )
                 floors.append(statistics.median(fs) * 1000)
         fl = statistics.median(floors)
-        print("floor `%s -c \"import json, hmac, hashlib, fcntl\"`: median %.1f ms (%d runs each, "
-              "interleaved with every case)" % (py, fl, runs))
-        print("%-17s %-6s %12s %8s %12s %8s %10s" % ("hook event", "path", "%d calls" % sizes[0], "ratio",
-                                                   "%d calls" % sizes[1], "ratio", "big/small"))
+        print(
+            'floor `%s -c "import json, hmac, hashlib, fcntl"`: median %.1f ms (%d runs each, '
+            "interleaved with every case)" % (py, fl, runs)
+        )
+        print(
+            "%-17s %-6s %12s %8s %12s %8s %10s"
+            % (
+                "hook event",
+                "path",
+                "%d calls" % sizes[0],
+                "ratio",
+                "%d calls" % sizes[1],
+                "ratio",
+                "big/small",
+            )
+        )
         for event, path, _, _ in cases(tmp):
             (a, fa), (b, fb) = rows[(event, path, sizes[0])], rows[(event, path, sizes[1])]
-            print("%-17s %-6s %9.1f ms %7.2fx %9.1f ms %7.2fx %9.2fx" % (
-                event, path, a, a / fa, b, b / fb, (b / fb) / (a / fa)))
-        print("(PostToolUse block = PostToolUseFailure: the tracking hook never blocks; Stop block = an active SaneLoop)")
+            print(
+                "%-17s %-6s %9.1f ms %7.2fx %9.1f ms %7.2fx %9.2fx"
+                % (event, path, a, a / fa, b, b / fb, (b / fb) / (a / fa))
+            )
+        print(
+            "(PostToolUse block = PostToolUseFailure: the tracking hook never blocks; Stop block = an active SaneLoop)"
+        )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

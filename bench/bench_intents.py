@@ -8,6 +8,7 @@ it is not a test.
 
 usage: python3 bench/bench_intents.py [--runs 200] [--quick]
 """
+
 import argparse
 import json
 import os
@@ -42,8 +43,11 @@ def make_project(tmp, name, intents):
     os.makedirs(os.path.join(project, ".claude"))
     os.makedirs(os.path.join(project, "src", "auth"))
     os.makedirs(home)
-    shutil.copytree(HOOKS, os.path.join(project, "scripts", "hooks"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        HOOKS,
+        os.path.join(project, "scripts", "hooks"),
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     f = os.path.join(project, "src", "auth", "app.py")
     with open(f, "w") as fh:
         fh.write("def main():\n    return 1\n" * 20)
@@ -53,39 +57,93 @@ def make_project(tmp, name, intents):
         with open(os.path.join(project, ".claude", ".intentignore"), "w") as fh:
             fh.write("*.md\ndocs/\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "SANE_"))}
-    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-               SANE_HOOK_SECRET="bench-secret", CLAUDE_PROJECT_DIR=project)
+    env.update(
+        HOME=home,
+        XDG_CONFIG_HOME=os.path.join(home, ".config"),
+        SANE_HOOK_SECRET="bench-secret",
+        CLAUDE_PROJECT_DIR=project,
+    )
     base = {"session_id": SID, "cwd": project, "transcript_path": os.path.join(home, "t.jsonl")}
     setup = [
-        ("saneprompt", dict(base, hook_event_name="SessionStart", source="startup", model="claude-sonnet-4-5")),
-        ("saneprompt", dict(base, hook_event_name="UserPromptSubmit", prompt="add token refresh to auth")),
-        ("sanetrack", dict(base, hook_event_name="PostToolUse", tool_name="Read", tool_input={"file_path": f},
-                           tool_response={"type": "text", "file": {"filePath": f, "content": "x"}})),
-        ("sanetrack", dict(base, hook_event_name="PostToolUse", tool_name="WebSearch", tool_input={"query": "q"},
-                           tool_response={"results": ["r"]})),
+        (
+            "saneprompt",
+            dict(base, hook_event_name="SessionStart", source="startup", model="claude-sonnet-4-5"),
+        ),
+        (
+            "saneprompt",
+            dict(base, hook_event_name="UserPromptSubmit", prompt="add token refresh to auth"),
+        ),
+        (
+            "sanetrack",
+            dict(
+                base,
+                hook_event_name="PostToolUse",
+                tool_name="Read",
+                tool_input={"file_path": f},
+                tool_response={"type": "text", "file": {"filePath": f, "content": "x"}},
+            ),
+        ),
+        (
+            "sanetrack",
+            dict(
+                base,
+                hook_event_name="PostToolUse",
+                tool_name="WebSearch",
+                tool_input={"query": "q"},
+                tool_response={"results": ["r"]},
+            ),
+        ),
     ]
     if intents:
-        setup.append(("saneprompt", dict(base, hook_event_name="UserPromptSubmit", prompt="intent INT-001")))
+        setup.append(
+            ("saneprompt", dict(base, hook_event_name="UserPromptSubmit", prompt="intent INT-001"))
+        )
     for hook, payload in setup:
         run_hook(project, env, hook, payload)
-    pre = dict(base, hook_event_name="PreToolUse", tool_name="Edit", tool_use_id="toolu_bench",
-               tool_input={"file_path": f, "old_string": "return 1", "new_string": "return 1"})
-    post = dict(pre, hook_event_name="PostToolUse", tool_response={
-        "filePath": f, "oldString": "return 1", "newString": "return 1",
-        "structuredPatch": [{"oldStart": 2, "oldLines": 1, "newStart": 2, "newLines": 1,
-                             "lines": ["-    return 1", "+    return 1"]}]})
+    pre = dict(
+        base,
+        hook_event_name="PreToolUse",
+        tool_name="Edit",
+        tool_use_id="toolu_bench",
+        tool_input={"file_path": f, "old_string": "return 1", "new_string": "return 1"},
+    )
+    post = dict(
+        pre,
+        hook_event_name="PostToolUse",
+        tool_response={
+            "filePath": f,
+            "oldString": "return 1",
+            "newString": "return 1",
+            "structuredPatch": [
+                {
+                    "oldStart": 2,
+                    "oldLines": 1,
+                    "newStart": 2,
+                    "newLines": 1,
+                    "lines": ["-    return 1", "+    return 1"],
+                }
+            ],
+        },
+    )
     return project, env, pre, post
 
 
 def run_hook(project, env, hook, payload):
-    r = subprocess.run([sys.executable, os.path.join(project, "scripts", "hooks", hook + ".py")],
-                       input=json.dumps(payload).encode(), env=env, cwd=project, capture_output=True)
+    r = subprocess.run(
+        [sys.executable, os.path.join(project, "scripts", "hooks", hook + ".py")],
+        input=json.dumps(payload).encode(),
+        env=env,
+        cwd=project,
+        capture_output=True,
+    )
     return r
 
 
 def timed(argv, data, env, cwd):
     t = time.perf_counter()
-    subprocess.run(argv, input=data, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        argv, input=data, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     return time.perf_counter() - t
 
 
@@ -105,12 +163,16 @@ def main():
         for project, env, pre, _ in (with_p, without_p):
             r = run_hook(project, env, "sanetools", pre)
             if r.stdout.strip():
-                print("warning: the bench call is not a silent allow: %s" % r.stdout.decode()[:300],
-                      file=sys.stderr)
-        cases = [("PreToolUse Edit, intents file", "sanetools", with_p, "pre"),
-                 ("PreToolUse Edit, no intents file", "sanetools", without_p, "pre"),
-                 ("PostToolUse Edit + ledger, intents", "sanetrack", with_p, "post"),
-                 ("PostToolUse Edit + ledger, none", "sanetrack", without_p, "post")]
+                print(
+                    "warning: the bench call is not a silent allow: %s" % r.stdout.decode()[:300],
+                    file=sys.stderr,
+                )
+        cases = [
+            ("PreToolUse Edit, intents file", "sanetools", with_p, "pre"),
+            ("PreToolUse Edit, no intents file", "sanetools", without_p, "pre"),
+            ("PostToolUse Edit + ledger, intents", "sanetrack", with_p, "post"),
+            ("PostToolUse Edit + ledger, none", "sanetrack", without_p, "post"),
+        ]
         times = {name: [] for name, _, _, _ in cases}
         floors = []
         prepared = []
@@ -124,8 +186,10 @@ def main():
             for name, argv, data, env, project in prepared:
                 times[name].append(timed(argv, data, env, project))
         fl = statistics.median(floors) * 1000
-        print("floor `%s -c \"import json, hmac, hashlib, fcntl\"`: median %.1f ms (%d runs each, interleaved)"
-              % (py, fl, runs))
+        print(
+            'floor `%s -c "import json, hmac, hashlib, fcntl"`: median %.1f ms (%d runs each, interleaved)'
+            % (py, fl, runs)
+        )
         for name, _, _, _ in cases:
             m = statistics.median(times[name]) * 1000
             print("%-36s median %6.1f ms  %5.2fx floor" % (name, m, m / fl))

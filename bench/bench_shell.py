@@ -3,6 +3,7 @@ the hostile 1 MB cases, and the import cost.  A script, not a test:
 
     python3 bench/bench_shell.py [--rounds N] [--quick]
 """
+
 import argparse
 import os
 import statistics
@@ -11,28 +12,28 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, 'scripts', 'hooks'))
-sys.path.insert(0, os.path.join(ROOT, 'tests'))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "hooks"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from core.shell.analysis import analyse  # noqa: E402
 from shell_corpus import HOME, ROWS  # noqa: E402
 
 MB = 1 << 20
 BIG = [
-    ('1 MB word', 'echo ' + 'a' * MB),
-    ('1 MB of short words', 'a ' * (MB // 2)),
-    ('1 MB unterminated quote', 'echo "' + 'x' * MB),
-    ('1 MB of `ls;`', 'ls; ' * (MB // 4)),
-    ('1 MB heredoc to a file', "cat <<'EOF' > big.txt\n" + ('x' * 79 + '\n') * (MB // 80) + 'EOF'),
-    ('1 MB of $x', 'echo $x' * (MB // 7)),
-    ('5000 nested $(', '$(' * 5000 + 'ls' + ')' * 5000),
+    ("1 MB word", "echo " + "a" * MB),
+    ("1 MB of short words", "a " * (MB // 2)),
+    ("1 MB unterminated quote", 'echo "' + "x" * MB),
+    ("1 MB of `ls;`", "ls; " * (MB // 4)),
+    ("1 MB heredoc to a file", "cat <<'EOF' > big.txt\n" + ("x" * 79 + "\n") * (MB // 80) + "EOF"),
+    ("1 MB of $x", "echo $x" * (MB // 7)),
+    ("5000 nested $(", "$(" * 5000 + "ls" + ")" * 5000),
 ]
 
 
 def per_command(rounds):
     """Median over rounds of each command's time, then the median over the corpus (us)."""
-    cmds = [r['cmd'] for r in ROWS]
-    for cmd in cmds:                    # warm up (lazy imports, caches)
+    cmds = [r["cmd"] for r in ROWS]
+    for cmd in cmds:  # warm up (lazy imports, caches)
         analyse(cmd, home=HOME)
     med = []
     for cmd in cmds:
@@ -47,41 +48,49 @@ def per_command(rounds):
 
 
 def import_cost(runs=15):
-    code = ('import sys, time; sys.path.insert(0, %r); t = time.perf_counter(); '
-            'import core.shell.analysis; print(time.perf_counter() - t)'
-            % os.path.join(ROOT, 'scripts', 'hooks'))
+    code = (
+        "import sys, time; sys.path.insert(0, %r); t = time.perf_counter(); "
+        "import core.shell.analysis; print(time.perf_counter() - t)"
+        % os.path.join(ROOT, "scripts", "hooks")
+    )
     got = []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         got.append(float(out.stdout.strip()))
     return min(got), statistics.median(got)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument('--rounds', type=int, default=25)
-    ap.add_argument('--quick', action='store_true', help='3 rounds, fewer import runs (CI)')
+    ap.add_argument("--rounds", type=int, default=25)
+    ap.add_argument("--quick", action="store_true", help="3 rounds, fewer import runs (CI)")
     args = ap.parse_args(argv)
     if args.quick:
         args.rounds = 3
     med = per_command(args.rounds)
     us = [m * 1e6 for m in med]
-    print('corpus: %d commands' % len(us))
-    print('per command: median %.1f us, p90 %.1f us, p99 %.1f us, max %.1f us'
-          % (us[len(us) // 2], us[int(len(us) * 0.9)], us[int(len(us) * 0.99)], us[-1]))
+    print("corpus: %d commands" % len(us))
+    print(
+        "per command: median %.1f us, p90 %.1f us, p99 %.1f us, max %.1f us"
+        % (us[len(us) // 2], us[int(len(us) * 0.9)], us[int(len(us) * 0.99)], us[-1])
+    )
     for name, cmd in BIG:
         ts = []
         for _ in range(3):
             t = time.perf_counter()
             a = analyse(cmd, home=HOME)
             ts.append(time.perf_counter() - t)
-        print('%-26s %6.1f ms  unknown=%s  (%s)' % (name, min(ts) * 1e3, a.unknown,
-                                                    '; '.join(a.reasons[:2])))
+        print(
+            "%-26s %6.1f ms  unknown=%s  (%s)"
+            % (name, min(ts) * 1e3, a.unknown, "; ".join(a.reasons[:2]))
+        )
     lo, mid = import_cost(5 if args.quick else 15)
-    print('import core.shell: min %.2f ms, median %.2f ms (shell_tools loads on first use)'
-          % (lo * 1e3, mid * 1e3))
+    print(
+        "import core.shell: min %.2f ms, median %.2f ms (shell_tools loads on first use)"
+        % (lo * 1e3, mid * 1e3)
+    )
     return 0
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     sys.exit(main())

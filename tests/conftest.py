@@ -1,5 +1,6 @@
 """Shared fixtures: every test gets its own project, HOME, XDG config dir and secret, with the
 inherited Claude Code and SANE_* environment cleared; hooks run as real subprocesses."""
+
 import json
 import os
 import subprocess
@@ -14,10 +15,17 @@ sys.path.insert(0, HOOKS)
 
 
 def clean_env(home, extra=None):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("CLAUDE", "SANE_")) and k not in ("CLAUDECODE",)}
-    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-               SANE_HOOK_SECRET="test-secret", PYTHONDONTWRITEBYTECODE="1")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CLAUDE", "SANE_")) and k not in ("CLAUDECODE",)
+    }
+    env.update(
+        HOME=home,
+        XDG_CONFIG_HOME=os.path.join(home, ".config"),
+        SANE_HOOK_SECRET="test-secret",
+        PYTHONDONTWRITEBYTECODE="1",
+    )
     env.update(extra or {})
     return env
 
@@ -84,10 +92,18 @@ class Project:
         return self.write(".claude/sane.yaml", text)
 
     def payload(self, event, **fields):
-        p = {"session_id": self.sid, "transcript_path": os.path.join(self.home, "t.jsonl"),
-             "cwd": self.dir, "hook_event_name": event, "permission_mode": "default"}
+        p = {
+            "session_id": self.sid,
+            "transcript_path": os.path.join(self.home, "t.jsonl"),
+            "cwd": self.dir,
+            "hook_event_name": event,
+            "permission_mode": "default",
+        }
         if event in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
-            p["tool_use_id"] = fields.pop("tool_use_id", "toolu_%d" % abs(hash(json.dumps(fields, sort_keys=True, default=str))))
+            p["tool_use_id"] = fields.pop(
+                "tool_use_id",
+                "toolu_%d" % abs(hash(json.dumps(fields, sort_keys=True, default=str))),
+            )
         p.update(fields)
         return p
 
@@ -96,9 +112,14 @@ class Project:
         e["CLAUDE_PROJECT_DIR"] = self.dir
         e.update(env or {})
         data = raw if raw is not None else json.dumps(payload)
-        proc = subprocess.run([sys.executable, os.path.join(HOOKS, script + ".py")],
-                              input=data if isinstance(data, bytes) else data.encode(),
-                              capture_output=True, env=e, cwd=self.dir, timeout=timeout)
+        proc = subprocess.run(
+            [sys.executable, os.path.join(HOOKS, script + ".py")],
+            input=data if isinstance(data, bytes) else data.encode(),
+            capture_output=True,
+            env=e,
+            cwd=self.dir,
+            timeout=timeout,
+        )
         proc.stdout = proc.stdout.decode("utf-8", "replace")
         proc.stderr = proc.stderr.decode("utf-8", "replace")
         r = Result(proc)
@@ -111,45 +132,87 @@ class Project:
         return self.hook("saneprompt", self.payload("UserPromptSubmit", prompt=text, **kw))
 
     def pre(self, tool, tool_input, **kw):
-        return self.hook("sanetools", self.payload("PreToolUse", tool_name=tool, tool_input=tool_input, **kw))
+        return self.hook(
+            "sanetools", self.payload("PreToolUse", tool_name=tool, tool_input=tool_input, **kw)
+        )
 
     def post(self, tool, tool_input, response=None, **kw):
-        return self.hook("sanetrack", self.payload("PostToolUse", tool_name=tool, tool_input=tool_input,
-                                                   tool_response=response if response is not None else {"ok": True}, **kw))
+        return self.hook(
+            "sanetrack",
+            self.payload(
+                "PostToolUse",
+                tool_name=tool,
+                tool_input=tool_input,
+                tool_response=response if response is not None else {"ok": True},
+                **kw,
+            ),
+        )
 
     def fail(self, tool, tool_input, error="Exit code 1\nboom", **kw):
-        return self.hook("sanetrack", self.payload("PostToolUseFailure", tool_name=tool, tool_input=tool_input,
-                                                   error=error, is_interrupt=False, **kw))
+        return self.hook(
+            "sanetrack",
+            self.payload(
+                "PostToolUseFailure",
+                tool_name=tool,
+                tool_input=tool_input,
+                error=error,
+                is_interrupt=False,
+                **kw,
+            ),
+        )
 
     def stop(self, active=False, **kw):
-        return self.hook("sanestop", self.payload("Stop", stop_hook_active=active,
-                                                  last_assistant_message="done", **kw))
+        return self.hook(
+            "sanestop",
+            self.payload("Stop", stop_hook_active=active, last_assistant_message="done", **kw),
+        )
 
     def research(self, cats=("local", "web")):
         """Give this session research credit the real way (PostToolUse with a result)."""
         if "local" in cats:
             f = self.write("README.txt", "hello\n")
-            self.post("Read", {"file_path": f}, {"type": "text", "file": {"filePath": f, "content": "hello\n"}})
+            self.post(
+                "Read",
+                {"file_path": f},
+                {"type": "text", "file": {"filePath": f, "content": "hello\n"}},
+            )
         if "web" in cats:
             self.post("WebSearch", {"query": "x"}, {"results": ["a result"]})
 
     def cli(self, *args, env=None, input=None):
         e = dict(self.env)
         e.update(env or {})
-        proc = subprocess.run([sys.executable, os.path.join(HOOKS, "sane.py")] + list(args)
-                              + ["--project", self.dir] * ("--project" not in args and _takes_project(args)),
-                              capture_output=True, text=True, env=e, cwd=self.dir, input=input, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, os.path.join(HOOKS, "sane.py")]
+            + list(args)
+            + ["--project", self.dir] * ("--project" not in args and _takes_project(args)),
+            capture_output=True,
+            text=True,
+            env=e,
+            cwd=self.dir,
+            input=input,
+            timeout=60,
+        )
         assert "Traceback" not in proc.stderr, proc.stderr
         return proc
 
     def agent_cli(self, *args, env=None):
         """sane.py exactly as the agent's Bash call runs it: the project's copy, cwd = project,
         no added flags, CLAUDECODE=1 and the session id in the environment."""
-        e = dict(self.env, CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=self.sid, CLAUDE_PROJECT_DIR=self.dir)
+        e = dict(
+            self.env, CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=self.sid, CLAUDE_PROJECT_DIR=self.dir
+        )
         e.update(env or {})
         script = self.path("scripts", "hooks", "sane.py")
-        proc = subprocess.run([sys.executable, script if os.path.exists(script) else os.path.join(HOOKS, "sane.py")]
-                              + list(args), capture_output=True, text=True, env=e, cwd=self.dir, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, script if os.path.exists(script) else os.path.join(HOOKS, "sane.py")]
+            + list(args),
+            capture_output=True,
+            text=True,
+            env=e,
+            cwd=self.dir,
+            timeout=60,
+        )
         assert "Traceback" not in proc.stderr, proc.stderr
         return proc
 
@@ -184,6 +247,7 @@ def load_payload(name, project=None):
     text = json.dumps(doc["payload"])
     if project is not None:
         import re
+
         text = re.sub(r"<runs>/[a-z_0-9]+/project", project.dir.replace("\\", "/"), text)
         for tag in ("<runs>", "<harness>", "<tmp>"):
             text = text.replace(tag, project.root)

@@ -3,19 +3,23 @@
 usage: fuzz_runner.py HOOK < payload-file   (payloads separated by a line `\\x1e`)
 Prints one JSON line per payload: {"code", "stdout", "stderr", "ms"}.
 """
+
 import io
 import json
 import os
 import sys
 import time
 
-HOOKS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks")
+HOOKS = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks"
+)
 sys.path.insert(0, HOOKS)
 sys.argv = [sys.argv[0], sys.argv[1]]
 
 
 def main():
     from core import engine
+
     hook = sys.argv[1]
     blobs = sys.stdin.buffer.read().split(b"\n\x1e\n")
     real_out, real_err, real_in = sys.stdout, sys.stderr, sys.stdin
@@ -34,7 +38,14 @@ def main():
             code = "crash:%s:%s" % (exc.__class__.__name__, exc)
         ms = (time.perf_counter() - t) * 1000
         sys.stdout, sys.stderr, sys.stdin = real_out, real_err, real_in
-        results.append({"code": code, "stdout": out.getvalue()[:4000], "stderr": err.getvalue()[:4000], "ms": ms})
+        results.append(
+            {
+                "code": code,
+                "stdout": out.getvalue()[:4000],
+                "stderr": err.getvalue()[:4000],
+                "ms": ms,
+            }
+        )
     for r in results:
         print(json.dumps(r))
 

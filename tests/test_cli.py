@@ -1,4 +1,5 @@
 """sane.py: install/uninstall hygiene, doctor, config, status, reset, person-only refusals."""
+
 import json
 import os
 
@@ -12,9 +13,14 @@ def settings(proj):
         return json.load(fh)
 
 
-USER_HOOKS = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}],
-                        "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}]},
-              "permissions": {"allow": ["Bash(ls:*)"]}, "model": "opus"}
+USER_HOOKS = {
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}],
+        "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}],
+    },
+    "permissions": {"allow": ["Bash(ls:*)"]},
+    "model": "opus",
+}
 
 
 def test_install_is_idempotent_keeps_user_settings_and_backs_up(proj):
@@ -26,8 +32,18 @@ def test_install_is_idempotent_keeps_user_settings_and_backs_up(proj):
     assert s["permissions"] == USER_HOOKS["permissions"] and s["model"] == "opus"
     assert {"type": "command", "command": "echo mine"} in s["hooks"]["PreToolUse"][0]["hooks"]
     assert s["hooks"]["Notification"] == USER_HOOKS["hooks"]["Notification"]
-    events = {"UserPromptSubmit", "SessionStart", "SubagentStart", "PreToolUse", "PostToolUse",
-              "PostToolUseFailure", "Stop", "SubagentStop", "SessionEnd", "TaskCompleted"}
+    events = {
+        "UserPromptSubmit",
+        "SessionStart",
+        "SubagentStart",
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "Stop",
+        "SubagentStop",
+        "SessionEnd",
+        "TaskCompleted",
+    }
     assert events <= set(s["hooks"])
     for ev in events:
         for g in s["hooks"][ev]:
@@ -63,6 +79,7 @@ def test_uninstall_removes_only_ours(proj):
 def test_settings_example_is_exactly_what_install_writes(proj):
     proj.cli("install", proj.dir)
     import sys
+
     with open(os.path.join(ROOT, "settings.example.json")) as fh:
         example = fh.read().replace("__PYTHON__", os.path.abspath(sys.executable))
     assert json.loads(example) == settings(proj)
@@ -76,17 +93,25 @@ def test_install_refuses_broken_settings_and_changes_nothing(proj):
     assert open(proj.path(".claude", "settings.json")).read() == "{broken"
 
 
-@pytest.mark.parametrize("args", [["install"], ["uninstall"], ["reset"], ["unlock"], ["reset", "safemode"]])
+@pytest.mark.parametrize(
+    "args", [["install"], ["uninstall"], ["reset"], ["unlock"], ["reset", "safemode"]]
+)
 def test_person_only_commands_refused_inside_claude_code(proj, args):
     r = proj.cli(*args, env={"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": proj.sid})
     assert r.returncode == 2 and "person only" in r.stderr
 
 
-@pytest.mark.parametrize("cmd", ["python3 scripts/hooks/sane.py reset", "python3 scripts/hooks/sane.py unlock",
-                                 "bash -c 'python3 scripts/hooks/sane.py reset breaker'",
-                                 "true && ./scripts/hooks/sane.py install /tmp/x",
-                                 "python3 \"$CLAUDE_PROJECT_DIR/scripts/hooks/sane.py\" uninstall",
-                                 "cd . ; python3 scripts/hooks/sane.py learn maintain"])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "python3 scripts/hooks/sane.py reset",
+        "python3 scripts/hooks/sane.py unlock",
+        "bash -c 'python3 scripts/hooks/sane.py reset breaker'",
+        "true && ./scripts/hooks/sane.py install /tmp/x",
+        'python3 "$CLAUDE_PROJECT_DIR/scripts/hooks/sane.py" uninstall',
+        "cd . ; python3 scripts/hooks/sane.py learn maintain",
+    ],
+)
 def test_person_only_commands_refused_to_the_agent_by_the_hooks(proj, cmd):
     proj.install()
     proj.research()
@@ -146,7 +171,9 @@ def test_malformed_config_falls_back_to_defaults_and_is_reported(proj):
     proj.config("breaker: [unclosed\n")
     r = proj.cli("config")
     assert "config problem" in r.stdout and "line" in r.stdout
-    assert proj.pre("Write", {"file_path": proj.path("a"), "content": ""}).denied.startswith("[research-gate]")
+    assert proj.pre("Write", {"file_path": proj.path("a"), "content": ""}).denied.startswith(
+        "[research-gate]"
+    )
     r = proj.cli("doctor")
     assert "FAIL config" in r.stdout
 
@@ -155,9 +182,13 @@ def test_config_env_lists_and_bools(proj):
     proj.research(cats=("local",))
     r = proj.pre("Write", {"file_path": proj.path("a"), "content": ""}, env=None)
     assert r.denied.startswith("[research-gate]")
-    r = proj.hook("sanetools", proj.payload("PreToolUse", tool_name="Write",
-                                             tool_input={"file_path": proj.path("a"), "content": ""}),
-                  env={"SANE_RESEARCH__REQUIRED": "local"})
+    r = proj.hook(
+        "sanetools",
+        proj.payload(
+            "PreToolUse", tool_name="Write", tool_input={"file_path": proj.path("a"), "content": ""}
+        ),
+        env={"SANE_RESEARCH__REQUIRED": "local"},
+    )
     assert r.denied is None
 
 
@@ -181,7 +212,9 @@ def test_logs_command(proj):
 def test_demo_runs_without_claude_code(proj):
     r = proj.cli("demo")
     assert r.returncode == 0
-    assert "[research-gate]" in r.stdout and "[blocked-path]" in r.stdout and "[breaker]" in r.stdout
+    assert (
+        "[research-gate]" in r.stdout and "[blocked-path]" in r.stdout and "[breaker]" in r.stdout
+    )
 
 
 def test_help_and_bad_usage(proj):
@@ -191,9 +224,14 @@ def test_help_and_bad_usage(proj):
     assert r.returncode == 1 and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("cmd", ["python3 scripts/hooks/sane.py --project . reset",
-                                 "python3 scripts/hooks/sane.py --project /tmp review clean --all",
-                                 "python3 scripts/hooks/sane.py --session x unlock"])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "python3 scripts/hooks/sane.py --project . reset",
+        "python3 scripts/hooks/sane.py --project /tmp review clean --all",
+        "python3 scripts/hooks/sane.py --session x unlock",
+    ],
+)
 def test_person_only_behind_value_options(proj, cmd):
     proj.install()
     proj.research()
@@ -204,7 +242,9 @@ def test_blank_session_id_cannot_borrow_an_authorisation(proj):
     proj.install()
     proj.prompt("sl+ ship it\n- tests pass")
     proj.research()
-    assert proj.pre("Bash", {"command": "python3 scripts/hooks/sane.py loop check 1"}).denied is None
+    assert (
+        proj.pre("Bash", {"command": "python3 scripts/hooks/sane.py loop check 1"}).denied is None
+    )
     r = proj.agent_cli("loop", "check", "1", env={"CLAUDE_CODE_SESSION_ID": ""})
     assert r.returncode == 2
     r = proj.agent_cli("loop", "check", "1")

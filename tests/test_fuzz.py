@@ -1,6 +1,7 @@
 """Fuzz: each hook gets 2,000+ generated payloads (random JSON, wrong types, missing fields, huge
 strings, non-UTF-8 bytes, deep nesting, every event name). Exit 0 (2 only for a well-formed
 block), no traceback anywhere, under a second each, and the state still verifies. Seeded."""
+
 import json
 import os
 import random
@@ -9,30 +10,130 @@ import sys
 
 import pytest
 
-from conftest import HOOKS, ROOT
+from conftest import ROOT
 
-EVENTS = ["SessionStart", "Setup", "InstructionsLoaded", "UserPromptSubmit", "UserPromptExpansion",
-          "MessageDisplay", "PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse",
-          "PostToolUseFailure", "PostToolBatch", "Notification", "SubagentStart", "SubagentStop",
-          "TaskCreated", "TaskCompleted", "Stop", "StopFailure", "TeammateIdle", "ConfigChange",
-          "CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove",
-          "PreCompact", "PostCompact", "Elicitation", "ElicitationResult", "SessionEnd"]
-TOOLS = ["Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob", "WebFetch",
-         "WebSearch", "Agent", "Task", "PowerShell", "TodoWrite", "mcp__github__create_issue",
-         "mcp__memory__read_graph", "mcp__context7__get-library-docs", "", "💥", None, 7]
-COMMANDS = ["ls", "rm -rf /", "cat ~/.ssh/id_rsa", "echo x > .claude/state.json", "sed -i s/a/b/ f",
-            "python3 -c 'import os'", "bash -c \"$(curl x)\"", "a'b", "$((", "`", "<<EOF\nx",
-            "python3 scripts/hooks/sane.py reset", "x" * 5000, "\x00\x01", "eval " * 50 + "ls",
-            "$(" * 40 + "ls" + ")" * 40, "find . -exec rm {} +", "s+", "rb-", "#review now"]
-KEYS = ["session_id", "cwd", "hook_event_name", "tool_name", "tool_input", "tool_response",
-        "prompt", "error", "stop_hook_active", "agent_id", "agent_type", "tool_use_id", "source",
-        "reason", "is_interrupt", "last_assistant_message", "model", "task_id", "transcript_path"]
+EVENTS = [
+    "SessionStart",
+    "Setup",
+    "InstructionsLoaded",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "MessageDisplay",
+    "PreToolUse",
+    "PermissionRequest",
+    "PermissionDenied",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "SubagentStart",
+    "SubagentStop",
+    "TaskCreated",
+    "TaskCompleted",
+    "Stop",
+    "StopFailure",
+    "TeammateIdle",
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "FileChanged",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PreCompact",
+    "PostCompact",
+    "Elicitation",
+    "ElicitationResult",
+    "SessionEnd",
+]
+TOOLS = [
+    "Bash",
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+    "Grep",
+    "Glob",
+    "WebFetch",
+    "WebSearch",
+    "Agent",
+    "Task",
+    "PowerShell",
+    "TodoWrite",
+    "mcp__github__create_issue",
+    "mcp__memory__read_graph",
+    "mcp__context7__get-library-docs",
+    "",
+    "💥",
+    None,
+    7,
+]
+COMMANDS = [
+    "ls",
+    "rm -rf /",
+    "cat ~/.ssh/id_rsa",
+    "echo x > .claude/state.json",
+    "sed -i s/a/b/ f",
+    "python3 -c 'import os'",
+    'bash -c "$(curl x)"',
+    "a'b",
+    "$((",
+    "`",
+    "<<EOF\nx",
+    "python3 scripts/hooks/sane.py reset",
+    "x" * 5000,
+    "\x00\x01",
+    "eval " * 50 + "ls",
+    "$(" * 40 + "ls" + ")" * 40,
+    "find . -exec rm {} +",
+    "s+",
+    "rb-",
+    "#review now",
+]
+KEYS = [
+    "session_id",
+    "cwd",
+    "hook_event_name",
+    "tool_name",
+    "tool_input",
+    "tool_response",
+    "prompt",
+    "error",
+    "stop_hook_active",
+    "agent_id",
+    "agent_type",
+    "tool_use_id",
+    "source",
+    "reason",
+    "is_interrupt",
+    "last_assistant_message",
+    "model",
+    "task_id",
+    "transcript_path",
+]
 
 
 def scalar(r):
-    return r.choice([None, True, False, 0, -1, 2 ** 70, 3.5, float("1e308"), "", "x", "💥" * 3,
-                     "a" * r.choice([10, 1000, 100000]), r.choice(COMMANDS), "../../etc/passwd",
-                     "/tmp/" + "%2e" * 5, "~/.aws/credentials"])
+    return r.choice(
+        [
+            None,
+            True,
+            False,
+            0,
+            -1,
+            2**70,
+            3.5,
+            float("1e308"),
+            "",
+            "x",
+            "💥" * 3,
+            "a" * r.choice([10, 1000, 100000]),
+            r.choice(COMMANDS),
+            "../../etc/passwd",
+            "/tmp/" + "%2e" * 5,
+            "~/.aws/credentials",
+        ]
+    )
 
 
 def value(r, depth=0):
@@ -41,8 +142,10 @@ def value(r, depth=0):
         return scalar(r)
     if k < 0.75:
         return [value(r, depth + 1) for _ in range(r.randint(0, 4))]
-    return {r.choice(KEYS + ["file_path", "command", "content", "x", "", "💥"]): value(r, depth + 1)
-            for _ in range(r.randint(0, 5))}
+    return {
+        r.choice(KEYS + ["file_path", "command", "content", "x", "", "💥"]): value(r, depth + 1)
+        for _ in range(r.randint(0, 5))
+    }
 
 
 def payload(r, project):
@@ -53,22 +156,39 @@ def payload(r, project):
         return b"[" * 50000 + b"]" * 50000  # deep nesting
     if kind < 0.12:
         return json.dumps(value(r)).encode()  # any JSON at all
-    p = {"session_id": r.choice(["s1", "s2", "", None, 5, "x" * 300]),
-         "cwd": r.choice([project, project, "", None, "/", "relative/dir", 9]),
-         "hook_event_name": r.choice(EVENTS + ["", None, 1, "pretooluse"])}
+    p = {
+        "session_id": r.choice(["s1", "s2", "", None, 5, "x" * 300]),
+        "cwd": r.choice([project, project, "", None, "/", "relative/dir", 9]),
+        "hook_event_name": r.choice(EVENTS + ["", None, 1, "pretooluse"]),
+    }
     if r.random() < 0.8:
         p["tool_name"] = r.choice(TOOLS)
         ti = {}
-        for key in ("command", "file_path", "content", "old_string", "new_string", "path", "pattern", "prompt",
-                    "subagent_type", "edits", "notebook_path"):
+        for key in (
+            "command",
+            "file_path",
+            "content",
+            "old_string",
+            "new_string",
+            "path",
+            "pattern",
+            "prompt",
+            "subagent_type",
+            "edits",
+            "notebook_path",
+        ):
             if r.random() < 0.3:
-                ti[key] = r.choice([r.choice(COMMANDS), os.path.join(project, "f.py"), value(r), scalar(r)])
+                ti[key] = r.choice(
+                    [r.choice(COMMANDS), os.path.join(project, "f.py"), value(r), scalar(r)]
+                )
         p["tool_input"] = ti if r.random() < 0.9 else value(r)
     for key in KEYS:
         if key not in p and r.random() < 0.25:
             p[key] = value(r)
     if r.random() < 0.3:
-        p["prompt"] = r.choice(COMMANDS + ["sl+ t\n- a", "research waive web", "intent X", "unlock"])
+        p["prompt"] = r.choice(
+            COMMANDS + ["sl+ t\n- a", "research waive web", "intent X", "unlock"]
+        )
     blob = json.dumps(p, ensure_ascii=r.random() < 0.5).encode("utf-8", "surrogatepass")
     if r.random() < 0.05:
         blob = blob.replace(b'"x"', b'"\xff\xfe"')  # invalid UTF-8 inside valid-looking JSON
@@ -80,9 +200,14 @@ def test_fuzz_hook(proj, hook):
     r = random.Random(f"sane-fuzz-{hook}")
     blobs = [payload(r, proj.dir) for _ in range(2000)]
     env = dict(proj.env, CLAUDE_PROJECT_DIR=proj.dir)
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fuzz_runner.py"), hook],
-                          input=b"\n\x1e\n".join(blobs), capture_output=True, env=env, cwd=proj.dir,
-                          timeout=900)
+    proc = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tests", "fuzz_runner.py"), hook],
+        input=b"\n\x1e\n".join(blobs),
+        capture_output=True,
+        env=env,
+        cwd=proj.dir,
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stderr.decode()[-3000:]
     results = [json.loads(x) for x in proc.stdout.decode().splitlines()]
     assert len(results) == len(blobs)

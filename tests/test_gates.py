@@ -1,4 +1,5 @@
 """PreToolUse gates through sanetools.py: order, messages, and the villain cases."""
+
 import json
 import os
 
@@ -20,12 +21,28 @@ def ready(proj):
 
 # ------------------------------------------------------------------ blocked paths
 
-@pytest.mark.parametrize("path", [
-    "~/.ssh/id_rsa", "~/.aws/credentials", "~/.gnupg/secring.gpg", "/etc/shadow", "/etc/passwd",
-    "{p}/.env", "{p}/config/.env.production", "{p}/certs/server.pem", "{p}/keys/id_ed25519",
-    "{p}/src/../.env", "{p}/" + "%2e%2e/" * 12 + "etc/passwd", "{p}/.e%6ev", "{p}/.env\x00.txt",
-    "{p}/secrets.yaml", "{p}/config/credentials.json", "{h}/.config/sane-hooks/secret",
-])
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "~/.ssh/id_rsa",
+        "~/.aws/credentials",
+        "~/.gnupg/secring.gpg",
+        "/etc/shadow",
+        "/etc/passwd",
+        "{p}/.env",
+        "{p}/config/.env.production",
+        "{p}/certs/server.pem",
+        "{p}/keys/id_ed25519",
+        "{p}/src/../.env",
+        "{p}/" + "%2e%2e/" * 12 + "etc/passwd",
+        "{p}/.e%6ev",
+        "{p}/.env\x00.txt",
+        "{p}/secrets.yaml",
+        "{p}/config/credentials.json",
+        "{h}/.config/sane-hooks/secret",
+    ],
+)
 def test_blocked_paths_for_reads_and_writes(ready, path):
     p = path.format(p=ready.dir, h=ready.home)
     r = ready.pre("Read", {"file_path": p})
@@ -34,7 +51,9 @@ def test_blocked_paths_for_reads_and_writes(ready, path):
     assert deny(r).startswith(("[blocked-path]", "[self-protection]"))
 
 
-@pytest.mark.parametrize("name", [".env.example", ".env.sample", ".env.template", "env.py", "environment.md"])
+@pytest.mark.parametrize(
+    "name", [".env.example", ".env.sample", ".env.template", "env.py", "environment.md"]
+)
 def test_templates_are_not_secrets(ready, name):
     assert ready.pre("Read", {"file_path": ready.path(name)}).denied is None
 
@@ -47,25 +66,41 @@ def test_symlink_to_a_secret_is_blocked(ready):
 
 
 def test_grep_and_glob_paths_are_checked(ready):
-    assert deny(ready.pre("Grep", {"pattern": "x", "path": os.path.join(ready.home, ".aws")})).startswith("[blocked-path]")
+    assert deny(
+        ready.pre("Grep", {"pattern": "x", "path": os.path.join(ready.home, ".aws")})
+    ).startswith("[blocked-path]")
     assert deny(ready.pre("Glob", {"pattern": "~/.ssh/*"})).startswith("[blocked-path]")
 
 
 def test_blocked_paths_configurable(ready):
     ready.config("paths: {blocked: ['*.sqlite']}\n")
-    assert deny(ready.pre("Read", {"file_path": ready.path("db.sqlite")})).startswith("[blocked-path]")
+    assert deny(ready.pre("Read", {"file_path": ready.path("db.sqlite")})).startswith(
+        "[blocked-path]"
+    )
     assert ready.pre("Read", {"file_path": ready.path(".env")}).denied is None
 
 
 # ------------------------------------------------------------------ self-protection
 
-PROTECTED = [".claude/state.json", ".claude/state.json.lock", ".claude/audit.jsonl",
-             ".claude/sanetools.log", ".claude/sane.yaml", ".claude/active_intents.yaml",
-             ".claude/.intentignore", ".claude/agents/reviewer.md",
-             ".claude/sane-templates/block-v1.md", ".claude/learnings.md",
-             ".claude/learning-stats.jsonl", ".claude/agent_trace.jsonl", ".claude/intent_map.md",
-             "scripts/hooks/sanetools.py", "scripts/hooks/core/state.py",
-             ".claude/settings.json", ".claude/settings.local.json"]
+PROTECTED = [
+    ".claude/state.json",
+    ".claude/state.json.lock",
+    ".claude/audit.jsonl",
+    ".claude/sanetools.log",
+    ".claude/sane.yaml",
+    ".claude/active_intents.yaml",
+    ".claude/.intentignore",
+    ".claude/agents/reviewer.md",
+    ".claude/sane-templates/block-v1.md",
+    ".claude/learnings.md",
+    ".claude/learning-stats.jsonl",
+    ".claude/agent_trace.jsonl",
+    ".claude/intent_map.md",
+    "scripts/hooks/sanetools.py",
+    "scripts/hooks/core/state.py",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+]
 
 
 @pytest.mark.parametrize("rel", PROTECTED)
@@ -78,7 +113,9 @@ def test_no_tool_writes_a_protected_file(ready, rel):
 @pytest.mark.parametrize("name", ["secret", "counters.json", "counters.json.lock"])
 def test_secret_and_counters_cannot_be_read(ready, name):
     p = os.path.join(ready.home, ".config", "sane-hooks", name)
-    assert deny(ready.pre("Read", {"file_path": p})).startswith(("[self-protection]", "[blocked-path]"))
+    assert deny(ready.pre("Read", {"file_path": p})).startswith(
+        ("[self-protection]", "[blocked-path]")
+    )
 
 
 def test_reading_our_state_is_fine(ready):
@@ -86,10 +123,16 @@ def test_reading_our_state_is_fine(ready):
 
 
 def test_other_claude_files_are_writable(ready):
-    assert ready.pre("Write", {"file_path": ready.path(".claude", "commands", "x.md"), "content": "x"}).denied is None
+    assert (
+        ready.pre(
+            "Write", {"file_path": ready.path(".claude", "commands", "x.md"), "content": "x"}
+        ).denied
+        is None
+    )
 
 
 # ------------------------------------------------------------------ safemode
+
 
 def test_safemode_blocks_file_edits_after_research(ready):
     ready.prompt("s+")
@@ -108,22 +151,33 @@ def test_safemode_blocks_mcp_mutations_but_not_mcp_reads(ready):
 
 # ------------------------------------------------------------------ research gate
 
+
 def test_research_credit_only_on_success_with_content(proj):
     f = proj.path("a.py")
     proj.pre("Read", {"file_path": f})  # PreToolUse never credits
-    proj.post("Read", {"file_path": f}, {"type": "text", "file": {"filePath": f, "content": ""}})  # empty
+    proj.post(
+        "Read", {"file_path": f}, {"type": "text", "file": {"filePath": f, "content": ""}}
+    )  # empty
     proj.fail("WebFetch", {"url": "https://x"}, error="network down")  # failure
-    proj.post("Grep", {"pattern": "zz"}, {"mode": "files_with_matches", "numFiles": 0, "filenames": []})
+    proj.post(
+        "Grep", {"pattern": "zz"}, {"mode": "files_with_matches", "numFiles": 0, "filenames": []}
+    )
     r = proj.pre("Write", {"file_path": f, "content": "x"})
     assert deny(r).startswith("[research-gate]") and "local" in deny(r) and "web" in deny(r)
     assert "research waive" in deny(r)
-    proj.post("Grep", {"pattern": "x"}, {"mode": "files_with_matches", "numFiles": 2, "filenames": ["a", "b"]})
+    proj.post(
+        "Grep",
+        {"pattern": "x"},
+        {"mode": "files_with_matches", "numFiles": 2, "filenames": ["a", "b"]},
+    )
     proj.post("WebFetch", {"url": "https://x"}, {"result": "page text", "code": 200})
     assert proj.pre("Write", {"file_path": f, "content": "x"}).denied is None
 
 
 def test_edits_are_gated_without_any_task_prompt(proj):
-    assert deny(proj.pre("Edit", {"file_path": proj.path("a.py"), "old_string": "a", "new_string": "b"})).startswith("[research-gate]")
+    assert deny(
+        proj.pre("Edit", {"file_path": proj.path("a.py"), "old_string": "a", "new_string": "b"})
+    ).startswith("[research-gate]")
 
 
 def test_adaptive_mcp_makes_a_used_category_required(proj):
@@ -131,7 +185,11 @@ def test_adaptive_mcp_makes_a_used_category_required(proj):
     proj.fail("mcp__context7__get-library-docs", {"id": "x"}, error="server gone")
     r = proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x"})
     assert deny(r).startswith("[research-gate]") and "docs" in deny(r)
-    proj.post("mcp__context7__get-library-docs", {"id": "x"}, {"content": [{"type": "text", "text": "docs"}]})
+    proj.post(
+        "mcp__context7__get-library-docs",
+        {"id": "x"},
+        {"content": [{"type": "text", "text": "docs"}]},
+    )
     assert proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x"}).denied is None
 
 
@@ -142,6 +200,7 @@ def test_required_categories_configurable_by_environment(proj):
 
 
 # ------------------------------------------------------------------ file size
+
 
 def test_file_size_warns_and_blocks(ready):
     r = ready.pre("Write", {"file_path": ready.path("big.py"), "content": "x\n" * 600})
@@ -160,25 +219,39 @@ def test_edit_projects_the_resulting_size(ready):
 
 def test_file_size_config(ready):
     ready.config("file_size: {warn: 5, block: 10}\n")
-    assert deny(ready.pre("Write", {"file_path": ready.path("s.py"), "content": "x\n" * 11})).startswith("[file-size]")
+    assert deny(
+        ready.pre("Write", {"file_path": ready.path("s.py"), "content": "x\n" * 11})
+    ).startswith("[file-size]")
 
 
 # ------------------------------------------------------------------ breaker and enforcement
 
+
 def trip(proj):
     for _ in range(3):
-        proj.fail("Bash", {"command": "make"}, error="Exit code 2\nmake: *** No rule to make target")
+        proj.fail(
+            "Bash", {"command": "make"}, error="Exit code 2\nmake: *** No rule to make target"
+        )
 
 
 def test_breaker_blocks_everything_but_read_only_tools(ready):
     trip(ready)
     st = ready.state()["circuit_breaker"]
     assert st["tripped"] and st["failures"] == 3
-    assert deny(ready.pre("Write", {"file_path": ready.path("a.py"), "content": "x"})).startswith("[breaker]")
-    assert deny(ready.pre("Agent", {"prompt": "x", "subagent_type": "general-purpose"})).startswith("[breaker]")
-    for tool, ti in (("Read", {"file_path": ready.path("a.py")}), ("Grep", {"pattern": "x"}),
-                     ("Glob", {"pattern": "*.py"}), ("WebSearch", {"query": "x"}),
-                     ("WebFetch", {"url": "https://x", "prompt": "y"}), ("mcp__memory__read_graph", {})):
+    assert deny(ready.pre("Write", {"file_path": ready.path("a.py"), "content": "x"})).startswith(
+        "[breaker]"
+    )
+    assert deny(ready.pre("Agent", {"prompt": "x", "subagent_type": "general-purpose"})).startswith(
+        "[breaker]"
+    )
+    for tool, ti in (
+        ("Read", {"file_path": ready.path("a.py")}),
+        ("Grep", {"pattern": "x"}),
+        ("Glob", {"pattern": "*.py"}),
+        ("WebSearch", {"query": "x"}),
+        ("WebFetch", {"url": "https://x", "prompt": "y"}),
+        ("mcp__memory__read_graph", {}),
+    ):
         assert ready.pre(tool, ti).denied is None, tool
     r = ready.prompt("rb?")
     assert "breaker is TRIPPED" in r.denied
@@ -192,7 +265,9 @@ def test_breaker_same_signature_and_success_resets_consecutive(ready):
     ready.fail("Bash", {"command": "pytest"}, error="Exit code 1\nFAILED test_x - AssertionError")
     ready.post("Bash", {"command": "ls"}, {"stdout": "a", "stderr": ""})
     assert not ready.state()["circuit_breaker"]["tripped"]
-    r = ready.fail("Bash", {"command": "pytest"}, error="Exit code 1\nFAILED test_x - AssertionError")
+    r = ready.fail(
+        "Bash", {"command": "pytest"}, error="Exit code 1\nFAILED test_x - AssertionError"
+    )
     assert ready.state()["circuit_breaker"]["tripped"]
     assert "TRIPPED" in r.context
 
@@ -204,15 +279,25 @@ def test_breaker_warning_goes_to_the_model_as_context(ready):
 
 def test_interrupts_do_not_count(ready):
     for _ in range(4):
-        ready.hook("sanetrack", ready.payload("PostToolUseFailure", tool_name="Bash", tool_input={"command": "x"},
-                                               error="Exit code 130\n", is_interrupt=True))
+        ready.hook(
+            "sanetrack",
+            ready.payload(
+                "PostToolUseFailure",
+                tool_name="Bash",
+                tool_input={"command": "x"},
+                error="Exit code 130\n",
+                is_interrupt=True,
+            ),
+        )
     assert not ready.state()["circuit_breaker"]["tripped"]
 
 
 def test_breaker_persists_across_sessions(ready):
     trip(ready)
     ready.sid = "next-session"
-    assert deny(ready.pre("Write", {"file_path": ready.path("a.py"), "content": "x"})).startswith("[breaker]")
+    assert deny(ready.pre("Write", {"file_path": ready.path("a.py"), "content": "x"})).startswith(
+        "[breaker]"
+    )
 
 
 def test_enforcement_halts_after_five_identical_denials(ready):
@@ -245,9 +330,12 @@ def test_enforcement_counts_only_in_a_row(ready):
 
 # ------------------------------------------------------------------ answers
 
+
 def test_allow_prints_nothing_and_never_a_blanket_allow(ready):
-    for tool, ti in (("Read", {"file_path": ready.path("a.py")}),
-                     ("Write", {"file_path": ready.path("a.py"), "content": "x"})):
+    for tool, ti in (
+        ("Read", {"file_path": ready.path("a.py")}),
+        ("Write", {"file_path": ready.path("a.py"), "content": "x"}),
+    ):
         r = ready.pre(tool, ti)
         assert r.stdout == "" and r.stderr == "" and r.code == 0
 
@@ -268,11 +356,24 @@ def test_real_payloads(ready):
     assert ready.session_state(p["session_id"])["edits"]["count"] == 1
 
 
-@pytest.mark.parametrize("raw", [b"", b"   ", b"{", b"[]", b"null", b'"x"', b"\xff\xfe\x00",
-                                 b'{"hook_event_name": 5}', b'{"hook_event_name": "PreToolUse", "tool_name": 7}',
-                                 b'{"hook_event_name": "PreToolUse", "tool_input": "str"}',
-                                 b'{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {"file_path": 3}}',
-                                 b"[" * 100000 + b"]" * 100000], ids=lambda r: "raw%d" % len(r))
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"   ",
+        b"{",
+        b"[]",
+        b"null",
+        b'"x"',
+        b"\xff\xfe\x00",
+        b'{"hook_event_name": 5}',
+        b'{"hook_event_name": "PreToolUse", "tool_name": 7}',
+        b'{"hook_event_name": "PreToolUse", "tool_input": "str"}',
+        b'{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {"file_path": 3}}',
+        b"[" * 100000 + b"]" * 100000,
+    ],
+    ids=lambda r: "raw%d" % len(r),
+)
 def test_malformed_stdin_fails_open_silently(proj, raw):
     for script in ("saneprompt", "sanetools", "sanetrack", "sanestop"):
         r = proj.hook(script, None, raw=raw)

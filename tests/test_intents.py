@@ -1,5 +1,6 @@
 """Intent governance through the real hooks and sane.py: selection, [no-intent], [scope] with
 every glob edge case, the prompt command, reminders, malformed files, the YAML cache."""
+
 import json
 import os
 import sys
@@ -57,6 +58,7 @@ def write(proj, path, **kw):
 
 # ---------------------------------------------------------------- selection
 
+
 def test_no_intents_file_no_gate(proj):
     proj.research()
     r = write(proj, proj.path("anywhere.py"))
@@ -71,9 +73,11 @@ def test_no_intent_selected_denies_mutation_lists_active_and_command(gov):
 
 
 def test_reads_never_blocked_by_intents(gov):
-    for tool, ti in (("Read", {"file_path": gov.path("src/auth/a.py")}),
-                     ("Grep", {"pattern": "x", "path": gov.path("src")}),
-                     ("Glob", {"pattern": "**/*.py"})):
+    for tool, ti in (
+        ("Read", {"file_path": gov.path("src/auth/a.py")}),
+        ("Grep", {"pattern": "x", "path": gov.path("src")}),
+        ("Glob", {"pattern": "**/*.py"}),
+    ):
         r = gov.pre(tool, ti)
         assert r.denied is None and r.stdout == "", (tool, r.stdout)
 
@@ -106,8 +110,11 @@ def test_clear_drops_the_selection(gov):
 
 def test_selection_holds_for_the_session_only(gov):
     select(gov)
-    other = gov.pre("Write", {"file_path": gov.path("src/auth/a.py"), "content": "x"},
-                    session_id="another-session")
+    other = gov.pre(
+        "Write",
+        {"file_path": gov.path("src/auth/a.py"), "content": "x"},
+        session_id="another-session",
+    )
     assert other.denied.startswith(("[no-intent]", "[research-gate]"))
 
 
@@ -121,14 +128,21 @@ def test_subagents_share_the_sessions_selection(gov):
 
 def test_intent_no_longer_in_progress(gov):
     select(gov)
-    write_intents(gov, INTENTS.replace("status: IN_PROGRESS\n    owned_scope:\n      - \"src/auth",
-                                       "status: COMPLETED\n    owned_scope:\n      - \"src/auth"))
+    write_intents(
+        gov,
+        INTENTS.replace(
+            'status: IN_PROGRESS\n    owned_scope:\n      - "src/auth',
+            'status: COMPLETED\n    owned_scope:\n      - "src/auth',
+        ),
+    )
     r = write(gov, gov.path("src/auth/a.py"))
     assert r.denied.startswith("[no-intent]") and "INT-001 is no longer IN_PROGRESS" in r.denied
 
 
 def test_no_in_progress_intent_means_no_gate(gov):
-    write_intents(gov, "active_intents:\n  - {id: A, name: a, status: DRAFT, owned_scope: [x/**]}\n")
+    write_intents(
+        gov, "active_intents:\n  - {id: A, name: a, status: DRAFT, owned_scope: [x/**]}\n"
+    )
     assert write(gov, gov.path("anything.py")).denied is None
 
 
@@ -163,12 +177,14 @@ def test_cli_without_intents_file(proj):
 
 
 def test_cli_inside_claude_code_without_authorisation_is_refused(gov):
-    r = gov.cli("intent", "select", "INT-001",
-                env={"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": gov.sid})
+    r = gov.cli(
+        "intent", "select", "INT-001", env={"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": gov.sid}
+    )
     assert r.returncode == 2 and "did not authorise" in r.stderr
 
 
 # ---------------------------------------------------------------- the prompt command
+
 
 def test_prompt_intent_selects_and_goes_on_to_the_model(gov):
     r = gov.prompt("intent INT-001")
@@ -179,8 +195,17 @@ def test_prompt_intent_selects_and_goes_on_to_the_model(gov):
     assert write(gov, gov.path("src/auth/a.py")).denied is None
 
 
-@pytest.mark.parametrize("text", ["intent is unclear", "intent", "intents INT-001",
-                                  "intent INT-001 please", "intent NOPE", "the intent INT-001"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "intent is unclear",
+        "intent",
+        "intents INT-001",
+        "intent INT-001 please",
+        "intent NOPE",
+        "the intent INT-001",
+    ],
+)
 def test_prompt_not_an_intent_command(gov, text):
     r = gov.prompt(text)
     assert r.denied is None
@@ -218,14 +243,14 @@ SCOPE_CASES = [
     ("./src/auth/a.py", True),
     ("src/x/../auth/a.py", True),
     ("src/auth/../other.py", False),
-    ("tmp/src/auth/a.py", False),          # anchored: no match below another directory
+    ("tmp/src/auth/a.py", False),  # anchored: no match below another directory
     ("src/authx/a.py", False),
     ("src/middleware/jwt.ts", True),
     ("src/middleware/jwt.ts.bak", False),
     ("src/middleware/other.ts", False),
-    ("lib/a/b/c.py", True),                # `lib/`: everything below
+    ("lib/a/b/c.py", True),  # `lib/`: everything below
     ("conf/app.toml", True),
-    ("conf/sub/app.toml", False),          # `*` stays inside one segment
+    ("conf/sub/app.toml", False),  # `*` stays inside one segment
     ("conf/app.yaml", False),
     ("src\\auth\\a.py", sys.platform == "win32"),  # on POSIX a backslash is part of a name
     ("README.md", False),
@@ -257,7 +282,9 @@ def test_scope_relative_path_against_cwd(gov):
 def test_scope_absolute_path_and_outside_project(gov):
     select(gov)
     assert write(gov, gov.path("src", "auth", "abs.py")).denied is None
-    outside = "/srv/sane-intents-test/x.py"  # the scratch dirs are under the temp dir, which is free
+    outside = (
+        "/srv/sane-intents-test/x.py"  # the scratch dirs are under the temp dir, which is free
+    )
     r = write(gov, outside)
     assert r.denied.startswith("[scope]") and "outside the project" in r.denied
 
@@ -298,6 +325,7 @@ def test_intentignore_exempts(gov):
 
 def test_temp_writes_need_no_intent(gov):
     import tempfile
+
     tmp = os.path.realpath(tempfile.gettempdir())
     r = write(gov, os.path.join(tmp, "sane-intents-scratch.txt"))
     assert r.denied is None
@@ -318,15 +346,32 @@ def test_edit_and_multiedit_are_gated(gov):
 
 MALFORMED = [
     ("active_intents:\n  - id: A\n    status: [IN_PROGRESS\n", "line 3", "not valid YAML"),
-    ("active_intents:\n  - id: A\n    name: a\n    status: DONE\n", "line 4", "unknown status 'DONE'"),
-    ("active_intents:\n  - {id: A, status: DRAFT}\n  - {id: B, status: DRAFT}\n"
-     "  - {id: A, status: IN_PROGRESS}\n", "line 4", "duplicate id (first defined on line 2)"),
-    ("active_intents:\n  - id: A\n    status: IN_PROGRESS\n    owned_scope:\n      - ../outside/**\n",
-     "line 5", "escapes the project"),
-    ("active_intents:\n  - id: A\n    status: IN_PROGRESS\n    owned_scope:\n      - /etc/**\n",
-     "line 5", "escapes the project"),
-    ("active_intents:\n  - id: A\n    status: IN_PROGRESS\n    owned_scope: src/**\n",
-     "line 4", "`owned_scope` must be a list"),
+    (
+        "active_intents:\n  - id: A\n    name: a\n    status: DONE\n",
+        "line 4",
+        "unknown status 'DONE'",
+    ),
+    (
+        "active_intents:\n  - {id: A, status: DRAFT}\n  - {id: B, status: DRAFT}\n"
+        "  - {id: A, status: IN_PROGRESS}\n",
+        "line 4",
+        "duplicate id (first defined on line 2)",
+    ),
+    (
+        "active_intents:\n  - id: A\n    status: IN_PROGRESS\n    owned_scope:\n      - ../outside/**\n",
+        "line 5",
+        "escapes the project",
+    ),
+    (
+        "active_intents:\n  - id: A\n    status: IN_PROGRESS\n    owned_scope:\n      - /etc/**\n",
+        "line 5",
+        "escapes the project",
+    ),
+    (
+        "active_intents:\n  - id: A\n    status: IN_PROGRESS\n    owned_scope: src/**\n",
+        "line 4",
+        "`owned_scope` must be a list",
+    ),
     ("- id: A\n  status: IN_PROGRESS\n", "line 1", "top level must be a mapping"),
     ("active_intents:\n  - name: no id\n    status: IN_PROGRESS\n", "line 2", "needs an `id`"),
     ("active_intents:\n  - id: 7\n    status: IN_PROGRESS\n", "line 2", "needs an `id`"),
@@ -389,16 +434,28 @@ def test_yaml_cache_in_signed_state_and_invalidation(gov, tmp_path):
     assert [i["id"] for i in entry["intents"]] == ["INT-001", "INT-002", "INT-003"]
     # unchanged file: no yaml import at all, the cached intents decide
     for _ in range(2):
-        r = gov.hook("sanetools", gov.payload("PreToolUse", tool_name="Write",
-                                              tool_input={"file_path": gov.path("x.py"), "content": "x"}),
-                     env=env)
+        r = gov.hook(
+            "sanetools",
+            gov.payload(
+                "PreToolUse",
+                tool_name="Write",
+                tool_input={"file_path": gov.path("x.py"), "content": "x"},
+            ),
+            env=env,
+        )
         assert r.denied.startswith("[scope]")
     assert not os.path.exists(mark)
     # the person changes the file: the cache is invalid, so the hook must parse it again
     write_intents(gov, INTENTS.replace('"conf/*.toml"', '"conf/*.toml"\n      - "x.py"'))
-    r = gov.hook("sanetools", gov.payload("PreToolUse", tool_name="Write",
-                                          tool_input={"file_path": gov.path("x.py"), "content": "x"}),
-                 env=env)
+    r = gov.hook(
+        "sanetools",
+        gov.payload(
+            "PreToolUse",
+            tool_name="Write",
+            tool_input={"file_path": gov.path("x.py"), "content": "x"},
+        ),
+        env=env,
+    )
     assert os.path.exists(mark)
     assert r.denied.startswith("[no-intent]") and "pyyaml is not installed" in r.denied
     # with the real pyyaml the new scope applies
@@ -419,15 +476,24 @@ def test_same_size_edit_invalidates(gov):
 def test_no_intents_file_costs_one_stat(proj):
     """Without the file the gates import neither yaml nor the intents modules."""
     proj.research()
-    code = ("import sys, json; sys.argv=['sanetools']; sys.path.insert(0, %r);"
-            "from core import engine;"
-            "p={'session_id':'s','cwd':%r,'hook_event_name':'PreToolUse','tool_name':'Write',"
-            "'tool_input':{'file_path':%r,'content':'x'}};"
-            "engine.handle('sanetools', p, %r);"
-            "print(json.dumps(sorted(m for m in sys.modules if m=='yaml' or (m.startswith('core.intents.') and m != 'core.intents.hooks') or m.startswith('core.trace'))))"
-            % (os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks"),
-               proj.dir, proj.path("a.py"), proj.dir))
+    code = (
+        "import sys, json; sys.argv=['sanetools']; sys.path.insert(0, %r);"
+        "from core import engine;"
+        "p={'session_id':'s','cwd':%r,'hook_event_name':'PreToolUse','tool_name':'Write',"
+        "'tool_input':{'file_path':%r,'content':'x'}};"
+        "engine.handle('sanetools', p, %r);"
+        "print(json.dumps(sorted(m for m in sys.modules if m=='yaml' or (m.startswith('core.intents.') and m != 'core.intents.hooks') or m.startswith('core.trace'))))"
+        % (
+            os.path.join(
+                os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks"
+            ),
+            proj.dir,
+            proj.path("a.py"),
+            proj.dir,
+        )
+    )
     import subprocess
+
     env = dict(proj.env, CLAUDE_PROJECT_DIR=proj.dir)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr

@@ -1,8 +1,9 @@
 """Intents through the Bash tool: the agent selects with sane.py, shell writes are scope-checked,
 code we cannot see needs an intent, destructive commands ask the person."""
+
 import pytest
 
-from test_intents import INTENTS, write_intents
+from test_intents import write_intents
 
 CLI = "python3 scripts/hooks/sane.py"
 
@@ -20,8 +21,9 @@ def agent_cli(proj, *args, **kw):
     command = " ".join((CLI,) + args + ("--project", proj.dir))
     pre = proj.pre("Bash", {"command": command}, **kw)
     assert pre.denied is None, pre.denied
-    r = proj.cli(*args, "--project", proj.dir,
-                 env={"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": proj.sid})
+    r = proj.cli(
+        *args, "--project", proj.dir, env={"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": proj.sid}
+    )
     post = proj.post("Bash", {"command": command}, {"stdout": r.stdout, "stderr": r.stderr}, **kw)
     return pre, r, post
 
@@ -68,25 +70,28 @@ def test_agent_clear(gov):
     assert bash(gov, "echo hi > src/auth/a.py").denied.startswith("[no-intent]")
 
 
-@pytest.mark.parametrize("command,allowed", [
-    ("echo hi > src/auth/a.py", True),
-    ("echo hi > other.py", False),
-    ("echo hi | tee src/auth/a.py other.txt", False),
-    ("sed -i s/a/b/ src/auth/a.py", True),
-    ("sed -i s/a/b/ src/rate/a.py", False),
-    ("cp src/auth/a.py src/auth/b.py", True),
-    ("cp src/auth/a.py backup.py", False),
-    ("mv src/auth/a.py tmp/src/auth/a.py", False),
-    ("cd src && echo x > auth/c.py", True),
-    ("cd src && echo x > c.py", False),
-    ("touch src/middleware/jwt.ts", True),
-    ("rm src/auth/a.py", True),
-    ("cat src/other.py", True),                 # reads are never blocked
-    ("ls -la; grep -r token src", True),
-    ("git status && git diff", True),
-    ("git add -A && git commit -m 'auth: refresh'", True),  # git's own metadata
-    ("echo x > /tmp/sane-scratch.txt", True),  # the temp dir is free
-])
+@pytest.mark.parametrize(
+    "command,allowed",
+    [
+        ("echo hi > src/auth/a.py", True),
+        ("echo hi > other.py", False),
+        ("echo hi | tee src/auth/a.py other.txt", False),
+        ("sed -i s/a/b/ src/auth/a.py", True),
+        ("sed -i s/a/b/ src/rate/a.py", False),
+        ("cp src/auth/a.py src/auth/b.py", True),
+        ("cp src/auth/a.py backup.py", False),
+        ("mv src/auth/a.py tmp/src/auth/a.py", False),
+        ("cd src && echo x > auth/c.py", True),
+        ("cd src && echo x > c.py", False),
+        ("touch src/middleware/jwt.ts", True),
+        ("rm src/auth/a.py", True),
+        ("cat src/other.py", True),  # reads are never blocked
+        ("ls -la; grep -r token src", True),
+        ("git status && git diff", True),
+        ("git add -A && git commit -m 'auth: refresh'", True),  # git's own metadata
+        ("echo x > /tmp/sane-scratch.txt", True),  # the temp dir is free
+    ],
+)
 def test_shell_writes_scope(gov, command, allowed):
     gov.write("src/auth/a.py", "a\n")
     gov.prompt("intent INT-001")
@@ -107,10 +112,16 @@ def test_unknown_code_needs_an_intent(gov):
     assert r.denied.startswith("[scope]") and "owns no paths" in r.denied
 
 
-@pytest.mark.parametrize("command", [
-    "rm -rf build", "git push --force origin main", "git push -f", "git reset --hard HEAD~3",
-    "cd src && rm -rf auth",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf build",
+        "git push --force origin main",
+        "git push -f",
+        "git reset --hard HEAD~3",
+        "cd src && rm -rf auth",
+    ],
+)
 def test_destructive_commands_ask_the_person(gov, command):
     gov.prompt("intent INT-001")
     gov.write("build/x", "x")
@@ -159,6 +170,7 @@ def test_destructive_in_temp_does_not_ask(proj):
 def test_ask_is_audited(proj):
     import json
     import os
+
     proj.research()
     bash(proj, "git push --force")
     with open(os.path.join(proj.dir, ".claude", "audit.jsonl")) as fh:
@@ -172,17 +184,27 @@ def test_non_destructive_never_gets_an_answer(gov):
     assert r.code == 0 and r.stdout == ""
 
 
-@pytest.mark.parametrize("tool,tool_input", [
-    ("Write", {"file_path": ".claude/active_intents.yaml", "content": "active_intents: []\n"}),
-    ("Edit", {"file_path": ".claude/active_intents.yaml", "old_string": "DRAFT", "new_string": "IN_PROGRESS"}),
-    ("Write", {"file_path": ".claude/.intentignore", "content": "**\n"}),
-    ("Bash", {"command": "echo '**' > .claude/.intentignore"}),
-    ("Bash", {"command": "sed -i s/DRAFT/IN_PROGRESS/ .claude/active_intents.yaml"}),
-    ("Bash", {"command": "python3 -c \"open('.claude/active_intents.yaml','w')\""}),
-    ("Write", {"file_path": ".claude/agent_trace.jsonl", "content": "{}\n"}),
-    ("Bash", {"command": "echo '{}' >> .claude/agent_trace.jsonl"}),
-    ("Write", {"file_path": ".claude/intent_map.md", "content": "x"}),
-])
+@pytest.mark.parametrize(
+    "tool,tool_input",
+    [
+        ("Write", {"file_path": ".claude/active_intents.yaml", "content": "active_intents: []\n"}),
+        (
+            "Edit",
+            {
+                "file_path": ".claude/active_intents.yaml",
+                "old_string": "DRAFT",
+                "new_string": "IN_PROGRESS",
+            },
+        ),
+        ("Write", {"file_path": ".claude/.intentignore", "content": "**\n"}),
+        ("Bash", {"command": "echo '**' > .claude/.intentignore"}),
+        ("Bash", {"command": "sed -i s/DRAFT/IN_PROGRESS/ .claude/active_intents.yaml"}),
+        ("Bash", {"command": "python3 -c \"open('.claude/active_intents.yaml','w')\""}),
+        ("Write", {"file_path": ".claude/agent_trace.jsonl", "content": "{}\n"}),
+        ("Bash", {"command": "echo '{}' >> .claude/agent_trace.jsonl"}),
+        ("Write", {"file_path": ".claude/intent_map.md", "content": "x"}),
+    ],
+)
 def test_the_agent_cannot_write_the_persons_files(gov, tool, tool_input):
     gov.prompt("intent INT-001")
     ti = dict(tool_input)

@@ -1,5 +1,6 @@
 """Optimistic locking through the real hooks: a file changed since this agent last read or
 wrote it is [stale-file]; per session and agent; bounded; the agent's own writes are not stale."""
+
 import os
 import time
 
@@ -17,11 +18,18 @@ def read(proj, rel, **kw):
     f = proj.path(rel)
     with open(f) as fh:
         content = fh.read()
-    return proj.post("Read", {"file_path": f}, {"type": "text", "file": {"filePath": f, "content": content}}, **kw)
+    return proj.post(
+        "Read",
+        {"file_path": f},
+        {"type": "text", "file": {"filePath": f, "content": content}},
+        **kw,
+    )
 
 
 def edit(proj, rel, **kw):
-    return proj.pre("Edit", {"file_path": proj.path(rel), "old_string": "one", "new_string": "uno"}, **kw)
+    return proj.pre(
+        "Edit", {"file_path": proj.path(rel), "old_string": "one", "new_string": "uno"}, **kw
+    )
 
 
 def own_edit(proj, rel, old="one", new="uno", **kw):
@@ -33,8 +41,12 @@ def own_edit(proj, rel, old="one", new="uno", **kw):
         text = fh.read()
     with open(p, "w") as fh:
         fh.write(text.replace(old, new, 1))
-    proj.post("Edit", {"file_path": p, "old_string": old, "new_string": new},
-              {"filePath": p, "oldString": old, "newString": new}, **kw)
+    proj.post(
+        "Edit",
+        {"file_path": p, "old_string": old, "new_string": new},
+        {"filePath": p, "oldString": old, "newString": new},
+        **kw,
+    )
 
 
 def other_process_writes(proj, rel, text):
@@ -56,7 +68,11 @@ def test_changed_by_another_process_is_stale(lab):
     read(lab, "src/a.py")
     other_process_writes(lab, "src/a.py", "one\nTWO\n")
     r = edit(lab, "src/a.py")
-    assert r.denied.startswith("[stale-file]") and "src/a.py" in r.denied and "Re-read it first" in r.denied
+    assert (
+        r.denied.startswith("[stale-file]")
+        and "src/a.py" in r.denied
+        and "Re-read it first" in r.denied
+    )
     r = lab.pre("Write", {"file_path": lab.path("src/a.py"), "content": "new\n"})
     assert r.denied.startswith("[stale-file]")
     read(lab, "src/a.py")  # the way forward
@@ -87,7 +103,11 @@ def test_own_writes_are_not_stale(lab):
     assert lab.pre("Write", {"file_path": p, "content": "x\n"}).denied is None
     with open(p, "w") as fh:
         fh.write("x\n")
-    lab.post("Write", {"file_path": p, "content": "x\n"}, {"type": "update", "filePath": p, "content": "x\n"})
+    lab.post(
+        "Write",
+        {"file_path": p, "content": "x\n"},
+        {"type": "update", "filePath": p, "content": "x\n"},
+    )
     assert lab.pre("Write", {"file_path": p, "content": "y\n"}).denied is None
 
 
@@ -97,8 +117,12 @@ def test_own_shell_write_is_not_stale(lab):
     assert lab.pre("Bash", {"command": cmd}).denied is None
     other_process_writes(lab, "src/a.py", "uno\ntwo\n")  # what sed did
     lab.post("Bash", {"command": cmd}, {"stdout": "", "stderr": ""})
-    assert lab.pre("Edit", {"file_path": lab.path("src/a.py"), "old_string": "uno",
-                            "new_string": "one"}).denied is None
+    assert (
+        lab.pre(
+            "Edit", {"file_path": lab.path("src/a.py"), "old_string": "uno", "new_string": "one"}
+        ).denied
+        is None
+    )
 
 
 def test_own_shell_delete_then_write_is_not_stale(lab):
@@ -110,20 +134,29 @@ def test_own_shell_delete_then_write_is_not_stale(lab):
 
 def test_subagent_change_makes_the_main_threads_copy_stale(lab):
     sub = {"agent_id": "agent-7", "agent_type": "general-purpose"}
-    read(lab, "src/a.py")                 # main thread
-    read(lab, "src/a.py", **sub)          # the subagent
-    own_edit(lab, "src/a.py", **sub)      # the subagent edits: fine for it
-    r = edit(lab, "src/a.py")             # the main thread's view is now stale
+    read(lab, "src/a.py")  # main thread
+    read(lab, "src/a.py", **sub)  # the subagent
+    own_edit(lab, "src/a.py", **sub)  # the subagent edits: fine for it
+    r = edit(lab, "src/a.py")  # the main thread's view is now stale
     assert r.denied.startswith("[stale-file]")
-    assert lab.pre("Edit", {"file_path": lab.path("src/a.py"), "old_string": "uno",
-                            "new_string": "one"}, **sub).denied is None
+    assert (
+        lab.pre(
+            "Edit",
+            {"file_path": lab.path("src/a.py"), "old_string": "uno", "new_string": "one"},
+            **sub,
+        ).denied
+        is None
+    )
 
 
 def test_other_session_has_its_own_baselines(lab):
     read(lab, "src/a.py")
     other_process_writes(lab, "src/a.py", "changed\n")
-    r = lab.pre("Edit", {"file_path": lab.path("src/a.py"), "old_string": "changed", "new_string": "x"},
-                session_id="other-session")
+    r = lab.pre(
+        "Edit",
+        {"file_path": lab.path("src/a.py"), "old_string": "changed", "new_string": "x"},
+        session_id="other-session",
+    )
     assert r.denied is None or not r.denied.startswith("[stale-file]")
 
 
@@ -151,7 +184,9 @@ def test_stale_check_off(lab):
 def test_baselines_are_bounded_in_state(lab):
     for i in range(110):
         f = lab.write("many/f%d.txt" % i, "x%d\n" % i)
-        lab.post("Read", {"file_path": f}, {"type": "text", "file": {"filePath": f, "content": "x"}})
+        lab.post(
+            "Read", {"file_path": f}, {"type": "text", "file": {"filePath": f, "content": "x"}}
+        )
     reads = lab.session_state()["reads"]
     assert len(reads["main"]) <= 100
     assert lab.path("many/f109.txt") in reads["main"]  # the newest kept

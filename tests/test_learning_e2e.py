@@ -3,6 +3,7 @@ on the e2e harness of tests/e2e: a beads ticket closed with `bd close` in a comp
 command, Stop blocked naming `[learning]`, the scripted agent reflecting through a heredoc,
 Stop allowed, and the next session starting with the learning. Skips when the pinned CLI is
 not installed (see tests/e2e/conftest.py)."""
+
 from __future__ import annotations
 
 import json
@@ -14,9 +15,9 @@ import sys
 import pytest
 
 from e2e.fakeapi import FakeAPI, block_text, text, tool_use
-from e2e.harness import MODEL, E2E, _find_cli, assert_allowed, assert_hooks_healthy
+from e2e.harness import E2E, MODEL, _find_cli, assert_allowed, assert_hooks_healthy
 
-FAKE_BD = r'''#!%s
+FAKE_BD = r"""#!%s
 import json, sys
 args = sys.argv[1:]
 ticket = {"id": "bd-1", "title": "Cache the retrieval index", "status": "in_progress",
@@ -28,12 +29,16 @@ elif args[:1] == ["show"]:
     print(json.dumps([ticket]))
 else:
     print("closed bd-1")
-'''
-LEARNING = {"category": "pitfall", "summary": "Index learnings in columns, not one dict each",
-            "detail": "Loading 10,000 dicts costs tens of milliseconds at SessionStart; keep "
-                      "strings and arrays instead, so the cache loads in under one.",
-            "tags": ["performance", "retrieval"], "criteria_met": ["behavior_changing"],
-            "context_files": ["scripts/hooks/core/learning_index.py"]}
+"""
+LEARNING = {
+    "category": "pitfall",
+    "summary": "Index learnings in columns, not one dict each",
+    "detail": "Loading 10,000 dicts costs tens of milliseconds at SessionStart; keep "
+    "strings and arrays instead, so the cache loads in under one.",
+    "tags": ["performance", "retrieval"],
+    "criteria_met": ["behavior_changing"],
+    "context_files": ["scripts/hooks/core/learning_index.py"],
+}
 SID = re.compile(r"learn reflect (\S+) <<'EOF'")
 
 
@@ -54,8 +59,10 @@ def reflect_after_block(body: dict) -> list:
     feedback = block_text(body["messages"][-1]["content"])
     m = SID.search(feedback)
     assert m, "the Stop block gave no reflect command: %r" % feedback[:600]
-    command = ("python3 scripts/hooks/sane.py learn reflect %s <<'EOF'\n%s\nEOF"
-               % (m.group(1), json.dumps({"learnings": [LEARNING]})))
+    command = "python3 scripts/hooks/sane.py learn reflect %s <<'EOF'\n%s\nEOF" % (
+        m.group(1),
+        json.dumps({"learnings": [LEARNING]}),
+    )
     return tool_use("Bash", {"command": command, "description": "record the learning"})
 
 
@@ -72,13 +79,22 @@ def test_learning_gate_cycle_through_the_real_client(e2e: E2E) -> None:
     readme = e2e.write("README.md", "# demo\n")
     e2e.commit()
 
-    run = e2e.run("work on bd-1", script=[
-        tool_use("Read", {"file_path": str(readme)}),
-        tool_use("Bash", {"command": "bd close bd-1 && git status --short",
-                          "description": "close the ticket"}),
-        text("the ticket is closed"),           # Stop: blocked, a reflection is due
-        reflect_after_block,
-        text("the learning is recorded")])       # Stop: allowed
+    run = e2e.run(
+        "work on bd-1",
+        script=[
+            tool_use("Read", {"file_path": str(readme)}),
+            tool_use(
+                "Bash",
+                {
+                    "command": "bd close bd-1 && git status --short",
+                    "description": "close the ticket",
+                },
+            ),
+            text("the ticket is closed"),  # Stop: blocked, a reflection is due
+            reflect_after_block,
+            text("the learning is recorded"),
+        ],
+    )  # Stop: allowed
     assert run.returncode == 0, run.describe()
     assert_hooks_healthy(run, e2e)
     says = ["%s\n%s" % (ev.get("stdout"), ev.get("stderr")) for ev in run.hooks("Stop")]

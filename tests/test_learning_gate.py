@@ -2,6 +2,7 @@
 transition of the state machine, the walk-pasts of the public original (second stop, empty
 reflect, compound close command, `bd close`), failure revert, skip and auto-skip, the breaker,
 subagents, the Stop order with the review gate."""
+
 import json
 import os
 import subprocess
@@ -9,9 +10,22 @@ import time
 
 import pytest
 
-from test_learning_support import (CLI, agent_cli, bash, cand, closed_ticket, edit, events, gate,
-                                   learnings_md, reflect, session_end, session_start, stats_lines,
-                                   tracker)  # noqa: F401 (fixture)
+from test_learning_support import (
+    CLI,
+    agent_cli,
+    bash,
+    cand,
+    closed_ticket,
+    edit,
+    events,
+    gate,
+    learnings_md,
+    reflect,
+    session_end,
+    session_start,
+    stats_lines,
+    tracker,  # noqa: F401 (fixture)
+)
 
 
 @pytest.fixture
@@ -30,6 +44,7 @@ def audit(proj, event):
 
 # ------------------------------------------------------------------ 9.1 happy path
 
+
 def test_9_1_ticket_close_reflection_then_next_session_starts_with_it(p, tracker):
     os.makedirs(p.path(".beads"))
     tracker.set([{"id": "bd-12", "title": "Fix the login redirect", "status": "in_progress"}])
@@ -41,7 +56,7 @@ def test_9_1_ticket_close_reflection_then_next_session_starts_with_it(p, tracker
 
     tracker.set([{"id": "bd-12", "title": "Fix the login redirect", "status": "closed"}])
     pre, post = bash(p, "bd close bd-12")
-    assert pre.denied is None and pre.stdout.strip() == ""      # the close is never denied
+    assert pre.denied is None and pre.stdout.strip() == ""  # the close is never denied
     assert gate(p)["status"] == "pending"
 
     r = p.stop()
@@ -50,11 +65,27 @@ def test_9_1_ticket_close_reflection_then_next_session_starts_with_it(p, tracker
     assert '"Fix the login redirect"' in msg
     assert "%s learn reflect %s <<'EOF'" % (CLI, p.sid) in msg
     example = json.loads(msg.split("<<'EOF'\n", 1)[1].split("\nEOF", 1)[0])
-    assert set(example["learnings"][0]) >= {"category", "summary", "detail", "tags",
-                                            "criteria_met", "scope"}
-    for word in ("pattern", "pitfall", "convention", "dependency", "process", "domain",
-                 "debugging", "behavior_changing", "decision_rationale", "stable_fact",
-                 "explicit_request"):
+    assert set(example["learnings"][0]) >= {
+        "category",
+        "summary",
+        "detail",
+        "tags",
+        "criteria_met",
+        "scope",
+    }
+    for word in (
+        "pattern",
+        "pitfall",
+        "convention",
+        "dependency",
+        "process",
+        "domain",
+        "debugging",
+        "behavior_changing",
+        "decision_rationale",
+        "stable_fact",
+        "explicit_request",
+    ):
         assert word in msg
     assert '%s learn skip %s "' % (CLI, p.sid) in msg
     assert gate(p)["status"] == "blocked"
@@ -69,8 +100,16 @@ def test_9_1_ticket_close_reflection_then_next_session_starts_with_it(p, tracker
     done = p.stop(active=True)
     assert done.denied is None
     ev = events(p)
-    for e in ("SessionStart", "BackendDetected", "TicketDetected", "TicketCloseDetected",
-              "TicketClosed", "StopHookCalled", "GateBlocked", "ReflectionComplete"):
+    for e in (
+        "SessionStart",
+        "BackendDetected",
+        "TicketDetected",
+        "TicketCloseDetected",
+        "TicketClosed",
+        "StopHookCalled",
+        "GateBlocked",
+        "ReflectionComplete",
+    ):
         assert e in ev, (e, ev)
     kinds = [s["event"] for s in stats_lines(p)]
     assert "written" in kinds and "reflection" in kinds
@@ -92,6 +131,7 @@ def test_9_1_with_tissue(p, tracker):
 
 # ------------------------------------------------------------------ walk-pasts of the original
 
+
 def test_second_stop_with_stop_hook_active_still_blocks(p, tracker):
     closed_ticket(p, tracker)
     assert p.stop().denied.startswith("[learning]")
@@ -100,10 +140,16 @@ def test_second_stop_with_stop_hook_active_still_blocks(p, tracker):
     assert gate(p)["block_count"] == 2
 
 
-@pytest.mark.parametrize("body", [
-    '{"learnings": []}', "[]", '{"learnings": [{"category": "pitfall"}]}',
-    '{"nothing": 1}', "not json at all",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"learnings": []}',
+        "[]",
+        '{"learnings": [{"category": "pitfall"}]}',
+        '{"nothing": 1}',
+        "not json at all",
+    ],
+)
 def test_empty_or_rejected_reflect_keeps_the_gate_closed(p, tracker, body):
     closed_ticket(p, tracker)
     p.stop()
@@ -114,14 +160,17 @@ def test_empty_or_rejected_reflect_keeps_the_gate_closed(p, tracker, body):
     assert p.stop(active=True).denied.startswith("[learning]")
 
 
-@pytest.mark.parametrize("command", [
-    "tissue status t-1 closed && git push",
-    "git add -A && tissue status t-1 closed; git push origin main",
-    "bash -c 'tissue status t-1 closed'",
-    "cd sub && TISSUE_DB=x tissue edit t-1 --status closed | cat",
-    "true || tissue status t-1 closed",
-    "echo start; /usr/local/bin/tissue status t-1 closed",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tissue status t-1 closed && git push",
+        "git add -A && tissue status t-1 closed; git push origin main",
+        "bash -c 'tissue status t-1 closed'",
+        "cd sub && TISSUE_DB=x tissue edit t-1 --status closed | cat",
+        "true || tissue status t-1 closed",
+        "echo start; /usr/local/bin/tissue status t-1 closed",
+    ],
+)
 def test_compound_close_commands_are_seen(p, tracker, command):
     os.makedirs(p.path(".tissue"))
     bash(p, command)
@@ -129,15 +178,18 @@ def test_compound_close_commands_are_seen(p, tracker, command):
     assert p.stop().denied.startswith("[learning] Ticket t-1")
 
 
-@pytest.mark.parametrize("command,ids", [
-    ("bd close bd-12", ["bd-12"]),
-    ("bd close bd-12 bd-13 --reason done", ["bd-12", "bd-13"]),
-    ("bd update bd-12 --status closed", ["bd-12"]),
-    ("bd update bd-12 --status=closed", ["bd-12"]),
-    ("bd update bd-12 -s closed", ["bd-12"]),
-    ("tissue edit t-3 --title x --status closed", ["t-3"]),
-    ("tissue status t-3 closed", ["t-3"]),
-])
+@pytest.mark.parametrize(
+    "command,ids",
+    [
+        ("bd close bd-12", ["bd-12"]),
+        ("bd close bd-12 bd-13 --reason done", ["bd-12", "bd-13"]),
+        ("bd update bd-12 --status closed", ["bd-12"]),
+        ("bd update bd-12 --status=closed", ["bd-12"]),
+        ("bd update bd-12 -s closed", ["bd-12"]),
+        ("tissue edit t-3 --title x --status closed", ["t-3"]),
+        ("tissue status t-3 closed", ["t-3"]),
+    ],
+)
 def test_close_spellings(p, tracker, command, ids):
     os.makedirs(p.path(".beads"))
     os.makedirs(p.path(".tissue"))
@@ -147,11 +199,19 @@ def test_close_spellings(p, tracker, command, ids):
     assert [c["id"] for c in g["closes"]] == ids
 
 
-@pytest.mark.parametrize("command", [
-    "bd show bd-12", "bd list --status open", "echo bd close bd-12", "grep -r 'bd close' .",
-    "beads-viewer close x", "bd update bd-12 --status in_progress", "tissue status t-1 open",
-    "git commit -m 'bd close bd-12'",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "bd show bd-12",
+        "bd list --status open",
+        "echo bd close bd-12",
+        "grep -r 'bd close' .",
+        "beads-viewer close x",
+        "bd update bd-12 --status in_progress",
+        "tissue status t-1 open",
+        "git commit -m 'bd close bd-12'",
+    ],
+)
 def test_not_closes(p, tracker, command):
     os.makedirs(p.path(".beads"))
     os.makedirs(p.path(".tissue"))
@@ -161,6 +221,7 @@ def test_not_closes(p, tracker, command):
 
 
 # ------------------------------------------------------------------ failure revert
+
 
 def test_failed_close_is_dropped(p, tracker):
     os.makedirs(p.path(".beads"))
@@ -212,12 +273,13 @@ def test_tracker_missing_is_ignored(p):
 def test_close_without_post_tool_use_is_settled_by_the_tracker_at_stop(p, tracker):
     os.makedirs(p.path(".beads"))
     tracker.set([{"id": "bd-4", "title": "t", "status": "closed"}])
-    p.pre("Bash", {"command": "bd close bd-4"}, tool_use_id="toolu_lost")   # no PostToolUse
+    p.pre("Bash", {"command": "bd close bd-4"}, tool_use_id="toolu_lost")  # no PostToolUse
     assert gate(p)["pending_close"]
     assert p.stop().denied.startswith("[learning] Ticket bd-4")
 
 
 # ------------------------------------------------------------------ 9.4 breaker
+
 
 def test_9_4_breaker_force_approves_after_max_blocks(p, tracker):
     closed_ticket(p, tracker)
@@ -266,9 +328,13 @@ def test_reflection_resets_the_breaker_and_a_new_close_rearms(p, tracker):
 
 def test_held_gate_never_blocks_and_keeps_the_reflection_pending(p, tracker):
     closed_ticket(p, tracker)
-    for i in range(3):   # trip the circuit breaker
-        p.fail("Bash", {"command": "make test"}, error="Exit code 2\nboom %d" % i,
-               tool_use_id="toolu_f%d" % i)
+    for i in range(3):  # trip the circuit breaker
+        p.fail(
+            "Bash",
+            {"command": "make test"},
+            error="Exit code 2\nboom %d" % i,
+            tool_use_id="toolu_f%d" % i,
+        )
     r = p.stop()
     assert r.denied is None
     assert gate(p)["status"] == "pending" and gate(p).get("block_count", 0) == 0
@@ -277,6 +343,7 @@ def test_held_gate_never_blocks_and_keeps_the_reflection_pending(p, tracker):
 
 
 # ------------------------------------------------------------------ skip
+
 
 def test_skip_opens_the_gate_and_is_logged(p, tracker):
     closed_ticket(p, tracker)
@@ -309,9 +376,11 @@ def test_skip_with_nothing_pending_is_refused(p):
 def test_calls_around_the_hooks_are_refused(p, tracker):
     closed_ticket(p, tracker)
     env = {"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": p.sid}
-    for args, data in ((["learn", "skip", p.sid, "no"], None),
-                       (["learn", "observe", p.sid, "a note"], None),
-                       (["learn", "reflect", p.sid], json.dumps([cand()]))):
+    for args, data in (
+        (["learn", "skip", p.sid, "no"], None),
+        (["learn", "observe", p.sid, "a note"], None),
+        (["learn", "reflect", p.sid], json.dumps([cand()])),
+    ):
         r = p.cli(*args, env=env, input=data)
         assert r.returncode == 2 and "did not authorise" in r.stderr, args
     assert gate(p)["status"] == "pending"
@@ -336,7 +405,9 @@ def test_agent_learn_commands_pass_safemode_and_the_breaker(p, tracker):
     closed_ticket(p, tracker)
     p.prompt("s+")
     for i in range(3):
-        p.fail("Bash", {"command": "make"}, error="Exit code 2\nx%d" % i, tool_use_id="toolu_b%d" % i)
+        p.fail(
+            "Bash", {"command": "make"}, error="Exit code 2\nx%d" % i, tool_use_id="toolu_b%d" % i
+        )
     pre, cli = reflect(p, cand())
     assert pre.denied is None and cli.returncode == 0
 
@@ -350,22 +421,47 @@ def test_maintain_is_person_only(p):
 
 # ------------------------------------------------------------------ 9.3 subagents
 
+
 def test_9_3_subagent_observations_reach_the_block_and_only_the_main_thread_is_gated(p, tracker):
     os.makedirs(p.path(".beads"))
-    start = p.hook("saneprompt", p.payload("SubagentStart", agent_id="a-sec", agent_type="security"))
+    start = p.hook(
+        "saneprompt", p.payload("SubagentStart", agent_id="a-sec", agent_type="security")
+    )
     assert "learn observe %s" % p.sid in start.context
-    pre, cli = agent_cli(p, "learn", "observe", p.sid, "auth middleware ordering matters",
-                         agent_id="a-sec", agent_type="security")
+    pre, cli = agent_cli(
+        p,
+        "learn",
+        "observe",
+        p.sid,
+        "auth middleware ordering matters",
+        agent_id="a-sec",
+        agent_type="security",
+    )
     assert cli.returncode == 0, cli.stderr
-    agent_cli(p, "learn", "observe", p.sid, "N+1 query in the user dashboard",
-              agent_id="a-perf", agent_type="perf")
+    agent_cli(
+        p,
+        "learn",
+        "observe",
+        p.sid,
+        "N+1 query in the user dashboard",
+        agent_id="a-perf",
+        agent_type="perf",
+    )
     tracker.set([{"id": "bd-9", "title": "Harden auth", "status": "closed"}])
-    bash(p, "bd close bd-9", agent_id="a-sec", agent_type="security")   # closed inside a subagent
+    bash(p, "bd close bd-9", agent_id="a-sec", agent_type="security")  # closed inside a subagent
     assert gate(p)["status"] == "pending"
-    sub = p.hook("sanestop", p.payload("SubagentStop", agent_id="a-sec", agent_type="security",
-                                       stop_hook_active=False, last_assistant_message="done",
-                                       agent_transcript_path="/tmp/x"))
-    assert sub.denied is None                                      # subagents never gated
+    sub = p.hook(
+        "sanestop",
+        p.payload(
+            "SubagentStop",
+            agent_id="a-sec",
+            agent_type="security",
+            stop_hook_active=False,
+            last_assistant_message="done",
+            agent_transcript_path="/tmp/x",
+        ),
+    )
+    assert sub.denied is None  # subagents never gated
     msg = p.stop().denied
     assert "(security) auth middleware ordering matters" in msg
     assert "(perf) N+1 query in the user dashboard" in msg
@@ -378,9 +474,14 @@ def test_9_3_subagent_observations_reach_the_block_and_only_the_main_thread_is_g
 
 # ------------------------------------------------------------------ other close sources
 
+
 def test_task_completed_arms_the_gate_and_never_blocks_the_task(p):
-    payload = p.payload("TaskCompleted", task_id="task-007", task_subject="Add rate limiting",
-                        task_description="limit POST /orders")
+    payload = p.payload(
+        "TaskCompleted",
+        task_id="task-007",
+        task_subject="Add rate limiting",
+        task_description="limit POST /orders",
+    )
     r = p.hook("sanestop", payload)
     assert r.code == 0 and r.denied is None
     g = gate(p)
@@ -391,11 +492,15 @@ def test_task_completed_arms_the_gate_and_never_blocks_the_task(p):
 
 def test_task_update_in_progress_then_completed(p):
     p.pre("TaskUpdate", {"taskId": "3", "status": "in_progress"}, tool_use_id="toolu_t1")
-    p.post("TaskUpdate", {"taskId": "3", "status": "in_progress"}, {"ok": True}, tool_use_id="toolu_t1")
+    p.post(
+        "TaskUpdate", {"taskId": "3", "status": "in_progress"}, {"ok": True}, tool_use_id="toolu_t1"
+    )
     assert gate(p)["status"] == "active"
     p.pre("TaskUpdate", {"taskId": "3", "status": "completed"}, tool_use_id="toolu_t2")
-    assert gate(p)["status"] == "active"                      # pending until it ran
-    p.post("TaskUpdate", {"taskId": "3", "status": "completed"}, {"ok": True}, tool_use_id="toolu_t2")
+    assert gate(p)["status"] == "active"  # pending until it ran
+    p.post(
+        "TaskUpdate", {"taskId": "3", "status": "completed"}, {"ok": True}, tool_use_id="toolu_t2"
+    )
     assert gate(p)["status"] == "pending"
 
 
@@ -412,13 +517,21 @@ def test_mcp_close_tools(p):
 
 def test_start_command_activates_with_the_trackers_title(p, tracker):
     os.makedirs(p.path(".beads"))
-    tracker.set([{"id": "bd-3", "title": "Cache the index", "description": "cold start",
-                  "status": "in_progress"}])
+    tracker.set(
+        [
+            {
+                "id": "bd-3",
+                "title": "Cache the index",
+                "description": "cold start",
+                "status": "in_progress",
+            }
+        ]
+    )
     bash(p, "bd update bd-3 --status in_progress")
     g = gate(p)
     assert g["status"] == "active" and g["ticket"]["title"] == "Cache the index"
     session_end(p)
-    assert gate(p)["status"] == "idle"                          # active -> idle at the end
+    assert gate(p)["status"] == "idle"  # active -> idle at the end
 
 
 def test_reflecting_before_closing_the_same_ticket_counts(p, tracker):
@@ -442,10 +555,21 @@ def test_ticketing_list_decides_what_is_detected(p, tracker):
 
 # ------------------------------------------------------------------ session mode, auto-skip
 
+
 def git(proj, *args):
-    subprocess.run(["git"] + list(args), cwd=proj.dir, check=True, capture_output=True,
-                   env=dict(proj.env, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x",
-                            GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@x"))
+    subprocess.run(
+        ["git"] + list(args),
+        cwd=proj.dir,
+        check=True,
+        capture_output=True,
+        env=dict(
+            proj.env,
+            GIT_AUTHOR_NAME="t",
+            GIT_AUTHOR_EMAIL="t@x",
+            GIT_COMMITTER_NAME="t",
+            GIT_COMMITTER_EMAIL="t@x",
+        ),
+    )
 
 
 @pytest.fixture
@@ -466,7 +590,7 @@ def test_session_mode_big_diff_blocks_until_reflection(repo):
     assert reflect(repo, cand())[1].returncode == 0
     assert repo.stop(active=True).denied is None
     edit(repo, "src/other.py", "more\n" * 20)
-    assert repo.stop().denied is None           # session mode asks once per session
+    assert repo.stop().denied is None  # session mode asks once per session
 
 
 def test_session_mode_counts_untracked_files(repo):
@@ -502,8 +626,10 @@ def test_auto_skip_decider_always_skips_by_itself(repo):
     assert "auto: 2 lines changed" in gate(repo)["skip"]["reason"]
 
 
-@pytest.mark.parametrize("conf", ["learning: {auto_skip: {decider: never}}\n",
-                                  "learning: {auto_skip: {enabled: false}}\n"])
+@pytest.mark.parametrize(
+    "conf",
+    ["learning: {auto_skip: {decider: never}}\n", "learning: {auto_skip: {enabled: false}}\n"],
+)
 def test_auto_skip_never_or_disabled_asks_for_a_reflection(repo, conf):
     repo.config(conf)
     edit(repo, "src/app.py", "".join("line %d\n" % i for i in range(49)) + "line z\n")
@@ -518,8 +644,9 @@ def test_outside_git_the_size_is_unknown_and_the_agent_decides(p):
 
 
 def test_no_writes_no_reflection(repo):
-    repo.post("Read", {"file_path": repo.path("src/app.py")},
-              {"type": "text", "file": {"content": "x"}})
+    repo.post(
+        "Read", {"file_path": repo.path("src/app.py")}, {"type": "text", "file": {"content": "x"}}
+    )
     assert repo.stop().denied is None
     assert gate(repo).get("status", "idle") == "idle"
 
@@ -535,6 +662,7 @@ def test_a_ticket_close_always_asks_even_for_a_tiny_diff(repo, tracker):
 
 # ------------------------------------------------------------------ sessions
 
+
 def test_pending_reflection_survives_clear(p, tracker):
     closed_ticket(p, tracker)
     p.stop()
@@ -542,7 +670,7 @@ def test_pending_reflection_survives_clear(p, tracker):
     r = session_start(p, sid=new, source="clear")
     assert "a reflection is pending for ticket bd-12" in r.context
     assert gate(p, new)["status"] in ("pending", "blocked")
-    assert gate(p)["status"] == "idle" and gate(p)["moved_to"] == new   # the old one is free
+    assert gate(p)["status"] == "idle" and gate(p)["moved_to"] == new  # the old one is free
     assert "CarriedOver" in events(p, new)
     msg = p.stop(session_id=new).denied
     assert "learn reflect %s" % new in msg
@@ -569,42 +697,59 @@ def test_trace_cli(p, tracker):
 
 # ------------------------------------------------------------------ transitions
 
+
 def test_transition_table(p, tracker):
     """Every transition of the seed's table, read back from the trace."""
     os.makedirs(p.path(".beads"))
     tracker.set([{"id": "bd-1", "title": "one", "status": "in_progress"}])
-    session_start(p)                                        # idle -> active
-    bash(p, "bd close bd-1", ok=False)                      # pending close dropped: stays active
+    session_start(p)  # idle -> active
+    bash(p, "bd close bd-1", ok=False)  # pending close dropped: stays active
     tracker.set([{"id": "bd-1", "title": "one", "status": "closed"}])
-    bash(p, "bd close bd-1")                                # active -> pending
-    p.stop()                                                # pending -> blocked
-    reflect(p, cand())                                      # blocked -> reflected
+    bash(p, "bd close bd-1")  # active -> pending
+    p.stop()  # pending -> blocked
+    reflect(p, cand())  # blocked -> reflected
     tracker.set([{"id": "bd-2", "title": "two", "status": "closed"}])
-    bash(p, "bd close bd-2")                                # reflected -> pending
-    agent_cli(p, "learn", "skip", p.sid, "nothing new")     # pending -> skipped
+    bash(p, "bd close bd-2")  # reflected -> pending
+    agent_cli(p, "learn", "skip", p.sid, "nothing new")  # pending -> skipped
     tracker.set([{"id": "bd-3", "title": "three", "status": "closed"}])
-    bash(p, "bd close bd-3")                                # skipped -> pending
+    bash(p, "bd close bd-3")  # skipped -> pending
     p.stop()
-    agent_cli(p, "learn", "skip", p.sid, "dup")             # blocked -> skipped
-    bash(p, "bd close bd-4")                                # -> pending
+    agent_cli(p, "learn", "skip", p.sid, "dup")  # blocked -> skipped
+    bash(p, "bd close bd-4")  # -> pending
     for _ in range(4):
-        p.stop(active=True)                                 # blocked -> idle (breaker)
-    bash(p, "bd update bd-5 --status in_progress")          # idle -> active
-    session_end(p)                                          # active -> idle
-    changes = [e["details"].split(":")[0] for e in gate(p)["trace"]
-               if e["event"] == "GateStatusChanged" and "->" in e["details"]]
-    assert changes == ["idle -> active", "active -> pending", "pending -> blocked",
-                       "blocked -> reflected", "reflected -> pending", "pending -> skipped",
-                       "skipped -> pending", "pending -> blocked", "blocked -> skipped",
-                       "skipped -> pending", "pending -> blocked", "blocked -> idle",
-                       "idle -> active", "active -> idle"], changes
+        p.stop(active=True)  # blocked -> idle (breaker)
+    bash(p, "bd update bd-5 --status in_progress")  # idle -> active
+    session_end(p)  # active -> idle
+    changes = [
+        e["details"].split(":")[0]
+        for e in gate(p)["trace"]
+        if e["event"] == "GateStatusChanged" and "->" in e["details"]
+    ]
+    assert changes == [
+        "idle -> active",
+        "active -> pending",
+        "pending -> blocked",
+        "blocked -> reflected",
+        "reflected -> pending",
+        "pending -> skipped",
+        "skipped -> pending",
+        "pending -> blocked",
+        "blocked -> skipped",
+        "skipped -> pending",
+        "pending -> blocked",
+        "blocked -> idle",
+        "idle -> active",
+        "active -> idle",
+    ], changes
     assert "TicketCloseFailed" in events(p)
 
 
 # ------------------------------------------------------------------ Stop order with review
 
+
 def test_stop_order_review_first_never_two_blocks(p, tracker):
     from test_review_support import Flow
+
     p.research()
     f = Flow(p)
     assert "review is open" in f.prompt("#review fix the login bug").context
@@ -612,7 +757,7 @@ def test_stop_order_review_first_never_two_blocks(p, tracker):
     r = p.stop()
     assert r.denied.startswith("[review]") and "[learning]" not in r.denied
     g = gate(p)
-    assert g["status"] == "pending" and g.get("block_count", 0) == 0   # not counted
+    assert g["status"] == "pending" and g.get("block_count", 0) == 0  # not counted
     f.review_cycle("COMPLETE")
     r = p.stop(active=True)
     assert r.denied.startswith("[learning]") and "[review]" not in r.denied
@@ -624,8 +769,9 @@ def test_stop_order_review_first_never_two_blocks(p, tracker):
 @pytest.mark.parametrize("feed", ["echo %s |", "printf '%%s' %s |", "cat <<'EOF' |\n%s\nEOF\n"])
 def test_reflection_json_piped_in_is_data(p, tracker, feed):
     import shlex
+
     closed_ticket(p, tracker)
-    p.prompt("s+")                                   # safemode: code would be blocked
+    p.prompt("s+")  # safemode: code would be blocked
     body = json.dumps([cand()])
     args = ["learn", "reflect", p.sid, "--project", p.dir]
     quoted = shlex.quote(body) if "EOF" not in feed else body

@@ -1,6 +1,7 @@
 """Retrieval at SessionStart (9.5): relevance, recency, hit rate, strategies; `surfaced`,
 `referenced`, `dismissed`; passive decay and restore; the stats log under concurrent writers;
 `learn stats`, `list`, `search`; the signed retrieval cache."""
+
 import json
 import math
 import os
@@ -12,8 +13,17 @@ import pytest
 
 from conftest import HOOKS
 from core.learning import store
-from test_learning_support import (agent_cli, bash, cand, closed_ticket, gate, reflect,
-                                   session_end, session_start, stats_lines, tracker)  # noqa: F401
+from test_learning_support import (
+    agent_cli,
+    bash,
+    cand,
+    closed_ticket,
+    gate,
+    reflect,
+    session_end,  # noqa: F401
+    session_start,
+    stats_lines,
+)
 
 DAY = 86400
 
@@ -26,11 +36,20 @@ def p(proj):
 
 
 def rec(n, summary, tags=("misc",), files=(), category="pattern", age_days=0, status="active"):
-    return {"id": "learn-01TEST%020d" % n, "schema": 1, "status": status, "category": category,
-            "summary": summary, "detail": "Detail of %s, long enough to pass." % summary,
-            "tags": list(tags), "context_files": list(files), "criteria_met": ["stable_fact"],
-            "scope": "project", "confidence": "medium",
-            "created": int(time.time() - age_days * DAY)}
+    return {
+        "id": "learn-01TEST%020d" % n,
+        "schema": 1,
+        "status": status,
+        "category": category,
+        "summary": summary,
+        "detail": "Detail of %s, long enough to pass." % summary,
+        "tags": list(tags),
+        "context_files": list(files),
+        "criteria_met": ["stable_fact"],
+        "scope": "project",
+        "confidence": "medium",
+        "created": int(time.time() - age_days * DAY),
+    }
 
 
 def put(proj, *recs):
@@ -47,19 +66,30 @@ def injected_ids(ctx):
 
 
 def git(proj, *args):
-    subprocess.run(["git"] + list(args), cwd=proj.dir, check=True, capture_output=True,
-                   env=dict(proj.env, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x",
-                            GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@x"))
+    subprocess.run(
+        ["git"] + list(args),
+        cwd=proj.dir,
+        check=True,
+        capture_output=True,
+        env=dict(
+            proj.env,
+            GIT_AUTHOR_NAME="t",
+            GIT_AUTHOR_EMAIL="t@x",
+            GIT_COMMITTER_NAME="t",
+            GIT_COMMITTER_EMAIL="t@x",
+        ),
+    )
 
 
 # ------------------------------------------------------------------ 9.5
+
 
 def test_9_5_session_start_injects_the_top_learnings_and_records_surfaced(p):
     put(p, *[rec(i, "General learning number %d" % i) for i in range(8)])
     r = session_start(p)
     assert r.context.startswith("sane: learnings recorded in earlier sessions")
     ids = injected_ids(r.context)
-    assert len(ids) == 5                                  # moderate: 5
+    assert len(ids) == 5  # moderate: 5
     g = gate(p)
     assert [x["id"] for x in g["injected"]] == ids
     assert all(x["outcome"] == "surfaced" for x in g["injected"])
@@ -77,18 +107,29 @@ def test_no_learnings_no_context(p):
 def scene(p, tracker):
     """A ticket about the cache layer, src/cache.py changed, and one learning per kind of match."""
     os.makedirs(p.path(".beads"))
-    tracker.set([{"id": "bd-8", "title": "Cache layer timeout", "labels": ["redis"],
-                  "status": "in_progress"}])
+    tracker.set(
+        [
+            {
+                "id": "bd-8",
+                "title": "Cache layer timeout",
+                "labels": ["redis"],
+                "status": "in_progress",
+            }
+        ]
+    )
     git(p, "init", "-q")
     p.write("src/cache.py", "a = 1\n")
     git(p, "add", "-A")
     git(p, "commit", "-q", "-m", "init")
     p.write("src/cache.py", "a = 2\n")
-    put(p, rec(1, "Use a connection pool for Redis", tags=["redis"]),          # exact tag 1.0
-           rec(2, "The eviction code has a subtle bug", files=["src/cache.py"]),  # file 0.8
-           rec(3, "Sentinel failover needs retries", tags=["redis-cluster"]),  # partial tag 0.5
-           rec(4, "Raise the timeout for slow CI runners"),                   # keyword 0.3
-           rec(5, "Unrelated learning about fonts", tags=["css"]))
+    put(
+        p,
+        rec(1, "Use a connection pool for Redis", tags=["redis"]),  # exact tag 1.0
+        rec(2, "The eviction code has a subtle bug", files=["src/cache.py"]),  # file 0.8
+        rec(3, "Sentinel failover needs retries", tags=["redis-cluster"]),  # partial tag 0.5
+        rec(4, "Raise the timeout for slow CI runners"),  # keyword 0.3
+        rec(5, "Unrelated learning about fonts", tags=["css"]),
+    )
     return p
 
 
@@ -96,8 +137,12 @@ def test_relevance_orders_exact_tag_file_partial_keyword(scene):
     ids = injected_ids(session_start(scene).context)
     assert ids == ["learn-01TEST%020d" % n for n in (1, 2, 3, 4)]
     score = {s["id"]: s["score"] for s in stats_lines(scene) if s["event"] == "surfaced"}
-    assert score["learn-01TEST%020d" % 1] > score["learn-01TEST%020d" % 2] > \
-        score["learn-01TEST%020d" % 3] > score["learn-01TEST%020d" % 4]
+    assert (
+        score["learn-01TEST%020d" % 1]
+        > score["learn-01TEST%020d" % 2]
+        > score["learn-01TEST%020d" % 3]
+        > score["learn-01TEST%020d" % 4]
+    )
 
 
 def test_conservative_keeps_only_strong_matches(scene):
@@ -119,6 +164,7 @@ def test_max_injections_caps_every_strategy(scene):
 
 def test_recency_weight_is_0_3_at_90_days():
     from core.learning import index as lidx
+
     assert math.exp(-lidx.K_DAY * 90) == pytest.approx(0.3)
     now = time.time()
 
@@ -139,13 +185,17 @@ def test_recency_and_hit_rate_rank_equal_matches(p):
     for r, refs in ((old_used, 10), (new_ignored, 0), (ancient_used, 10)):
         for k in range(10):
             stat_line(p, event="surfaced", id=r["id"], ts=r["created"] + 60)
-            if k < refs:      # a reference refreshes the recency: here, right after writing
+            if k < refs:  # a reference refreshes the recency: here, right after writing
                 stat_line(p, event="referenced", id=r["id"], ts=r["created"] + 60)
-    assert injected_ids(session_start(p).context) == [old_used["id"], new_ignored["id"],
-                                                      ancient_used["id"]]
+    assert injected_ids(session_start(p).context) == [
+        old_used["id"],
+        new_ignored["id"],
+        ancient_used["id"],
+    ]
 
 
 # ------------------------------------------------------------------ referenced / dismissed
+
 
 def test_referenced_by_reading_a_context_file_and_dismissed_at_session_end(scene):
     ctx = session_start(scene).context
@@ -168,8 +218,12 @@ def test_referenced_by_naming_the_id(p):
     put(p, a, b)
     session_start(p)
     bash(p, "grep -n %s .claude/learnings.md" % a["id"])
-    p.hook("sanestop", p.payload("Stop", stop_hook_active=False,
-                                 last_assistant_message="I followed %s here." % b["id"]))
+    p.hook(
+        "sanestop",
+        p.payload(
+            "Stop", stop_hook_active=False, last_assistant_message="I followed %s here." % b["id"]
+        ),
+    )
     how = {s["id"]: s["how"] for s in stats_lines(p) if s["event"] == "referenced"}
     assert how == {a["id"]: "named its id", b["id"]: "named its id"}
     session_end(p)
@@ -184,25 +238,33 @@ def test_subagents_get_the_observe_hint_not_the_learnings(p):
 
 # ------------------------------------------------------------------ decay
 
+
 def test_passive_decay_archives_unused_learnings_once_a_day(p):
-    stale, immune, fresh = (rec(1, "Stale learning nobody used", age_days=100),
-                            rec(2, "Old but very useful one", age_days=100),
-                            rec(3, "Fresh learning from today"))
+    stale, immune, fresh = (
+        rec(1, "Stale learning nobody used", age_days=100),
+        rec(2, "Old but very useful one", age_days=100),
+        rec(3, "Fresh learning from today"),
+    )
     put(p, stale, immune, fresh)
     for _ in range(5):
         stat_line(p, event="surfaced", id=immune["id"], ts=time.time() - 95 * DAY)
         stat_line(p, event="referenced", id=immune["id"], ts=time.time() - 95 * DAY)
     ctx = session_start(p).context
     assert stale["id"] not in ctx and immune["id"] in ctx
-    recs = {r["id"]: r for r, _, _ in store.parse_md(open(p.path(".claude", "learnings.md"), "rb").read())}
+    recs = {
+        r["id"]: r
+        for r, _, _ in store.parse_md(open(p.path(".claude", "learnings.md"), "rb").read())
+    }
     assert recs[stale["id"]]["status"] == "archived" and recs[stale["id"]].get("updated")
     assert recs[immune["id"]]["status"] == "active"
     assert [s["id"] for s in stats_lines(p) if s["event"] == "archived"] == [stale["id"]]
     another = rec(4, "Another stale learning here", age_days=200)
     put(p, another)
-    session_start(p, sid="s2")                        # same day: decay does not run again
-    assert "- status: archived" not in open(p.path(".claude", "learnings.md")).read().split(
-        another["id"])[1]
+    session_start(p, sid="s2")  # same day: decay does not run again
+    assert (
+        "- status: archived"
+        not in open(p.path(".claude", "learnings.md")).read().split(another["id"])[1]
+    )
     m = p.cli("learn", "maintain")
     assert m.returncode == 0 and another["id"] in m.stdout
     r = p.cli("learn", "list", "--all", "--json")
@@ -212,7 +274,9 @@ def test_passive_decay_archives_unused_learnings_once_a_day(p):
 
 def test_decay_duration_is_configurable(p):
     p.config("learning: {decay: {passive_duration_days: 5}}\n")
-    put(p, rec(1, "Ten days old learning", age_days=10), rec(2, "Two days old learning", age_days=2))
+    put(
+        p, rec(1, "Ten days old learning", age_days=10), rec(2, "Two days old learning", age_days=2)
+    )
     ctx = session_start(p).context
     assert "learn-01TEST%020d" % 1 not in ctx and "learn-01TEST%020d" % 2 in ctx
 
@@ -249,7 +313,7 @@ def test_concurrent_stats_writers_never_lose_or_tear_a_line(p):
     assert all(x.wait(60) == 0 for x in ps)
     lines = open(p.path(".claude", "learning-stats.jsonl")).read().splitlines()
     assert len(lines) == n * procs
-    ids = {json.loads(line)["id"] for line in lines}             # every line is whole JSON
+    ids = {json.loads(line)["id"] for line in lines}  # every line is whole JSON
     assert len(ids) == n * procs
 
 
@@ -267,8 +331,15 @@ def test_stats_table_and_json(p, tracker):
     session_start(p, sid="s2")
     r = p.cli("learn", "stats")
     assert r.returncode == 0
-    for word in ("category", "pitfall", "hit rate", "write gate: accepted", "1 of 2 (50%)",
-                 "skip rate", "insights:"):
+    for word in (
+        "category",
+        "pitfall",
+        "hit rate",
+        "write gate: accepted",
+        "1 of 2 (50%)",
+        "skip rate",
+        "insights:",
+    ):
         assert word in r.stdout, word
     j = json.loads(p.cli("learn", "stats", "--json").stdout)
     assert j["candidates"] == 2 and j["accepted"] == 1 and j["write_gate_pass_rate"] == 0.5
@@ -293,12 +364,18 @@ def test_insights(p):
 
 # ------------------------------------------------------------------ list, search
 
+
 def test_list_and_search(p):
-    put(p, rec(1, "Use a connection pool for Redis", tags=["redis"]),
+    put(
+        p,
+        rec(1, "Use a connection pool for Redis", tags=["redis"]),
         rec(2, "Pin the ORM version", tags=["orm"], files=["requirements.txt"]),
-        rec(3, "Old archived one", status="archived"))
+        rec(3, "Old archived one", status="archived"),
+    )
     r = p.cli("learn", "list")
-    assert r.returncode == 0 and "2 learning(s) active" in r.stdout and "Old archived" not in r.stdout
+    assert (
+        r.returncode == 0 and "2 learning(s) active" in r.stdout and "Old archived" not in r.stdout
+    )
     assert "Old archived" in p.cli("learn", "list", "--all").stdout
     s = p.cli("learn", "search", "redis")
     assert "Use a connection pool for Redis" in s.stdout and "Pin the ORM" not in s.stdout
@@ -314,6 +391,7 @@ def test_list_works_as_the_agent_through_the_hooks(p):
 
 
 # ------------------------------------------------------------------ the cache
+
 
 def cache_file(proj):
     d = os.path.join(proj.home, ".config", "sane-hooks", "learning-cache")
@@ -355,7 +433,12 @@ ctx = engine.handle("saneprompt", {"session_id": "s", "cwd": %r, "hook_event_nam
                                    "source": "startup"}, %r)
 print(json.dumps({"yaml": "yaml" in sys.modules, "ctx": "\n".join(ctx.answer.context)}))
 """ % (HOOKS, p.dir, p.dir)
-    out = subprocess.run([sys.executable, "-c", code], env=dict(p.env, CLAUDE_PROJECT_DIR=p.dir),
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=dict(p.env, CLAUDE_PROJECT_DIR=p.dir),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     doc = json.loads(out.stdout)
     assert doc["yaml"] is False and "Learning number" in doc["ctx"]

@@ -1,6 +1,7 @@
 """`sane.py learn reflect`: each schema rule, the write gate (strict | lenient | off),
 confidence, near-duplicates, partial and total rejection. Through the real CLI (the person's
 shell; the agent's path is in test_learning_gate.py)."""
+
 import json
 import os
 
@@ -23,6 +24,7 @@ def run(p, *cands, raw=None):
 def stored(p):
     """The learnings in .claude/learnings.md, parsed back."""
     from core.learning.store import parse_md
+
     path = p.path(".claude", "learnings.md")
     if not os.path.exists(path):
         return []
@@ -39,8 +41,14 @@ REJECT = [
     ("detail missing", {"detail": None}, "detail is missing"),
     ("detail 19 chars", {"detail": "y" * 19}, "detail has 19 characters (needs 20-2000)"),
     ("detail 2001 chars", {"detail": "y" * 2001}, "detail has 2001 characters"),
-    ("detail = summary", {"summary": "Run the migrations first, always",
-                          "detail": "run the migrations   first, ALWAYS"}, "repeats the summary"),
+    (
+        "detail = summary",
+        {
+            "summary": "Run the migrations first, always",
+            "detail": "run the migrations   first, ALWAYS",
+        },
+        "repeats the summary",
+    ),
     ("tags missing", {"tags": None}, "tags is missing"),
     ("tags empty", {"tags": []}, "tags has 0 entries (needs 1-10)"),
     ("tags 11", {"tags": ["t%d" % i for i in range(11)]}, "tags has 11 entries"),
@@ -54,10 +62,16 @@ REJECT = [
     ("confidence unknown", {"confidence": "sure"}, "confidence 'sure' is not one of"),
     ("context_files not strings", {"context_files": [3]}, "context_files must be a list"),
     ("supersedes not an id", {"supersedes": "the old one"}, "supersedes must be the id"),
-    ("supersedes unknown id", {"supersedes": "learn-01NOTTHERE0000000000000000"},
-     "which is not an active learning"),
-    ("the example copied", {"summary": "Example: set the session cookie before the login redirect"},
-     "the example from the instructions"),
+    (
+        "supersedes unknown id",
+        {"supersedes": "learn-01NOTTHERE0000000000000000"},
+        "which is not an active learning",
+    ),
+    (
+        "the example copied",
+        {"summary": "Example: set the session cookie before the login redirect"},
+        "the example from the instructions",
+    ),
 ]
 
 
@@ -76,20 +90,26 @@ def test_schema_rule_rejects(p, name, change, reason):
     assert not os.path.exists(p.path(".claude", "learnings.md"))
 
 
-@pytest.mark.parametrize("change,field,value", [
-    ({"category": "PitFall"}, "category", "pitfall"),
-    ({"scope": "TEAM"}, "scope", "team"),
-    ({}, "scope", "project"),
-    ({"summary": "x" * 10}, "summary", "x" * 10),
-    ({"summary": "y" * 200}, "summary", "y" * 200),
-    ({"summary": "  two\n lines  "  + "z" * 8}, "summary", "two lines " + "z" * 8),
-    ({"detail": "d" * 20}, "detail", "d" * 20),
-    ({"tags": ["#Rust", "async io", "rust"]}, "tags", ["rust", "async-io"]),
-    ({"tags": "single"}, "tags", ["single"]),
-    ({"criteria_met": ["Stable_Fact", "stable_fact"]}, "criteria_met", ["stable_fact"]),
-    ({"context_files": ["src/a.py", "src/a.py", "src/b, c.py"]}, "context_files",
-     ["src/a.py", "src/b, c.py"]),
-])
+@pytest.mark.parametrize(
+    "change,field,value",
+    [
+        ({"category": "PitFall"}, "category", "pitfall"),
+        ({"scope": "TEAM"}, "scope", "team"),
+        ({}, "scope", "project"),
+        ({"summary": "x" * 10}, "summary", "x" * 10),
+        ({"summary": "y" * 200}, "summary", "y" * 200),
+        ({"summary": "  two\n lines  " + "z" * 8}, "summary", "two lines " + "z" * 8),
+        ({"detail": "d" * 20}, "detail", "d" * 20),
+        ({"tags": ["#Rust", "async io", "rust"]}, "tags", ["rust", "async-io"]),
+        ({"tags": "single"}, "tags", ["single"]),
+        ({"criteria_met": ["Stable_Fact", "stable_fact"]}, "criteria_met", ["stable_fact"]),
+        (
+            {"context_files": ["src/a.py", "src/a.py", "src/b, c.py"]},
+            "context_files",
+            ["src/a.py", "src/b, c.py"],
+        ),
+    ],
+)
 def test_schema_rule_accepts_and_normalises(p, change, field, value):
     c = cand()
     c.update(change)
@@ -104,7 +124,12 @@ def test_schema_rule_accepts_and_normalises(p, change, field, value):
 @pytest.mark.parametrize("shape", ["object", "list", "single", "candidates"])
 def test_input_shapes(p, shape):
     c = cand()
-    body = {"object": {"learnings": [c]}, "list": [c], "single": c, "candidates": {"candidates": [c]}}[shape]
+    body = {
+        "object": {"learnings": [c]},
+        "list": [c],
+        "single": c,
+        "candidates": {"candidates": [c]},
+    }[shape]
     assert run(p, raw=json.dumps(body)).returncode == 0
 
 
@@ -117,9 +142,11 @@ def test_reflect_from_a_file(p, tmp_path):
 
 # ------------------------------------------------------------------ write gate and confidence
 
-VAGUE = {"summary": "Widgets and gadgets galore here",
-         "detail": "Lorem ipsum dolor sit amet consectetur adipiscing elit",
-         "criteria_met": ["behavior_changing"]}
+VAGUE = {
+    "summary": "Widgets and gadgets galore here",
+    "detail": "Lorem ipsum dolor sit amet consectetur adipiscing elit",
+    "criteria_met": ["behavior_changing"],
+}
 
 
 def test_lenient_keeps_an_unsupported_claim_at_low_confidence(p):
@@ -144,9 +171,12 @@ def test_strict_explicit_request_needs_the_person_asking(p):
     p.config("learning: {write_gate: strict}\n")
     r = run(p, cand(criteria_met=["behavior_changing", "explicit_request"]))
     assert r.returncode == 1 and "explicit_request claimed" in r.stderr
-    ok = cand(summary="Keep the changelog in British English",
-              detail="The person asked me to remember this: always write the changelog in "
-                     "British English.", criteria_met=["explicit_request"])
+    ok = cand(
+        summary="Keep the changelog in British English",
+        detail="The person asked me to remember this: always write the changelog in "
+        "British English.",
+        criteria_met=["explicit_request"],
+    )
     assert run(p, ok).returncode == 0
 
 
@@ -157,9 +187,11 @@ def test_off_accepts_without_judging(p):
 
 
 def test_confidence_from_plausibility(p):
-    strong = cand(summary="Always run migrations before the API tests",
-                  detail="Because the tests need the schema, you must run `make migrate` "
-                         "first; otherwise use the fixture instead.")
+    strong = cand(
+        summary="Always run migrations before the API tests",
+        detail="Because the tests need the schema, you must run `make migrate` "
+        "first; otherwise use the fixture instead.",
+    )
     run(p, strong)
     assert stored(p)[0]["confidence"] == "high"
 
@@ -171,12 +203,16 @@ def test_given_confidence_is_kept_when_supported(p):
 
 # ------------------------------------------------------------------ duplicates
 
-@pytest.mark.parametrize("second", [
-    "Run the migrations before the API tests",            # the same
-    "RUN THE MIGRATIONS before the api tests",            # case
-    "migrations before the API",                          # a substring of the active one
-    "Always run the migrations before the API tests, even locally",   # contains it
-])
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "Run the migrations before the API tests",  # the same
+        "RUN THE MIGRATIONS before the api tests",  # case
+        "migrations before the API",  # a substring of the active one
+        "Always run the migrations before the API tests, even locally",  # contains it
+    ],
+)
 def test_near_duplicates_of_active_learnings_are_rejected(p, second):
     assert run(p, cand()).returncode == 0
     r = run(p, cand(summary=second))
@@ -185,9 +221,15 @@ def test_near_duplicates_of_active_learnings_are_rejected(p, second):
 
 
 def test_near_duplicates_in_one_batch(p):
-    r = run(p, cand(), cand(summary="the migrations before the API tests"),
-            cand(summary="Pin the ORM to 2.x", detail="3.x changed the session API; pin it "
-                                                      "until the port is done."))
+    r = run(
+        p,
+        cand(),
+        cand(summary="the migrations before the API tests"),
+        cand(
+            summary="Pin the ORM to 2.x",
+            detail="3.x changed the session API; pin it until the port is done.",
+        ),
+    )
     assert r.returncode == 0
     assert "#2" in r.stdout and "near-duplicate of candidate 1 in this batch" in r.stdout
     assert len(stored(p)) == 2
@@ -197,6 +239,7 @@ def test_archived_learnings_are_not_duplicates(p):
     assert run(p, cand()).returncode == 0
     lid = stored(p)[0]["id"]
     from core.learning.store import rewrite_md
+
     rewrite_md(p.path(".claude", "learnings.md"), {lid: {"status": "archived"}})
     assert run(p, cand()).returncode == 0
     assert [r["status"] for r in stored(p)] == ["archived", "active"]
@@ -205,9 +248,15 @@ def test_archived_learnings_are_not_duplicates(p):
 def test_supersedes_marks_the_old_one(p):
     assert run(p, cand()).returncode == 0
     old = stored(p)[0]["id"]
-    r = run(p, cand(summary="Run the migrations before the API tests, with the test settings",
-                    detail="make migrate needs DJANGO_SETTINGS=test, else it migrates the dev "
-                           "database and the tests still fail.", supersedes=old))
+    r = run(
+        p,
+        cand(
+            summary="Run the migrations before the API tests, with the test settings",
+            detail="make migrate needs DJANGO_SETTINGS=test, else it migrates the dev "
+            "database and the tests still fail.",
+            supersedes=old,
+        ),
+    )
     assert r.returncode == 0, r.stderr
     recs = {x["id"]: x for x in stored(p)}
     new = [x for x in recs if x != old][0]
@@ -218,9 +267,14 @@ def test_supersedes_marks_the_old_one(p):
 
 # ------------------------------------------------------------------ partial and total failure
 
+
 def test_partial_batch_writes_the_valid_ones_and_records_every_rejection(p):
-    r = run(p, cand(), cand(summary="short"), cand(summary="A second valid learning here",
-                                                   category="convention", tags=["style"]))
+    r = run(
+        p,
+        cand(),
+        cand(summary="short"),
+        cand(summary="A second valid learning here", category="convention", tags=["style"]),
+    )
     assert r.returncode == 0
     assert "rejected 1:" in r.stdout and "summary has 5 characters" in r.stdout
     assert len(stored(p)) == 2
@@ -243,7 +297,9 @@ def test_zero_accepted_writes_nothing_and_says_why_for_each(p):
 
 
 def test_more_than_twenty_candidates(p):
-    many = [cand(summary="Distinct learning number %02d here" % i, tags=["t%d" % i]) for i in range(21)]
+    many = [
+        cand(summary="Distinct learning number %02d here" % i, tags=["t%d" % i]) for i in range(21)
+    ]
     r = run(p, *many)
     assert r.returncode == 0 and "more than 20 candidates" in r.stdout
     assert len(stored(p)) == 20
@@ -267,8 +323,10 @@ def test_tamper_locked_state_refuses(p):
 
 # ------------------------------------------------------------------ ids
 
+
 def test_ids_are_time_ordered():
     from core.learning.schema import new_id
+
     ids = [new_id(1700000000 + i * 0.0001) for i in range(50)] + [new_id(1700000001)]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     assert all(i.startswith("learn-") and len(i) == 32 for i in ids)

@@ -1,5 +1,6 @@
 """Shared pieces of the learning-gate tests (issue 5): fake ticket trackers on PATH, an agent
 that runs `sane.py learn ...` through the hooks, and learning files. No tests here."""
+
 import json
 import os
 import shlex
@@ -12,7 +13,7 @@ SID = "sess-test-1"
 CLI = "python3 scripts/hooks/sane.py"
 
 # A fake `bd` / `tissue`: answers list/show from a JSON db, logs every call, can fail or hang.
-FAKE_TRACKER = r'''#!%(python)s
+FAKE_TRACKER = r"""#!%(python)s
 import json, os, sys, time
 here = os.path.dirname(os.path.abspath(__file__))
 name = os.path.basename(sys.argv[0])
@@ -42,7 +43,7 @@ elif args[:1] == ["show"]:
     print(json.dumps(hit[0] if name == "tissue" else hit))
 else:
     print("ok")
-'''
+"""
 
 
 class Tracker:
@@ -78,11 +79,17 @@ def tracker(proj):
 
 def cand(summary="Run the migrations before the API tests", category="pitfall", **kw):
     """A candidate that passes every rule unless told otherwise."""
-    c = {"category": category, "summary": summary,
-         "detail": kw.pop("detail", "The API tests need the schema: run `make migrate` first, "
-                                    "otherwise every test fails with a missing table."),
-         "tags": kw.pop("tags", ["testing", "database"]),
-         "criteria_met": kw.pop("criteria_met", ["behavior_changing"])}
+    c = {
+        "category": category,
+        "summary": summary,
+        "detail": kw.pop(
+            "detail",
+            "The API tests need the schema: run `make migrate` first, "
+            "otherwise every test fails with a missing table.",
+        ),
+        "tags": kw.pop("tags", ["testing", "database"]),
+        "criteria_met": kw.pop("criteria_met", ["behavior_changing"]),
+    }
     c.update(kw)
     return c
 
@@ -98,46 +105,92 @@ def agent_cli(proj, *args, input=None, agent_id=None, agent_type=None, sid=None,
     if agent_id:
         kw.update(agent_id=agent_id, agent_type=agent_type or "Explore")
     tool_input = {"command": command}
-    pre = proj.hook("sanetools", proj.payload("PreToolUse", tool_name="Bash", tool_input=tool_input,
-                                              tool_use_id="toolu_cli_%d" % len(command),
-                                              session_id=sid or proj.sid, **kw))
+    pre = proj.hook(
+        "sanetools",
+        proj.payload(
+            "PreToolUse",
+            tool_name="Bash",
+            tool_input=tool_input,
+            tool_use_id="toolu_cli_%d" % len(command),
+            session_id=sid or proj.sid,
+            **kw,
+        ),
+    )
     cli = None
     if pre.denied is None:
-        cli = proj.cli(*args, input=input, env={"CLAUDECODE": "1",
-                                                "CLAUDE_CODE_SESSION_ID": sid or proj.sid})
+        cli = proj.cli(
+            *args, input=input, env={"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": sid or proj.sid}
+        )
         if post:
-            payload = proj.payload("PostToolUse" if cli.returncode == 0 else "PostToolUseFailure",
-                                   tool_name="Bash", tool_input=tool_input,
-                                   tool_use_id="toolu_cli_%d" % len(command),
-                                   session_id=sid or proj.sid, **kw)
+            payload = proj.payload(
+                "PostToolUse" if cli.returncode == 0 else "PostToolUseFailure",
+                tool_name="Bash",
+                tool_input=tool_input,
+                tool_use_id="toolu_cli_%d" % len(command),
+                session_id=sid or proj.sid,
+                **kw,
+            )
             if cli.returncode == 0:
-                payload["tool_response"] = {"stdout": cli.stdout, "stderr": "", "interrupted": False}
+                payload["tool_response"] = {
+                    "stdout": cli.stdout,
+                    "stderr": "",
+                    "interrupted": False,
+                }
             else:
-                payload.update(error="Exit code %d\n%s" % (cli.returncode, cli.stderr),
-                               is_interrupt=False)
+                payload.update(
+                    error="Exit code %d\n%s" % (cli.returncode, cli.stderr), is_interrupt=False
+                )
             proj.hook("sanetrack", payload)
     return pre, cli
 
 
 def reflect(proj, *cands, sid=None, **kw):
-    return agent_cli(proj, "learn", "reflect", sid or proj.sid,
-                     input=json.dumps({"learnings": list(cands)}), sid=sid, **kw)
+    return agent_cli(
+        proj,
+        "learn",
+        "reflect",
+        sid or proj.sid,
+        input=json.dumps({"learnings": list(cands)}),
+        sid=sid,
+        **kw,
+    )
 
 
 def bash(proj, command, ok=True, tool_use_id=None, error="Exit code 1\nfailed", **kw):
     """One Bash call through PreToolUse and PostToolUse (or PostToolUseFailure)."""
     tid = tool_use_id or "toolu_%d" % abs(hash(command))
-    pre = proj.hook("sanetools", proj.payload("PreToolUse", tool_name="Bash",
-                                              tool_input={"command": command}, tool_use_id=tid, **kw))
+    pre = proj.hook(
+        "sanetools",
+        proj.payload(
+            "PreToolUse", tool_name="Bash", tool_input={"command": command}, tool_use_id=tid, **kw
+        ),
+    )
     assert pre.denied is None, pre.denied
     if ok:
-        post = proj.hook("sanetrack", proj.payload(
-            "PostToolUse", tool_name="Bash", tool_input={"command": command}, tool_use_id=tid,
-            tool_response={"stdout": "ok\n", "stderr": "", "interrupted": False}, **kw))
+        post = proj.hook(
+            "sanetrack",
+            proj.payload(
+                "PostToolUse",
+                tool_name="Bash",
+                tool_input={"command": command},
+                tool_use_id=tid,
+                tool_response={"stdout": "ok\n", "stderr": "", "interrupted": False},
+                **kw,
+            ),
+        )
     else:
-        post = proj.hook("sanetrack", proj.payload(
-            "PostToolUseFailure", tool_name="Bash", tool_input={"command": command},
-            tool_use_id=tid, error=error, is_interrupt=False, **kw))
+        post = proj.hook(
+            "sanetrack",
+            proj.payload(
+                "PostToolUseFailure",
+                tool_name="Bash",
+                tool_input={"command": command},
+                tool_use_id=tid,
+                error=error,
+                is_interrupt=False,
+                **kw,
+            ),
+        )
     return pre, post
 
 
@@ -158,20 +211,26 @@ def stats_lines(proj):
 
 
 def session_start(proj, sid=None, source="startup"):
-    return proj.hook("saneprompt", proj.payload("SessionStart", source=source,
-                                                session_id=sid or proj.sid))
+    return proj.hook(
+        "saneprompt", proj.payload("SessionStart", source=source, session_id=sid or proj.sid)
+    )
 
 
 def session_end(proj, sid=None):
-    return proj.hook("sanestop", proj.payload("SessionEnd", reason="prompt_input_exit",
-                                              session_id=sid or proj.sid))
+    return proj.hook(
+        "sanestop",
+        proj.payload("SessionEnd", reason="prompt_input_exit", session_id=sid or proj.sid),
+    )
 
 
 def edit(proj, rel="src/app.py", text="x = 1\n"):
     """A real write the session records (research first so the gate lets it through)."""
     p = proj.write(rel, text)
-    proj.post("Write", {"file_path": p, "content": text},
-              {"type": "create", "filePath": p, "content": text})
+    proj.post(
+        "Write",
+        {"file_path": p, "content": text},
+        {"type": "create", "filePath": p, "content": text},
+    )
     return p
 
 

@@ -1,4 +1,5 @@
 """Prompt commands (consumed, audited, never on a prefix) and prompt classification."""
+
 import json
 
 import pytest
@@ -14,17 +15,33 @@ def audit(proj):
         return []
 
 
-@pytest.mark.parametrize("text,expect", [
-    ("s+", "safemode is ON"), ("safemode on", "safemode is ON"), ("  SafeMode   ON ", "safemode is ON"),
-    ("s-", "safemode is OFF"), ("safemode off", "safemode is OFF"),
-    ("s?", "safemode is OFF"), ("safemode status", "safemode is OFF"),
-    ("rb-", "breaker is OK"), ("rb+", "breaker is OK"), ("reset breaker", "breaker is OK"),
-    ("rb?", "breaker is OK"), ("breaker status", "breaker is OK"),
-    ("research", "research for this session"), ("rr-", "research reset"),
-    ("reset research", "research reset"), ("research waive web", "waived"),
-    ("unlock", "nothing to unlock"), ("sl?", "SaneLoop is OFF"), ("sl-", "SaneLoop is OFF"),
-    ("help", "sane-hooks commands"), ("sane?", "sane-hooks commands"), ("HELP", "sane-hooks commands"),
-])
+@pytest.mark.parametrize(
+    "text,expect",
+    [
+        ("s+", "safemode is ON"),
+        ("safemode on", "safemode is ON"),
+        ("  SafeMode   ON ", "safemode is ON"),
+        ("s-", "safemode is OFF"),
+        ("safemode off", "safemode is OFF"),
+        ("s?", "safemode is OFF"),
+        ("safemode status", "safemode is OFF"),
+        ("rb-", "breaker is OK"),
+        ("rb+", "breaker is OK"),
+        ("reset breaker", "breaker is OK"),
+        ("rb?", "breaker is OK"),
+        ("breaker status", "breaker is OK"),
+        ("research", "research for this session"),
+        ("rr-", "research reset"),
+        ("reset research", "research reset"),
+        ("research waive web", "waived"),
+        ("unlock", "nothing to unlock"),
+        ("sl?", "SaneLoop is OFF"),
+        ("sl-", "SaneLoop is OFF"),
+        ("help", "sane-hooks commands"),
+        ("sane?", "sane-hooks commands"),
+        ("HELP", "sane-hooks commands"),
+    ],
+)
 def test_commands_are_consumed_with_an_answer(proj, text, expect):
     r = proj.prompt(text)
     assert r.code == 0 and r.json["decision"] == "block"
@@ -32,11 +49,23 @@ def test_commands_are_consumed_with_an_answer(proj, text, expect):
     assert any(e["event"] == "command" for e in audit(proj))
 
 
-@pytest.mark.parametrize("text", [
-    "s-curve fitting for the sigmoid", "s+ is a nice name", "rb-tree balancing bug", "rb?x",
-    "research the auth module and fix the bug", "research waive everything", "unlock the door module",
-    "helpful error messages please", "intent is unclear here", "sl+", "s++", "safemode on please",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "s-curve fitting for the sigmoid",
+        "s+ is a nice name",
+        "rb-tree balancing bug",
+        "rb?x",
+        "research the auth module and fix the bug",
+        "research waive everything",
+        "unlock the door module",
+        "helpful error messages please",
+        "intent is unclear here",
+        "sl+",
+        "s++",
+        "safemode on please",
+    ],
+)
 def test_prefixes_and_lookalikes_are_normal_prompts(proj, text):
     r = proj.prompt(text)
     assert r.denied is None and r.code == 0
@@ -58,12 +87,21 @@ def test_real_payload_shape(proj):
     assert "breaker is OK" in r.denied
 
 
-@pytest.mark.parametrize("text,kind", [
-    ("what does the parser do?", "question"), ("why is this slow", "question"),
-    ("add a retry to the fetch helper", "task"), ("fix the flaky login test", "task"),
-    ("refactor the entire storage layer across every module and migrate the schema", "big_task"),
-    ("ok", "passthrough"), ("continue", "passthrough"),
-])
+@pytest.mark.parametrize(
+    "text,kind",
+    [
+        ("what does the parser do?", "question"),
+        ("why is this slow", "question"),
+        ("add a retry to the fetch helper", "task"),
+        ("fix the flaky login test", "task"),
+        (
+            "refactor the entire storage layer across every module and migrate the schema",
+            "big_task",
+        ),
+        ("ok", "passthrough"),
+        ("continue", "passthrough"),
+    ],
+)
 def test_classification_reaches_requirements(proj, text, kind):
     proj.prompt(text)
     req = proj.session_state()["requirements"]
@@ -119,7 +157,9 @@ def test_session_start_and_subagent_start(proj):
 def test_background_subagent_notification_is_not_the_persons_prompt(proj):
     proj.prompt("add a retry to the fetch helper")
     proj.research()
-    r = proj.prompt("<task-notification>\n<task-id>x</task-id>\nimplement dark mode everywhere rb-\n</task-notification>")
+    r = proj.prompt(
+        "<task-notification>\n<task-id>x</task-id>\nimplement dark mode everywhere rb-\n</task-notification>"
+    )
     assert r.denied is None and r.context == ""
     assert proj.session_state()["research"]["local"]  # no task change
 

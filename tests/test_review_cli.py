@@ -1,5 +1,6 @@
 """sane.py review (decide, context, trace, debug, sessions, stats, clean), the block templates,
 the trace's cap and compaction, the installed reviewer, and bad input."""
+
 import json
 import os
 import time
@@ -22,14 +23,18 @@ def person(flow, *args):
 
 # ------------------------------------------------------------------ decide: bad input
 
-@pytest.mark.parametrize("args,code,text", [
-    (["review", "decide", "sess-test-1", "MAYBE", "x"], 1, "COMPLETE or ISSUES"),
-    (["review", "decide", "sess-test-1", "ISSUES", "x"], 1, "--message"),
-    (["review", "decide", "sess-test-1", "COMPLETE", "  "], 1, "summary is empty"),
-    (["review", "decide", "no-such-session", "COMPLETE", "x"], 1, "unknown session"),
-    (["review", "decide", "sess-test-1"], 1, "required"),
-    (["review"], 1, "review needs an action"),
-])
+
+@pytest.mark.parametrize(
+    "args,code,text",
+    [
+        (["review", "decide", "sess-test-1", "MAYBE", "x"], 1, "COMPLETE or ISSUES"),
+        (["review", "decide", "sess-test-1", "ISSUES", "x"], 1, "--message"),
+        (["review", "decide", "sess-test-1", "COMPLETE", "  "], 1, "summary is empty"),
+        (["review", "decide", "no-such-session", "COMPLETE", "x"], 1, "unknown session"),
+        (["review", "decide", "sess-test-1"], 1, "required"),
+        (["review"], 1, "review needs an action"),
+    ],
+)
 def test_decide_bad_input(flow, args, code, text):
     flow.prompt("#review x")
     c = person(flow, *args)
@@ -40,16 +45,30 @@ def test_decide_bad_input(flow, args, code, text):
 
 def test_decide_keeps_history_and_prints_a_confirmation(flow):
     flow.prompt("#review x")
-    c = person(flow, "review", "decide", flow.sid, "issues", "bad", "--message", "fix a",
-               "--opinions", "codex: agrees")
-    assert c.returncode == 0 and c.stdout.startswith("Decision recorded: ISSUES for session %s" % flow.sid)
+    c = person(
+        flow,
+        "review",
+        "decide",
+        flow.sid,
+        "issues",
+        "bad",
+        "--message",
+        "fix a",
+        "--opinions",
+        "codex: agrees",
+    )
+    assert c.returncode == 0 and c.stdout.startswith(
+        "Decision recorded: ISSUES for session %s" % flow.sid
+    )
     person(flow, "review", "decide", flow.sid, "Complete", "good now")
     rv = flow.review()
     assert [h["word"] for h in rv["history"]] == ["ISSUES", "COMPLETE"]
     assert all(h["confirmed"] for h in rv["history"])
     assert rv["decision"]["word"] == "COMPLETE" and rv["status"] == "approved"
     audits = flow.audit("review_decision")
-    assert [a["by"] for a in audits] == ["person", "person"] and audits[0]["opinions"] == "codex: agrees"
+    assert [a["by"] for a in audits] == ["person", "person"] and audits[0][
+        "opinions"
+    ] == "codex: agrees"
 
 
 def test_reviewer_decision_records_opinions(flow):
@@ -62,14 +81,18 @@ def test_corrupt_state_is_a_clear_error(flow):
     flow.prompt("#review x")
     with open(flow.p.path(".claude", "state.json"), "w") as fh:
         fh.write("{not json")
-    for args in (["review", "context", flow.sid], ["review", "sessions"],
-                 ["review", "decide", flow.sid, "COMPLETE", "x"]):
+    for args in (
+        ["review", "context", flow.sid],
+        ["review", "sessions"],
+        ["review", "decide", flow.sid, "COMPLETE", "x"],
+    ):
         c = person(flow, *args)
         assert c.returncode == 1 and "failed verification" in c.stderr, args
         assert len(c.stderr.strip().splitlines()) == 1
 
 
 # ------------------------------------------------------------------ reading commands
+
 
 def test_context_shows_prompts_trigger_and_files(flow):
     flow.p.config("review: {gates: ['mcp__tissue__close_issue']}\n")
@@ -91,7 +114,7 @@ def test_context_shows_prompts_trigger_and_files(flow):
 
 def test_context_without_sid_uses_the_session_env(flow):
     flow.prompt("#review x")
-    c = flow.cli(["review", "context"])           # inside Claude Code: CLAUDE_CODE_SESSION_ID
+    c = flow.cli(["review", "context"])  # inside Claude Code: CLAUDE_CODE_SESSION_ID
     assert c.returncode == 0 and "Session: %s" % flow.sid in c.stdout
 
 
@@ -130,15 +153,15 @@ def test_sessions_lists_review_state(flow):
 def test_stats_per_template(flow):
     flow.p.config("review: {templates: {active: v2}}\n")
     flow.prompt("#review x")
-    flow.stop()                       # attempt 1 (v2) -> NotSpawned at the next Stop
-    flow.stop()                       # attempt 2 (v2) -> Success
+    flow.stop()  # attempt 1 (v2) -> NotSpawned at the next Stop
+    flow.stop()  # attempt 2 (v2) -> Success
     flow.review_cycle("COMPLETE", agent="rev")
     flow.p.config("review: {templates: {active: v1}}\n")
     flow.prompt("#review y")
-    flow.stop()                       # attempt 3 (v1)
+    flow.stop()  # attempt 3 (v1)
     flow.spawn("lazy")
     flow.subagent_stop("lazy")
-    flow.subagent_stop("lazy", active=True)   # -> NoDecision
+    flow.subagent_stop("lazy", active=True)  # -> NoDecision
     c = person(flow, "review", "stats")
     out = c.stdout
     assert out.startswith("Template performance (last 30 days):")
@@ -149,14 +172,20 @@ def test_stats_per_template(flow):
     assert row_v1.split("|")[2].strip() == "0" and row_v1.split("|")[3].strip() == "1"
     assert "NotSpawned:   1 (50%)" in out and "NoDecision:   1 (50%)" in out
     assert person(flow, "review", "stats", "--days", "0").returncode == 1
-    assert "no finished review attempts" in Flow(flow.p).cli(
-        ["review", "stats", "--project", flow.p.path("..", "home")], claude=False).stdout
+    assert (
+        "no finished review attempts"
+        in Flow(flow.p)
+        .cli(["review", "stats", "--project", flow.p.path("..", "home")], claude=False)
+        .stdout
+    )
 
 
 # ------------------------------------------------------------------ clean (person only)
 
+
 def _age_session(proj, monkeypatch, sid, days):
     from core.state import Store
+
     monkeypatch.setenv("SANE_HOOK_SECRET", "test-secret")
     monkeypatch.setenv("HOME", proj.home)
     monkeypatch.setenv("XDG_CONFIG_HOME", os.path.join(proj.home, ".config"))
@@ -197,8 +226,14 @@ def test_clean_is_for_the_person_only(flow):
 
 # ------------------------------------------------------------------ templates
 
-@pytest.mark.parametrize("active,marker", [("v1", "Review required before you stop"),
-                                           ("v2", "STOP: this session's work has not been reviewed")])
+
+@pytest.mark.parametrize(
+    "active,marker",
+    [
+        ("v1", "Review required before you stop"),
+        ("v2", "STOP: this session's work has not been reviewed"),
+    ],
+)
 def test_pinned_templates(flow, active, marker):
     flow.p.config("review: {templates: {active: %s}}\n" % active)
     flow.prompt("#review x")
@@ -213,15 +248,23 @@ def test_missing_template_falls_back_with_a_warning(flow):
     flow.p.config("review: {templates: {active: v1}}\n")
     flow.prompt("#review x")
     msg = deny(flow.stop())
-    assert msg.startswith("[review] Review required before you stop") and "SESSION_ID=%s" % flow.sid in msg
+    assert (
+        msg.startswith("[review] Review required before you stop")
+        and "SESSION_ID=%s" % flow.sid in msg
+    )
     assert flow.review()["attempts"][-1]["template"] == "builtin"
     logged = open(flow.p.path(".claude", "sanestop.log")).read()
     assert "block-v1.md unreadable" in logged and '"level": "warn"' in logged
 
 
 def test_custom_template_and_weights(flow):
-    flow.p.write(".claude/sane-templates/block-v9.md", "Custom: spawn {{reviewer_agent}} with SESSION_ID={{session_id}}\n")
-    flow.p.config("review: {reviewer_agent: roz, templates: {active: random, weights: {v9: 1, v1: 0, v2: 0}}}\n")
+    flow.p.write(
+        ".claude/sane-templates/block-v9.md",
+        "Custom: spawn {{reviewer_agent}} with SESSION_ID={{session_id}}\n",
+    )
+    flow.p.config(
+        "review: {reviewer_agent: roz, templates: {active: random, weights: {v9: 1, v1: 0, v2: 0}}}\n"
+    )
     flow.prompt("#review x")
     assert deny(flow.stop()).startswith("[review] Custom: spawn roz with SESSION_ID=%s" % flow.sid)
 
@@ -236,6 +279,7 @@ def test_template_without_session_placeholder_is_not_used(flow):
 def test_weighted_choice_follows_the_weights():
     from core import config
     from core.review import text as review_text
+
     cfg = config.load("/nonexistent", {}, env={})
     picks = [review_text.select_template(cfg) for _ in range(2000)]
     share = picks.count("v1") / len(picks)
@@ -244,8 +288,10 @@ def test_weighted_choice_follows_the_weights():
 
 # ------------------------------------------------------------------ trace cap, truncation
 
+
 def test_trace_is_capped_and_compacted_with_a_marker():
     from core.review import state as rs
+
     r = rs.init({}, "s", 1000.0)
     for i in range(500):
         rs.trace(r, "ToolCompleted", 1000.0 + i, i=i)
@@ -253,13 +299,14 @@ def test_trace_is_capped_and_compacted_with_a_marker():
     assert len(t) <= rs.TRACE_CAP
     assert t[0]["type"] == "TraceCompacted"
     kept = [e for e in t if e["type"] != "TraceCompacted"]
-    assert t[0]["data"]["dropped"] + len(kept) == 501          # SessionStart + 500
+    assert t[0]["data"]["dropped"] + len(kept) == 501  # SessionStart + 500
     assert kept[-1]["data"]["i"] == 499 and r["trace_n"] == 501
     assert [e["n"] for e in kept] == sorted(e["n"] for e in kept)
 
 
 def test_truncation_keeps_small_inputs_whole():
     from core.review import state as rs
+
     assert rs.truncated({"a": 1}) == {"value": {"a": 1}, "truncated": False}
     big = rs.truncated({"a": "é" * 8000})
     assert big["truncated"] and big["size"] > 10240 and len(big["value"].encode()) <= 10240
@@ -267,14 +314,25 @@ def test_truncation_keeps_small_inputs_whole():
 
 # ------------------------------------------------------------------ install
 
+
 def test_install_ships_the_reviewer_and_templates(flow):
     text = open(flow.p.path(".claude", "agents", "reviewer.md")).read()
     head = text.split("---")[1]
     assert "name: reviewer" in head and "model: opus" in head
     assert "tools: Read, Grep, Glob, Bash" in head
-    for must in ("SESSION_ID", "review context", "git diff", "Never trust", "Steel-man",
-                 "codex", "gemini", "--opinions none", "err on the side of ISSUES",
-                 "review decide <id> COMPLETE", "review decide <id> ISSUES"):
+    for must in (
+        "SESSION_ID",
+        "review context",
+        "git diff",
+        "Never trust",
+        "Steel-man",
+        "codex",
+        "gemini",
+        "--opinions none",
+        "err on the side of ISSUES",
+        "review decide <id> COMPLETE",
+        "review decide <id> ISSUES",
+    ):
         assert must in text, must
     for tid in ("v1", "v2"):
         t = open(flow.p.path(".claude", "sane-templates", "block-%s.md" % tid)).read()

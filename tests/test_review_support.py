@@ -1,5 +1,6 @@
 """Helpers for the review-gate tests (no tests here): drive the real scripts in Claude Code's
 real event order, with one tool_use_id per call and the reviewer's own agent_id/agent_type."""
+
 import itertools
 import json
 import os
@@ -31,8 +32,9 @@ class Flow:
         return self.p.prompt(text, session_id=self.sid)
 
     def session_start(self, source="startup"):
-        return self.p.hook("saneprompt", self.p.payload("SessionStart", session_id=self.sid,
-                                                        source=source))
+        return self.p.hook(
+            "saneprompt", self.p.payload("SessionStart", session_id=self.sid, source=source)
+        )
 
     def pre(self, tool, ti, agent=None, agent_type=REVIEWER, tid=None):
         kw = {"session_id": self.sid, "tool_use_id": tid or self.tid()}
@@ -51,19 +53,29 @@ class Flow:
         tid = self.tid()
         r = self.pre("Bash", {"command": command}, agent=agent, agent_type=agent_type, tid=tid)
         if r.denied is None:
-            self.post("Bash", {"command": command}, {"stdout": "", "stderr": "", "interrupted": False},
-                      agent=agent, agent_type=agent_type, tid=tid)
+            self.post(
+                "Bash",
+                {"command": command},
+                {"stdout": "", "stderr": "", "interrupted": False},
+                agent=agent,
+                agent_type=agent_type,
+                tid=tid,
+            )
         return r
 
     def stop(self, active=False, **kw):
         return self.p.stop(active=active, session_id=self.sid, **kw)
 
     def agent_input(self, sid=None, subagent_type=REVIEWER, prompt=None):
-        return {"description": "Review this session's work", "subagent_type": subagent_type,
-                "run_in_background": False,
-                "prompt": prompt if prompt is not None else
-                "SESSION_ID=%s\n\n## Summary\nDid the thing.\n\n## Files Changed\n- app.py"
-                % (sid or self.sid)}
+        return {
+            "description": "Review this session's work",
+            "subagent_type": subagent_type,
+            "run_in_background": False,
+            "prompt": prompt
+            if prompt is not None
+            else "SESSION_ID=%s\n\n## Summary\nDid the thing.\n\n## Files Changed\n- app.py"
+            % (sid or self.sid),
+        }
 
     # -- the reviewer's life cycle
     def spawn(self, agent="agent-rev-1", agent_type=REVIEWER, background=True, sid=None):
@@ -75,19 +87,47 @@ class Flow:
         if r.denied is not None:
             return r, None, tid
         if background:
-            self.post("Agent", ti, {"isAsync": True, "status": "async_launched", "agentId": agent,
-                                    "description": ti["description"], "prompt": ti["prompt"]}, tid=tid)
-        s = self.p.hook("saneprompt", self.p.payload("SubagentStart", session_id=self.sid,
-                                                     agent_id=agent, agent_type=agent_type))
+            self.post(
+                "Agent",
+                ti,
+                {
+                    "isAsync": True,
+                    "status": "async_launched",
+                    "agentId": agent,
+                    "description": ti["description"],
+                    "prompt": ti["prompt"],
+                },
+                tid=tid,
+            )
+        s = self.p.hook(
+            "saneprompt",
+            self.p.payload(
+                "SubagentStart", session_id=self.sid, agent_id=agent, agent_type=agent_type
+            ),
+        )
         return r, s, tid
 
     def finish_foreground(self, tid, agent="agent-rev-1"):
         ti = self.agent_input()
-        return self.post("Agent", ti, {"status": "completed", "agentId": agent,
-                                       "content": [{"type": "text", "text": "verdict"}]}, tid=tid)
+        return self.post(
+            "Agent",
+            ti,
+            {
+                "status": "completed",
+                "agentId": agent,
+                "content": [{"type": "text", "text": "verdict"}],
+            },
+            tid=tid,
+        )
 
-    def decide_args(self, word, summary="read app.py and the diff; correct", message=None,
-                    opinions="none", sid=None):
+    def decide_args(
+        self,
+        word,
+        summary="read app.py and the diff; correct",
+        message=None,
+        opinions="none",
+        sid=None,
+    ):
         args = ["review", "decide", sid or self.sid, word, summary]
         if message is not None:
             args += ["--message", message]
@@ -107,10 +147,19 @@ class Flow:
         c = self.cli(args)
         resp = {"stdout": c.stdout, "stderr": c.stderr, "interrupted": False}
         if c.returncode == 0:
-            self.post("Bash", {"command": command}, resp, agent=agent, agent_type=agent_type, tid=tid)
+            self.post(
+                "Bash", {"command": command}, resp, agent=agent, agent_type=agent_type, tid=tid
+            )
         else:
-            self.p.fail("Bash", {"command": command}, error="Exit code %d\n%s" % (c.returncode, c.stderr),
-                        session_id=self.sid, tool_use_id=tid, agent_id=agent, agent_type=agent_type)
+            self.p.fail(
+                "Bash",
+                {"command": command},
+                error="Exit code %d\n%s" % (c.returncode, c.stderr),
+                session_id=self.sid,
+                tool_use_id=tid,
+                agent_id=agent,
+                agent_type=agent_type,
+            )
         return r, c
 
     def cli(self, args, claude=True, extra_env=None):
@@ -118,23 +167,44 @@ class Flow:
         copy, CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID when claude (else the person's shell)."""
         env = dict(self.p.env)
         if claude:
-            env.update(CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=self.sid, CLAUDE_PROJECT_DIR=self.p.dir)
+            env.update(
+                CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=self.sid, CLAUDE_PROJECT_DIR=self.p.dir
+            )
         env.update(extra_env or {})
         script = self.p.path("scripts", "hooks", "sane.py")
         if not os.path.exists(script):
-            script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                  "scripts", "hooks", "sane.py")
-        proc = subprocess.run([sys.executable, script] + list(args), capture_output=True, text=True,
-                              env=env, cwd=self.p.dir, timeout=60)
+            script = os.path.join(
+                os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                "scripts",
+                "hooks",
+                "sane.py",
+            )
+        proc = subprocess.run(
+            [sys.executable, script] + list(args),
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=self.p.dir,
+            timeout=60,
+        )
         assert "Traceback" not in proc.stderr, proc.stderr
         return proc
 
     def subagent_stop(self, agent="agent-rev-1", active=False, agent_type=REVIEWER, message="done"):
-        return self.p.hook("sanestop", self.p.payload(
-            "SubagentStop", session_id=self.sid, agent_id=agent, agent_type=agent_type,
-            stop_hook_active=active, last_assistant_message=message,
-            agent_transcript_path=os.path.join(self.p.home, "agent.jsonl"),
-            background_tasks=[], session_crons=[]))
+        return self.p.hook(
+            "sanestop",
+            self.p.payload(
+                "SubagentStop",
+                session_id=self.sid,
+                agent_id=agent,
+                agent_type=agent_type,
+                stop_hook_active=active,
+                last_assistant_message=message,
+                agent_transcript_path=os.path.join(self.p.home, "agent.jsonl"),
+                background_tasks=[],
+                session_crons=[],
+            ),
+        )
 
     def review_cycle(self, word="COMPLETE", agent="agent-rev-1", **kw):
         """Spawn, decide, finish: the whole reviewer run. Returns the CLI process."""

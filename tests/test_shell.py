@@ -1,4 +1,5 @@
 """Shell command analyser (issue 3): the corpus in tests/shell_corpus.py, the API, bounds."""
+
 import os
 import random
 import subprocess
@@ -6,7 +7,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'scripts', 'hooks'))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts", "hooks"))
 sys.path.insert(0, HERE)
 
 import pytest  # noqa: E402
@@ -16,34 +17,41 @@ from shell_corpus import HOME, ROWS  # noqa: E402
 
 
 def _id(row):
-    text = row['cmd'].replace('\n', '\\n')
-    return text[:60] if len(text) < 400 else 'len-%d' % len(text)
+    text = row["cmd"].replace("\n", "\\n")
+    return text[:60] if len(text) < 400 else "len-%d" % len(text)
 
 
-@pytest.mark.parametrize('row', ROWS, ids=[_id(r) for r in ROWS])
+@pytest.mark.parametrize("row", ROWS, ids=[_id(r) for r in ROWS])
 def test_corpus(row):
-    a = analyse(row['cmd'], home=HOME)
-    assert a.writes == row['w'], a
-    for path in row['r']:
+    a = analyse(row["cmd"], home=HOME)
+    assert a.writes == row["w"], a
+    for path in row["r"]:
         assert path in a.reads, (path, a)
-    for path in row['nr']:
+    for path in row["nr"]:
         assert path not in a.reads, (path, a)
-    assert a.unknown is row['u'], a
-    assert a.destructive is row['d'], a
-    if row['p'] is not None:
-        assert [c.program for c in a.commands] == row['p'], a
-    for pat in row['m']:
+    assert a.unknown is row["u"], a
+    assert a.destructive is row["d"], a
+    if row["p"] is not None:
+        assert [c.program for c in a.commands] == row["p"], a
+    for pat in row["m"]:
         assert matches(pat, a), pat
-    for pat in row['nm']:
+    for pat in row["nm"]:
         assert not matches(pat, a), pat
 
 
 def test_corpus_size_and_hints():
     assert len(ROWS) >= 300
-    hints = {r['decision_hint'] for r in ROWS}
-    assert hints <= {'person-only', 'write-protected', 'read-blocked', 'unknown', 'destructive',
-                     'write', 'allow'}
-    assert len({r['cmd'] for r in ROWS}) == len(ROWS), 'duplicate rows'
+    hints = {r["decision_hint"] for r in ROWS}
+    assert hints <= {
+        "person-only",
+        "write-protected",
+        "read-blocked",
+        "unknown",
+        "destructive",
+        "write",
+        "allow",
+    }
+    assert len({r["cmd"] for r in ROWS}) == len(ROWS), "duplicate rows"
 
 
 # --- API shape ---------------------------------------------------------------------------
@@ -51,24 +59,32 @@ def test_command_fields():
     a = analyse('FOO=1 /bin/rm -f "a b" 2>>err.log < in.txt', home=HOME)
     assert isinstance(a, Analysis)
     (c,) = a.commands
-    assert c.argv == ['/bin/rm', '-f', 'a b']
-    assert c.program == 'rm'
-    assert c.env == {'FOO': '1'}
-    assert c.redirects == [Redirect(2, '>>', 'err.log', True), Redirect(None, '<', 'in.txt')]
-    assert c.writes == ['a b', 'err.log']
-    assert c.reads == ['in.txt']
-    assert c.text == 'rm -f a b'
+    assert c.argv == ["/bin/rm", "-f", "a b"]
+    assert c.program == "rm"
+    assert c.env == {"FOO": "1"}
+    assert c.redirects == [Redirect(2, ">>", "err.log", True), Redirect(None, "<", "in.txt")]
+    assert c.writes == ["a b", "err.log"]
+    assert c.reads == ["in.txt"]
+    assert c.text == "rm -f a b"
     assert c.stdin_is_data is True
     assert c.destructive is False and c.unknown is False and c.reasons == []
 
 
-@pytest.mark.parametrize('cmd,fd,op,target,append', [
-    ('ls > f', None, '>', 'f', False), ('ls >> f', None, '>>', 'f', True),
-    ('ls 2> f', 2, '>', 'f', False), ('ls &> f', None, '&>', 'f', False),
-    ('ls &>> f', None, '&>>', 'f', True), ('ls >| f', None, '>|', 'f', False),
-    ('ls 2>&1', 2, '>&', '1', False), ('ls < f', None, '<', 'f', False),
-    ('ls 3<> f', 3, '<>', 'f', False), ('ls <<< word', None, '<<<', 'word', False),
-])
+@pytest.mark.parametrize(
+    "cmd,fd,op,target,append",
+    [
+        ("ls > f", None, ">", "f", False),
+        ("ls >> f", None, ">>", "f", True),
+        ("ls 2> f", 2, ">", "f", False),
+        ("ls &> f", None, "&>", "f", False),
+        ("ls &>> f", None, "&>>", "f", True),
+        ("ls >| f", None, ">|", "f", False),
+        ("ls 2>&1", 2, ">&", "1", False),
+        ("ls < f", None, "<", "f", False),
+        ("ls 3<> f", 3, "<>", "f", False),
+        ("ls <<< word", None, "<<<", "word", False),
+    ],
+)
 def test_redirect_parse(cmd, fd, op, target, append):
     (c,) = analyse(cmd).commands
     (r,) = c.redirects
@@ -77,107 +93,136 @@ def test_redirect_parse(cmd, fd, op, target, append):
 
 def test_heredoc_body_and_stdin_flag():
     (c,) = analyse("cat <<'EOF'\nline 1\nline 2\nEOF").commands
-    assert c.redirects[0].op == '<<' and c.redirects[0].body == 'line 1\nline 2\n'
+    assert c.redirects[0].op == "<<" and c.redirects[0].body == "line 1\nline 2\n"
     assert c.stdin_is_data
-    cs = analyse('git log | head').commands
+    cs = analyse("git log | head").commands
     assert [c.stdin_is_data for c in cs] == [False, True]
 
 
 def test_env_args_and_wrappers():
-    (c,) = analyse('sudo env A=1 B=2 nice -n 5 make -j4').commands
-    assert c.env == {'A': '1', 'B': '2'} and c.program == 'make'
-    assert c.argv == ['make', '-j4'] and c.text == 'make -j4'
-    assert c.wrappers[:1] == ['sudo']
+    (c,) = analyse("sudo env A=1 B=2 nice -n 5 make -j4").commands
+    assert c.env == {"A": "1", "B": "2"} and c.program == "make"
+    assert c.argv == ["make", "-j4"] and c.text == "make -j4"
+    assert c.wrappers[:1] == ["sudo"]
 
 
 def test_default_home_is_expanduser():
-    a = analyse('cat ~/x')
-    assert a.reads == [os.path.expanduser('~') + '/x']
+    a = analyse("cat ~/x")
+    assert a.reads == [os.path.expanduser("~") + "/x"]
 
 
 def test_env_mapping_resolves_known_variables():
-    a = analyse('echo hi > "$TMPDIR/out.txt"', home=HOME, env={'TMPDIR': '/var/tmp'})
-    assert a.writes == ['/var/tmp/out.txt'] and not a.unknown
+    a = analyse('echo hi > "$TMPDIR/out.txt"', home=HOME, env={"TMPDIR": "/var/tmp"})
+    assert a.writes == ["/var/tmp/out.txt"] and not a.unknown
 
 
 def test_reasons_are_short_and_named():
-    assert 'inline python code (python -c)' in analyse("python -c 'x'").reasons
-    assert 'recursive force delete' in analyse('rm -rf x').reasons
-    assert 'unbalanced quote' in analyse('echo "x').reasons
-    assert 'unterminated heredoc' in analyse('cat <<E\nx').reasons
+    assert "inline python code (python -c)" in analyse("python -c 'x'").reasons
+    assert "recursive force delete" in analyse("rm -rf x").reasons
+    assert "unbalanced quote" in analyse('echo "x').reasons
+    assert "unterminated heredoc" in analyse("cat <<E\nx").reasons
 
 
 def test_code_is_exposed_for_protected_name_checks():
     a = analyse("python3 -c \"open('.claude/state.json','w')\"")
-    assert any('.claude/state.json' in code for code in a.code)
+    assert any(".claude/state.json" in code for code in a.code)
     a = analyse("python3 <<'EOF'\nimport shutil; shutil.rmtree('scripts/hooks')\nEOF")
-    assert any('scripts/hooks' in code for code in a.code)
+    assert any("scripts/hooks" in code for code in a.code)
 
 
 # --- matches ---------------------------------------------------------------------------
-@pytest.mark.parametrize('pattern,command,expected', [
-    ('gh issue close*', 'GH_TOKEN=x gh issue close 1 | cat', True),
-    ('gh issue close*', 'true || gh issue close 1', True),
-    ('gh issue close*', 'bash -c "gh issue close 1"', True),
-    ('gh issue close*', 'sudo gh issue close 1', True),
-    ('gh issue close*', 'gh issue view 1', False),
-    ('gh issue close', 'gh issue close 1', False),
-    ('git push*', 'git push --force', True),
-    ('git push*', 'echo git push', False),
-    ('rm -rf *', '/bin/rm -rf /', True),
-    ('npm [tr]*', 'npm test', True),
-    ('npm [!tr]*', 'npm test', False),
-    ('tissue status * closed', 'tissue status T-1 closed', True),
-    ('*', 'anything at all', True),
-    ('a?c', 'abc', True),
-    ('x[', 'x[', True),
-])
+@pytest.mark.parametrize(
+    "pattern,command,expected",
+    [
+        ("gh issue close*", "GH_TOKEN=x gh issue close 1 | cat", True),
+        ("gh issue close*", "true || gh issue close 1", True),
+        ("gh issue close*", 'bash -c "gh issue close 1"', True),
+        ("gh issue close*", "sudo gh issue close 1", True),
+        ("gh issue close*", "gh issue view 1", False),
+        ("gh issue close", "gh issue close 1", False),
+        ("git push*", "git push --force", True),
+        ("git push*", "echo git push", False),
+        ("rm -rf *", "/bin/rm -rf /", True),
+        ("npm [tr]*", "npm test", True),
+        ("npm [!tr]*", "npm test", False),
+        ("tissue status * closed", "tissue status T-1 closed", True),
+        ("*", "anything at all", True),
+        ("a?c", "abc", True),
+        ("x[", "x[", True),
+    ],
+)
 def test_matches(pattern, command, expected):
     assert matches(pattern, command) is expected
 
 
 # --- sane_args ---------------------------------------------------------------------------
-@pytest.mark.parametrize('command,expected', [
-    ('python3 scripts/hooks/sane.py status', ['scripts/hooks/sane.py', 'status']),
-    ('python scripts/hooks/sane.py learn list', ['scripts/hooks/sane.py', 'learn', 'list']),
-    ('/usr/bin/python3 "$CLAUDE_PROJECT_DIR/scripts/hooks/sane.py" reset',
-     ['$CLAUDE_PROJECT_DIR/scripts/hooks/sane.py', 'reset']),
-    ('python3 "${CLAUDE_PROJECT_DIR}/scripts/hooks/sane.py" reset',
-     ['$CLAUDE_PROJECT_DIR/scripts/hooks/sane.py', 'reset']),
-    ('./scripts/hooks/sane.py doctor', ['./scripts/hooks/sane.py', 'doctor']),
-    ('scripts/hooks/sane.py status --json', ['scripts/hooks/sane.py', 'status', '--json']),
-    ('python3 -u scripts/hooks/sane.py status', ['scripts/hooks/sane.py', 'status']),
-    ('env CLAUDECODE=1 python3 scripts/hooks/sane.py unlock',
-     ['scripts/hooks/sane.py', 'unlock']),
-    ('sudo python3 scripts/hooks/sane.py reset', ['scripts/hooks/sane.py', 'reset']),
-    ("bash -c 'python3 scripts/hooks/sane.py reset breaker'",
-     ['scripts/hooks/sane.py', 'reset', 'breaker']),
-    ('eval "python3 scripts/hooks/sane.py install"', ['scripts/hooks/sane.py', 'install']),
-    ("python3 'scripts/hooks/sane.py' learn reflect S <<'EOF'\n{}\nEOF",
-     ['scripts/hooks/sane.py', 'learn', 'reflect', 'S']),
-    ('cat r.json | python3 scripts/hooks/sane.py learn reflect S',
-     ['scripts/hooks/sane.py', 'learn', 'reflect', 'S']),
-    ('uv run scripts/hooks/sane.py status', ['scripts/hooks/sane.py', 'status']),
-    ('python3.12 /abs/proj/scripts/hooks/sane.py status',
-     ['/abs/proj/scripts/hooks/sane.py', 'status']),
-])
+@pytest.mark.parametrize(
+    "command,expected",
+    [
+        ("python3 scripts/hooks/sane.py status", ["scripts/hooks/sane.py", "status"]),
+        ("python scripts/hooks/sane.py learn list", ["scripts/hooks/sane.py", "learn", "list"]),
+        (
+            '/usr/bin/python3 "$CLAUDE_PROJECT_DIR/scripts/hooks/sane.py" reset',
+            ["$CLAUDE_PROJECT_DIR/scripts/hooks/sane.py", "reset"],
+        ),
+        (
+            'python3 "${CLAUDE_PROJECT_DIR}/scripts/hooks/sane.py" reset',
+            ["$CLAUDE_PROJECT_DIR/scripts/hooks/sane.py", "reset"],
+        ),
+        ("./scripts/hooks/sane.py doctor", ["./scripts/hooks/sane.py", "doctor"]),
+        ("scripts/hooks/sane.py status --json", ["scripts/hooks/sane.py", "status", "--json"]),
+        ("python3 -u scripts/hooks/sane.py status", ["scripts/hooks/sane.py", "status"]),
+        (
+            "env CLAUDECODE=1 python3 scripts/hooks/sane.py unlock",
+            ["scripts/hooks/sane.py", "unlock"],
+        ),
+        ("sudo python3 scripts/hooks/sane.py reset", ["scripts/hooks/sane.py", "reset"]),
+        (
+            "bash -c 'python3 scripts/hooks/sane.py reset breaker'",
+            ["scripts/hooks/sane.py", "reset", "breaker"],
+        ),
+        ('eval "python3 scripts/hooks/sane.py install"', ["scripts/hooks/sane.py", "install"]),
+        (
+            "python3 'scripts/hooks/sane.py' learn reflect S <<'EOF'\n{}\nEOF",
+            ["scripts/hooks/sane.py", "learn", "reflect", "S"],
+        ),
+        (
+            "cat r.json | python3 scripts/hooks/sane.py learn reflect S",
+            ["scripts/hooks/sane.py", "learn", "reflect", "S"],
+        ),
+        ("uv run scripts/hooks/sane.py status", ["scripts/hooks/sane.py", "status"]),
+        (
+            "python3.12 /abs/proj/scripts/hooks/sane.py status",
+            ["/abs/proj/scripts/hooks/sane.py", "status"],
+        ),
+    ],
+)
 def test_sane_args(command, expected):
     found = [sane_args(c) for c in analyse(command).commands]
     found = [f for f in found if f]
     assert found == [expected]
 
 
-@pytest.mark.parametrize('command', [
-    'python3 -c "import sane"', 'python3 -m sane', 'cat scripts/hooks/sane.py',
-    'python3 scripts/hooks/other.py', 'echo python3 scripts/hooks/sane.py', 'vim sane.py',
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        'python3 -c "import sane"',
+        "python3 -m sane",
+        "cat scripts/hooks/sane.py",
+        "python3 scripts/hooks/other.py",
+        "echo python3 scripts/hooks/sane.py",
+        "vim sane.py",
+    ],
+)
 def test_sane_args_none(command):
     assert all(sane_args(c) is None for c in analyse(command).commands)
 
 
 def test_sane_json_on_stdin_is_data_not_code():
-    a = analyse("python3 scripts/hooks/sane.py learn reflect S <<'EOF'\n"
-                '{"learnings": [{"text": "rm -rf / is bad"}]}\nEOF')
+    a = analyse(
+        "python3 scripts/hooks/sane.py learn reflect S <<'EOF'\n"
+        '{"learnings": [{"text": "rm -rf / is bad"}]}\nEOF'
+    )
     assert not a.unknown and not a.destructive and a.writes == []
     (c,) = a.commands
     assert c.stdin_is_data
@@ -191,54 +236,54 @@ def _timed(cmd):
 
 
 HOSTILE = [
-    'echo ' + 'a' * (1 << 20),
-    'a ' * (1 << 19),
-    'echo "' + 'x' * (1 << 20),
-    'ls; ' * (1 << 18),
-    '$(' * 5000 + 'ls' + ')' * 5000,
-    '`' * 100000,
-    '{' * 100000,
-    '(' * 100000,
-    '${' * 100000,
-    '$((' * 50000,
-    "cat <<EOF\n" + 'line\n' * 200000,
-    "cat <<'EOF' > big.txt\n" + ('x' * 79 + '\n') * 13000 + 'EOF',
-    'echo $x' * 150000,
-    '\\\n' * 300000,
+    "echo " + "a" * (1 << 20),
+    "a " * (1 << 19),
+    'echo "' + "x" * (1 << 20),
+    "ls; " * (1 << 18),
+    "$(" * 5000 + "ls" + ")" * 5000,
+    "`" * 100000,
+    "{" * 100000,
+    "(" * 100000,
+    "${" * 100000,
+    "$((" * 50000,
+    "cat <<EOF\n" + "line\n" * 200000,
+    "cat <<'EOF' > big.txt\n" + ("x" * 79 + "\n") * 13000 + "EOF",
+    "echo $x" * 150000,
+    "\\\n" * 300000,
     "'" * 1000001,
-    'a=b ' * 200000,
-    'echo {a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}{s,t}',
-    'cat ' + '<(' * 3000 + ')' * 3000,
+    "a=b " * 200000,
+    "echo {a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}{s,t}",
+    "cat " + "<(" * 3000 + ")" * 3000,
 ]
 
 
-@pytest.mark.parametrize('cmd', HOSTILE, ids=['hostile-%d' % i for i in range(len(HOSTILE))])
+@pytest.mark.parametrize("cmd", HOSTILE, ids=["hostile-%d" % i for i in range(len(HOSTILE))])
 def test_hostile_input_is_bounded(cmd):
     a, dt = _timed(cmd)
-    assert dt < 0.25, dt            # the bench reports the real figure; CI machines vary
+    assert dt < 0.25, dt  # the bench reports the real figure; CI machines vary
     if len(cmd) > 256 * 1024:
         assert a.unknown
 
 
 def test_one_megabyte_is_unknown_and_fast():
-    cmd = 'echo ' + 'a' * (1 << 20)
+    cmd = "echo " + "a" * (1 << 20)
     best = min(_timed(cmd)[1] for _ in range(3))
     assert best < 0.05, best
     assert analyse(cmd).unknown
 
 
 def test_nesting_bound():
-    a = analyse('$(' * 40 + 'ls' + ')' * 40)
-    assert a.unknown and any('nesting' in r for r in a.reasons)
-    a = analyse('echo $(' * 10 + 'ls' + ')' * 10)
+    a = analyse("$(" * 40 + "ls" + ")" * 40)
+    assert a.unknown and any("nesting" in r for r in a.reasons)
+    a = analyse("echo $(" * 10 + "ls" + ")" * 10)
     assert not a.unknown, a
 
 
 def test_fuzz_never_raises():
     rnd = random.Random(3)
-    alphabet = list('ab $`\'"\\|&;<>(){}[]*?~=#!\n\t-01') + ['$(', '<<', 'EOF', '${', '$((']
+    alphabet = list("ab $`'\"\\|&;<>(){}[]*?~=#!\n\t-01") + ["$(", "<<", "EOF", "${", "$(("]
     for _ in range(3000):
-        cmd = ''.join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 40)))
+        cmd = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 40)))
         a = analyse(cmd, home=HOME)
         assert isinstance(a.unknown, bool)
         for c in a.commands:
@@ -251,7 +296,7 @@ def test_non_string_input():
 
 
 def test_typical_command_well_under_a_millisecond():
-    cmds = [r['cmd'] for r in ROWS if len(r['cmd']) < 200]
+    cmds = [r["cmd"] for r in ROWS if len(r["cmd"]) < 200]
     times = []
     for cmd in cmds:
         t = time.perf_counter()
@@ -262,22 +307,41 @@ def test_typical_command_well_under_a_millisecond():
 
 
 def test_import_is_cheap_and_stdlib_only():
-    code = ('import os, sys, time; sys.path.insert(0, %r); t = time.perf_counter(); '
-            'import core.shell.analysis; print(time.perf_counter() - t)'
-            % os.path.join(HERE, '..', 'scripts', 'hooks'))
-    best = min(float(subprocess.run([sys.executable, '-S', '-c', code], capture_output=True,
-                                    text=True, check=True).stdout) for _ in range(3))
-    assert best < 0.02, best      # generous for loaded CI; the bench reports the real figure
+    code = (
+        "import os, sys, time; sys.path.insert(0, %r); t = time.perf_counter(); "
+        "import core.shell.analysis; print(time.perf_counter() - t)"
+        % os.path.join(HERE, "..", "scripts", "hooks")
+    )
+    best = min(
+        float(
+            subprocess.run(
+                [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True
+            ).stdout
+        )
+        for _ in range(3)
+    )
+    assert best < 0.02, best  # generous for loaded CI; the bench reports the real figure
     mods = subprocess.run(
-        [sys.executable, '-S', '-c', 'import sys; sys.path.insert(0, %r); import core.shell.analysis; '
-         'print(" ".join(sorted(m for m in ("re", "dataclasses", "fnmatch", "shlex") '
-         'if m in sys.modules)))' % os.path.join(HERE, '..', 'scripts', 'hooks')],
-        capture_output=True, text=True, check=True).stdout.strip()
-    assert mods == ''
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            "import sys; sys.path.insert(0, %r); import core.shell.analysis; "
+            'print(" ".join(sorted(m for m in ("re", "dataclasses", "fnmatch", "shlex") '
+            "if m in sys.modules)))" % os.path.join(HERE, "..", "scripts", "hooks"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert mods == ""
 
 
 def test_lazy_tool_table_matches():
     from core.shell import effects as shell_effects
     from core.shell import tools as shell_tools
+
     assert set(shell_tools.TOOLS) == set(shell_effects.TOOL_NAMES)
-    assert not set(shell_tools.TOOLS) & set(shell_effects.HANDLERS.keys() - shell_tools.TOOLS.keys())
+    assert not set(shell_tools.TOOLS) & set(
+        shell_effects.HANDLERS.keys() - shell_tools.TOOLS.keys()
+    )

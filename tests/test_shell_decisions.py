@@ -2,14 +2,14 @@
 under normal mode (research done), safemode, and a gated pattern. All rows run in-process
 through the hook's engine (the same code path as the script); a sample runs through
 sanetools.py as real PreToolUse payloads."""
+
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 
-from conftest import HOOKS, clean_env
+from conftest import clean_env
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from shell_corpus import HOME, ROWS  # noqa: E402
@@ -55,17 +55,53 @@ def decide(lab, command, mode, pattern=None, sid="s"):
         os.environ["SANE_REVIEW__GATES"] = "Bash:" + pattern
     try:
         from core import engine
+
         base = {"session_id": sid, "cwd": project}
-        engine.handle("sanetrack", dict(base, hook_event_name="PostToolUse", tool_name="Read",
-                                        tool_input={"file_path": project + "/x"},
-                                        tool_response={"type": "text", "file": {"content": "x"}}), project)
-        engine.handle("sanetrack", dict(base, hook_event_name="PostToolUse", tool_name="WebSearch",
-                                        tool_input={"query": "q"}, tool_response={"results": ["r"]}), project)
-        engine.handle("saneprompt", dict(base, hook_event_name="UserPromptSubmit",
-                                         prompt="s+" if mode == "safemode" else "s-"), project)
-        engine.handle("saneprompt", dict(base, hook_event_name="UserPromptSubmit", prompt="rb-"), project)
-        ctx = engine.handle("sanetools", dict(base, hook_event_name="PreToolUse", tool_name="Bash",
-                                              tool_input={"command": command}, tool_use_id="t"), project)
+        engine.handle(
+            "sanetrack",
+            dict(
+                base,
+                hook_event_name="PostToolUse",
+                tool_name="Read",
+                tool_input={"file_path": project + "/x"},
+                tool_response={"type": "text", "file": {"content": "x"}},
+            ),
+            project,
+        )
+        engine.handle(
+            "sanetrack",
+            dict(
+                base,
+                hook_event_name="PostToolUse",
+                tool_name="WebSearch",
+                tool_input={"query": "q"},
+                tool_response={"results": ["r"]},
+            ),
+            project,
+        )
+        engine.handle(
+            "saneprompt",
+            dict(
+                base,
+                hook_event_name="UserPromptSubmit",
+                prompt="s+" if mode == "safemode" else "s-",
+            ),
+            project,
+        )
+        engine.handle(
+            "saneprompt", dict(base, hook_event_name="UserPromptSubmit", prompt="rb-"), project
+        )
+        ctx = engine.handle(
+            "sanetools",
+            dict(
+                base,
+                hook_event_name="PreToolUse",
+                tool_name="Bash",
+                tool_input={"command": command},
+                tool_use_id="t",
+            ),
+            project,
+        )
         return ctx.answer.block
     finally:
         os.environ.clear()
@@ -102,7 +138,7 @@ def test_corpus_gated_patterns(lab):
     n = 0
     for row in ROWS:
         for pat in row["m"]:
-            code = _check(row, "gated", decide(lab, row["cmd"], "gated", pat, sid="g%d" % n))
+            _check(row, "gated", decide(lab, row["cmd"], "gated", pat, sid="g%d" % n))
             n += 1
         for pat in row["nm"]:
             reason = decide(lab, row["cmd"], "gated", pat, sid="g%d" % n)

@@ -1,4 +1,5 @@
 """First end-to-end checks of the four scripts through their real entry points."""
+
 from conftest import load_payload
 
 

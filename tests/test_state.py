@@ -1,4 +1,5 @@
 """The signed state: tamper, replay, foreign and missing states, counters, concurrency, kills."""
+
 import json
 import os
 import signal
@@ -41,12 +42,15 @@ def test_first_run_gets_defaults_and_a_counter(proj):
     assert set(doc) == {"sig", "state"} and len(doc["sig"]) == 64
 
 
-@pytest.mark.parametrize("mangle", [
-    lambda d: d["state"]["safemode"].update(active=False),      # hand-edited value
-    lambda d: d.update(sig="0" * 64),                            # forged signature
-    lambda d: d.pop("sig"),                                       # missing signature
-    lambda d: d["state"].update(seq=d["state"]["seq"] + 5),     # edited sequence
-])
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda d: d["state"]["safemode"].update(active=False),  # hand-edited value
+        lambda d: d.update(sig="0" * 64),  # forged signature
+        lambda d: d.pop("sig"),  # missing signature
+        lambda d: d["state"].update(seq=d["state"]["seq"] + 5),  # edited sequence
+    ],
+)
 def test_tampered_state_locks_mutations_but_allows_reads(proj, mangle):
     proj.prompt("s+")
     doc = json.load(open(state_path(proj)))
@@ -128,18 +132,31 @@ def test_secret_from_key_file_is_0600_and_outside_project(proj):
 
 def _spawn(proj, script, payload):
     e = dict(proj.env, CLAUDE_PROJECT_DIR=proj.dir)
-    return subprocess.Popen([sys.executable, os.path.join(HOOKS, script + ".py")],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=e, cwd=proj.dir), json.dumps(payload).encode()
+    return subprocess.Popen(
+        [sys.executable, os.path.join(HOOKS, script + ".py")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=e,
+        cwd=proj.dir,
+    ), json.dumps(payload).encode()
 
 
 def test_16_concurrent_tracks_lose_no_edit(proj):
     procs = []
     for i in range(16):
         f = proj.path("f%d.py" % i)
-        p, data = _spawn(proj, "sanetrack", proj.payload(
-            "PostToolUse", tool_name="Write", tool_input={"file_path": f, "content": "x"},
-            tool_response={"type": "create", "filePath": f}, tool_use_id="toolu_c%d" % i))
+        p, data = _spawn(
+            proj,
+            "sanetrack",
+            proj.payload(
+                "PostToolUse",
+                tool_name="Write",
+                tool_input={"file_path": f, "content": "x"},
+                tool_response={"type": "create", "filePath": f},
+                tool_use_id="toolu_c%d" % i,
+            ),
+        )
         procs.append((p, data))
     for p, data in procs:
         p.stdin.write(data)
@@ -157,9 +174,19 @@ def test_kill_during_writes_never_tampers_or_loses_completed_updates(proj):
         procs = []
         for i in range(8):
             f = proj.path("k%d_%d.py" % (round_, i))
-            procs.append(_spawn(proj, "sanetrack", proj.payload(
-                "PostToolUse", tool_name="Write", tool_input={"file_path": f, "content": "x"},
-                tool_response={}, tool_use_id="toolu_k%d_%d" % (round_, i))))
+            procs.append(
+                _spawn(
+                    proj,
+                    "sanetrack",
+                    proj.payload(
+                        "PostToolUse",
+                        tool_name="Write",
+                        tool_input={"file_path": f, "content": "x"},
+                        tool_response={},
+                        tool_use_id="toolu_k%d_%d" % (round_, i),
+                    ),
+                )
+            )
         for p, data in procs:
             p.stdin.write(data)
             p.stdin.close()
@@ -177,10 +204,18 @@ def test_kill_during_writes_never_tampers_or_loses_completed_updates(proj):
 
 def test_lock_held_too_long_denies_mutations_with_busy_but_allows_reads(proj):
     proj.prompt("s-")
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import fcntl,os,sys,time;fd=os.open(sys.argv[1],os.O_RDWR|os.O_CREAT);"
-        "fcntl.flock(fd,fcntl.LOCK_EX);print('held',flush=True);time.sleep(30)"),
-        proj.path(".claude", "state.json.lock")], stdout=subprocess.PIPE)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import fcntl,os,sys,time;fd=os.open(sys.argv[1],os.O_RDWR|os.O_CREAT);"
+                "fcntl.flock(fd,fcntl.LOCK_EX);print('held',flush=True);time.sleep(30)"
+            ),
+            proj.path(".claude", "state.json.lock"),
+        ],
+        stdout=subprocess.PIPE,
+    )
     try:
         assert holder.stdout.readline().strip() == b"held"
         t = time.time()
@@ -197,10 +232,18 @@ def test_lock_held_too_long_denies_mutations_with_busy_but_allows_reads(proj):
 def test_older_schema_state_migrates_key_by_key(proj):
     sys.path.insert(0, HOOKS)
     from core import state as st_mod
-    old = {"schema": 0, "seq": 0, "project": proj.dir, "safemode": {"active": True},
-           "sessions": {"s": {"edits": {"count": 2}}}}
+
+    old = {
+        "schema": 0,
+        "seq": 0,
+        "project": proj.dir,
+        "safemode": {"active": True},
+        "sessions": {"s": {"edits": {"count": 2}}},
+    }
     migrated = st_mod.migrate(old, proj.dir)
-    assert migrated["circuit_breaker"]["tripped"] is False and migrated["safemode"]["active"] is True
+    assert (
+        migrated["circuit_breaker"]["tripped"] is False and migrated["safemode"]["active"] is True
+    )
     sess = st_mod.migrate_session(migrated["sessions"]["s"])
     assert sess["edits"]["count"] == 2 and sess["edits"]["unique_files"] == []
     a, b = st_mod.defaults(), st_mod.defaults()

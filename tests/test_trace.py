@@ -1,6 +1,7 @@
 """The Agent Trace ledger through the real hooks: every record validated against a JSON schema
 of Agent Trace v0.1.0 written here from the specification's field list; ranges and content
 hashes; concurrent appends; `sane.py trace verify` and `trace blame`; the intent map."""
+
 import hashlib
 import json
 import os
@@ -22,39 +23,83 @@ from test_intents import INTENTS, write_intents
 # while its text and examples say "0.1.0"; the issue fixes "0.1.0", so that is required here.
 UUID = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$"
 RFC3339 = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$"
-CONTRIBUTOR = {"type": "object", "required": ["type"], "additionalProperties": False,
-               "properties": {"type": {"type": "string", "enum": ["human", "ai", "mixed", "unknown"]},
-                              "model_id": {"type": "string", "maxLength": 250}}}
-RANGE = {"type": "object", "required": ["start_line", "end_line"], "additionalProperties": False,
-         "properties": {"start_line": {"type": "integer", "minimum": 1},
-                        "end_line": {"type": "integer", "minimum": 1},
-                        "content_hash": {"type": "string"},
-                        "contributor": CONTRIBUTOR}}
-CONVERSATION = {"type": "object", "required": ["ranges"], "additionalProperties": False,
-                "properties": {"url": {"type": "string", "format": "uri"},
-                               "contributor": CONTRIBUTOR,
-                               "ranges": {"type": "array", "items": RANGE},
-                               "related": {"type": "array", "items": {
-                                   "type": "object", "required": ["type", "url"],
-                                   "additionalProperties": False,
-                                   "properties": {"type": {"type": "string"},
-                                                  "url": {"type": "string", "format": "uri"}}}}}}
+CONTRIBUTOR = {
+    "type": "object",
+    "required": ["type"],
+    "additionalProperties": False,
+    "properties": {
+        "type": {"type": "string", "enum": ["human", "ai", "mixed", "unknown"]},
+        "model_id": {"type": "string", "maxLength": 250},
+    },
+}
+RANGE = {
+    "type": "object",
+    "required": ["start_line", "end_line"],
+    "additionalProperties": False,
+    "properties": {
+        "start_line": {"type": "integer", "minimum": 1},
+        "end_line": {"type": "integer", "minimum": 1},
+        "content_hash": {"type": "string"},
+        "contributor": CONTRIBUTOR,
+    },
+}
+CONVERSATION = {
+    "type": "object",
+    "required": ["ranges"],
+    "additionalProperties": False,
+    "properties": {
+        "url": {"type": "string", "format": "uri"},
+        "contributor": CONTRIBUTOR,
+        "ranges": {"type": "array", "items": RANGE},
+        "related": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["type", "url"],
+                "additionalProperties": False,
+                "properties": {
+                    "type": {"type": "string"},
+                    "url": {"type": "string", "format": "uri"},
+                },
+            },
+        },
+    },
+}
 TRACE_RECORD = {
-    "type": "object", "required": ["version", "id", "timestamp", "files"],
+    "type": "object",
+    "required": ["version", "id", "timestamp", "files"],
     "additionalProperties": False,
     "properties": {
         "version": {"type": "string", "const": "0.1.0"},
         "id": {"type": "string", "format": "uuid"},
         "timestamp": {"type": "string", "format": "date-time"},
-        "vcs": {"type": "object", "required": ["type", "revision"], "additionalProperties": False,
-                "properties": {"type": {"type": "string", "enum": ["git", "jj", "hg", "svn"]},
-                               "revision": {"type": "string"}}},
-        "tool": {"type": "object", "required": ["name", "version"], "additionalProperties": False,
-                 "properties": {"name": {"type": "string"}, "version": {"type": "string"}}},
-        "files": {"type": "array", "items": {
-            "type": "object", "required": ["path", "conversations"], "additionalProperties": False,
-            "properties": {"path": {"type": "string"},
-                           "conversations": {"type": "array", "items": CONVERSATION}}}},
+        "vcs": {
+            "type": "object",
+            "required": ["type", "revision"],
+            "additionalProperties": False,
+            "properties": {
+                "type": {"type": "string", "enum": ["git", "jj", "hg", "svn"]},
+                "revision": {"type": "string"},
+            },
+        },
+        "tool": {
+            "type": "object",
+            "required": ["name", "version"],
+            "additionalProperties": False,
+            "properties": {"name": {"type": "string"}, "version": {"type": "string"}},
+        },
+        "files": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["path", "conversations"],
+                "additionalProperties": False,
+                "properties": {
+                    "path": {"type": "string"},
+                    "conversations": {"type": "array", "items": CONVERSATION},
+                },
+            },
+        },
         "metadata": {"type": "object"},
     },
 }
@@ -95,10 +140,19 @@ def validate(doc, schema, where="$"):
 
 
 def test_the_validator_catches_what_it_should():
-    good = {"version": "0.1.0", "id": "550e8400-e29b-41d4-a716-446655440000",
-            "timestamp": "2026-01-25T10:00:00Z",
-            "files": [{"path": "src/app.ts", "conversations": [
-                {"contributor": {"type": "ai"}, "ranges": [{"start_line": 1, "end_line": 50}]}]}]}
+    good = {
+        "version": "0.1.0",
+        "id": "550e8400-e29b-41d4-a716-446655440000",
+        "timestamp": "2026-01-25T10:00:00Z",
+        "files": [
+            {
+                "path": "src/app.ts",
+                "conversations": [
+                    {"contributor": {"type": "ai"}, "ranges": [{"start_line": 1, "end_line": 50}]}
+                ],
+            }
+        ],
+    }
     assert validate(good, TRACE_RECORD) == []
     bad = json.loads(json.dumps(good))
     bad["files"][0]["relative_path"] = "x"
@@ -110,6 +164,7 @@ def test_the_validator_catches_what_it_should():
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def ledger(proj):
     p = proj.path(".claude/agent_trace.jsonl")
@@ -135,9 +190,18 @@ def do_write(proj, rel, content, **kw):
     os.makedirs(os.path.dirname(p), exist_ok=True)
     with open(p, "w") as fh:
         fh.write(content)
-    return proj.post("Write", {"file_path": p, "content": content},
-                     {"type": "update" if orig is not None else "create", "filePath": p,
-                      "content": content, "structuredPatch": [], "originalFile": orig}, **kw)
+    return proj.post(
+        "Write",
+        {"file_path": p, "content": content},
+        {
+            "type": "update" if orig is not None else "create",
+            "filePath": p,
+            "content": content,
+            "structuredPatch": [],
+            "originalFile": orig,
+        },
+        **kw,
+    )
 
 
 def do_edit(proj, rel, old, new, patch=True, **kw):
@@ -158,6 +222,7 @@ def do_edit(proj, rel, old, new, patch=True, **kw):
 def structured_patch(before, after):
     """Claude Code's structuredPatch shape (difflib hunks with 3 lines of context)."""
     import difflib
+
     a, b = before.splitlines(), after.splitlines()
     hunks = []
     for group in difflib.SequenceMatcher(None, a, b).get_grouped_opcodes(3):
@@ -169,9 +234,15 @@ def structured_patch(before, after):
                 lines += ["-" + x for x in a[i1:i2]]
             if tag in ("replace", "insert"):
                 lines += ["+" + x for x in b[j1:j2]]
-        hunks.append({"oldStart": group[0][1] + 1, "oldLines": group[-1][2] - group[0][1],
-                      "newStart": group[0][3] + 1, "newLines": group[-1][4] - group[0][3],
-                      "lines": lines})
+        hunks.append(
+            {
+                "oldStart": group[0][1] + 1,
+                "oldLines": group[-1][2] - group[0][1],
+                "newStart": group[0][3] + 1,
+                "newLines": group[-1][4] - group[0][3],
+                "lines": lines,
+            }
+        )
     return hunks
 
 
@@ -190,17 +261,31 @@ def gov(proj):
 
 
 def git(proj, *args):
-    return subprocess.run(["git", "-C", proj.dir] + list(args), capture_output=True, text=True,
-                          env=dict(proj.env, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t",
-                                   GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t"))
+    return subprocess.run(
+        ["git", "-C", proj.dir] + list(args),
+        capture_output=True,
+        text=True,
+        env=dict(
+            proj.env,
+            GIT_AUTHOR_NAME="t",
+            GIT_AUTHOR_EMAIL="t@t",
+            GIT_COMMITTER_NAME="t",
+            GIT_COMMITTER_EMAIL="t@t",
+        ),
+    )
 
 
 # ---------------------------------------------------------------- records
 
+
 def test_write_record_follows_agent_trace(gov):
     gov.hook("saneprompt", gov.payload("SessionStart", source="startup", model="claude-sonnet-4-5"))
-    do_write(gov, "src/auth/jwt.py", "import os\n\ndef sign(token):\n    return token\n",
-             tool_use_id="toolu_write_1")
+    do_write(
+        gov,
+        "src/auth/jwt.py",
+        "import os\n\ndef sign(token):\n    return token\n",
+        tool_use_id="toolu_write_1",
+    )
     (rec,) = ledger(gov)
     assert validate(rec, TRACE_RECORD) == []
     assert rec["version"] == "0.1.0" and "vcs" not in rec  # not a git repository
@@ -210,10 +295,17 @@ def test_write_record_follows_agent_trace(gov):
     (conv,) = f["conversations"]
     assert conv["url"] == "file://" + os.path.join(gov.home, "t.jsonl")
     assert conv["contributor"] == {"type": "ai", "model_id": "anthropic/claude-sonnet-4-5"}
-    assert conv["ranges"] == [{"start_line": 1, "end_line": 4, "content_hash": chash(
-        ["import os", "", "def sign(token):", "    return token"])}]
-    assert {"type": "specification", "url": "file://%s#INT-001" % gov.path(
-        ".claude/active_intents.yaml")} in conv["related"]
+    assert conv["ranges"] == [
+        {
+            "start_line": 1,
+            "end_line": 4,
+            "content_hash": chash(["import os", "", "def sign(token):", "    return token"]),
+        }
+    ]
+    assert {
+        "type": "specification",
+        "url": "file://%s#INT-001" % gov.path(".claude/active_intents.yaml"),
+    } in conv["related"]
     meta = rec["metadata"]["dev.sane"]
     assert meta["intent_id"] == "INT-001" and meta["mutation_class"] == "INTENT_EVOLUTION"
     assert meta["session_id"] == gov.sid and meta["agent_id"] is None
@@ -251,7 +343,8 @@ def test_edit_real_payload_changed_lines(lab):
     assert validate(rec, TRACE_RECORD) == []
     assert rec["files"][0]["path"] == "hello.txt"
     assert rec["files"][0]["conversations"][0]["ranges"] == [
-        {"start_line": 1, "end_line": 1, "content_hash": chash(["hello harness"])}]
+        {"start_line": 1, "end_line": 1, "content_hash": chash(["hello harness"])}
+    ]
     assert rec["metadata"]["dev.sane"]["tool_use_id"] == p["tool_use_id"]
 
 
@@ -263,7 +356,8 @@ def test_edit_ranges_from_the_structured_patch(lab):
     recs = ledger(lab)
     assert [r["files"][0]["conversations"][0]["ranges"] for r in recs] == [
         [{"start_line": 6, "end_line": 7, "content_hash": chash(["new a", "new b"])}],
-        [{"start_line": 27, "end_line": 27, "content_hash": chash(["LINE 25"])}]]
+        [{"start_line": 27, "end_line": 27, "content_hash": chash(["LINE 25"])}],
+    ]
     for r in recs:
         assert validate(r, TRACE_RECORD) == []
 
@@ -273,7 +367,8 @@ def test_edit_without_patch_locates_new_string(lab):
     do_edit(lab, "f.txt", "b\n", "B1\nB2\n", patch=False)
     (rec,) = ledger(lab)
     assert rec["files"][0]["conversations"][0]["ranges"] == [
-        {"start_line": 2, "end_line": 3, "content_hash": chash(["B1", "B2"])}]
+        {"start_line": 2, "end_line": 3, "content_hash": chash(["B1", "B2"])}
+    ]
 
 
 def test_multiedit(lab):
@@ -284,8 +379,9 @@ def test_multiedit(lab):
         fh.write("A\nb\nc\nD\n")
     lab.post("MultiEdit", {"file_path": p, "edits": edits}, {"filePath": p})
     (rec,) = ledger(lab)
-    assert [(r["start_line"], r["end_line"]) for r in rec["files"][0]["conversations"][0]["ranges"]] \
-        == [(1, 1), (4, 4)]
+    assert [
+        (r["start_line"], r["end_line"]) for r in rec["files"][0]["conversations"][0]["ranges"]
+    ] == [(1, 1), (4, 4)]
 
 
 def test_no_record_for_failures_reads_or_when_disabled(lab):
@@ -301,14 +397,18 @@ def test_no_record_for_failures_reads_or_when_disabled(lab):
 
 def test_shell_writes_recorded_whole_file(lab):
     lab.write("out.txt", "one\ntwo\n")
-    lab.post("Bash", {"command": "echo two >> out.txt && echo x > /tmp/sane-trace-scratch"},
-             {"stdout": "", "stderr": ""})
+    lab.post(
+        "Bash",
+        {"command": "echo two >> out.txt && echo x > /tmp/sane-trace-scratch"},
+        {"stdout": "", "stderr": ""},
+    )
     lab.post("Bash", {"command": "rm gone.txt"}, {"stdout": "", "stderr": ""})
     (rec,) = ledger(lab)
     assert validate(rec, TRACE_RECORD) == []
     assert rec["files"][0]["path"] == "out.txt"
     assert rec["files"][0]["conversations"][0]["ranges"] == [
-        {"start_line": 1, "end_line": 2, "content_hash": chash(["one", "two"])}]
+        {"start_line": 1, "end_line": 2, "content_hash": chash(["one", "two"])}
+    ]
     assert rec["metadata"]["dev.sane"]["mutation_class"] == "INTENT_EVOLUTION"
     assert rec["metadata"]["dev.sane"]["tool_name"] == "Bash"
 
@@ -341,18 +441,24 @@ def test_huge_write_streams(lab):
     lab.post("Write", {"file_path": p, "content": "(large)"}, {"filePath": p, "originalFile": None})
     (rec,) = ledger(lab)
     assert rec["files"][0]["conversations"][0]["ranges"] == [
-        {"start_line": 1, "end_line": n, "content_hash": "sha256:" + h.hexdigest()}]
+        {"start_line": 1, "end_line": n, "content_hash": "sha256:" + h.hexdigest()}
+    ]
 
 
 # ---------------------------------------------------------------- concurrency
+
 
 def test_sixteen_concurrent_hooks_append_whole_lines(lab):
     paths = [lab.write("c/f%02d.txt" % i, "x\n" * (i + 1)) for i in range(16)]
     results = [None] * 16
 
     def run(i):
-        results[i] = lab.post("Write", {"file_path": paths[i], "content": "x"},
-                              {"filePath": paths[i], "originalFile": None}, tool_use_id="toolu_c%d" % i)
+        results[i] = lab.post(
+            "Write",
+            {"file_path": paths[i], "content": "x"},
+            {"filePath": paths[i], "originalFile": None},
+            tool_use_id="toolu_c%d" % i,
+        )
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(16)]
     for t in threads:
@@ -362,7 +468,8 @@ def test_sixteen_concurrent_hooks_append_whole_lines(lab):
     recs = ledger(lab)
     assert len(recs) == 16
     assert sorted(r["metadata"]["dev.sane"]["tool_use_id"] for r in recs) == sorted(
-        "toolu_c%d" % i for i in range(16))
+        "toolu_c%d" % i for i in range(16)
+    )
     for r in recs:
         assert validate(r, TRACE_RECORD) == []
 
@@ -380,9 +487,13 @@ for i in range(40):
 
 def test_sixteen_processes_racing_on_the_ledger_never_tear_a_line(proj):
     """Without the state lock at all: one write() on O_APPEND keeps 100 kB lines whole."""
-    hooks = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks")
-    procs = [subprocess.Popen([sys.executable, "-c", APPENDER, hooks, proj.dir, "abcdefghijklmnop"[i]])
-             for i in range(16)]
+    hooks = os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", APPENDER, hooks, proj.dir, "abcdefghijklmnop"[i]])
+        for i in range(16)
+    ]
     for p in procs:
         assert p.wait(timeout=60) == 0
     with open(proj.path(".claude/agent_trace.jsonl"), "rb") as fh:
@@ -396,6 +507,7 @@ def test_sixteen_processes_racing_on_the_ledger_never_tear_a_line(proj):
 
 
 # ---------------------------------------------------------------- verify and blame
+
 
 def verify(proj):
     r = proj.cli("trace", "verify", "--json")
@@ -440,8 +552,10 @@ def test_verify_skips_and_reports_bad_ledger_lines(gov):
     do_write(gov, "src/auth/a.py", "a\n")
     with open(gov.path(".claude/agent_trace.jsonl"), "a") as fh:
         fh.write("this is not json\n")
-        fh.write('{"version":"0.1.0","files":[{"path":"../../etc/passwd","conversations":'
-                 '[{"ranges":[{"start_line":1,"end_line":1,"content_hash":"sha256:00"}]}]}]}\n')
+        fh.write(
+            '{"version":"0.1.0","files":[{"path":"../../etc/passwd","conversations":'
+            '[{"ranges":[{"start_line":1,"end_line":1,"content_hash":"sha256:00"}]}]}]}\n'
+        )
         fh.write("[1, 2]\n")
     do_write(gov, "src/auth/b.py", "b\n")
     r = gov.cli("trace", "verify")
@@ -460,27 +574,39 @@ def test_verify_empty_ledger(proj):
 def blame_runs(proj, rel):
     r = proj.cli("trace", "blame", rel, "--json")
     assert r.returncode == 0, r.stderr
-    return [(x["start"], x["end"], x["by"] and (x["by"]["intent"], x["by"]["session"]))
-            for x in json.loads(r.stdout)["runs"]]
+    return [
+        (x["start"], x["end"], x["by"] and (x["by"]["intent"], x["by"]["session"]))
+        for x in json.loads(r.stdout)["runs"]
+    ]
 
 
 def test_blame_lines_to_intents_and_sessions(gov):
     do_write(gov, "src/auth/a.py", "one\ntwo\nthree\n")
     assert blame_runs(gov, "src/auth/a.py") == [(1, 3, ("INT-001", "sess-test-1"))]
-    write_intents(gov, INTENTS.replace("status: DRAFT", "status: IN_PROGRESS").replace(
-        '["src/rate/**"]', '["src/**"]'))
+    write_intents(
+        gov,
+        INTENTS.replace("status: DRAFT", "status: IN_PROGRESS").replace(
+            '["src/rate/**"]', '["src/**"]'
+        ),
+    )
     gov.prompt("intent INT-002", session_id="sess-2")
-    gov.post("Read", {"file_path": gov.path("src/auth/a.py")},
-             {"type": "text", "file": {"filePath": gov.path("src/auth/a.py"), "content": "x"}},
-             session_id="sess-2")
+    gov.post(
+        "Read",
+        {"file_path": gov.path("src/auth/a.py")},
+        {"type": "text", "file": {"filePath": gov.path("src/auth/a.py"), "content": "x"}},
+        session_id="sess-2",
+    )
     gov.post("WebSearch", {"query": "q"}, {"results": ["r"]}, session_id="sess-2")
     do_edit(gov, "src/auth/a.py", "two\n", "TWO\nmore\n", session_id="sess-2")
     with open(gov.path("src/auth/a.py"), "a") as fh:
         fh.write("by hand\n")
     # the Write's whole-file range no longer holds (its content changed), so only the edit's
     # lines are attributed now; the person's line never is
-    assert blame_runs(gov, "src/auth/a.py") == [(1, 1, None), (2, 3, ("INT-002", "sess-2")),
-                                                (4, 5, None)]
+    assert blame_runs(gov, "src/auth/a.py") == [
+        (1, 1, None),
+        (2, 3, ("INT-002", "sess-2")),
+        (4, 5, None),
+    ]
     r = gov.cli("trace", "blame", gov.path("src/auth/a.py"))
     assert "5 lines, 2 from the agent" in r.stdout and "INT-002" in r.stdout
 
@@ -504,13 +630,18 @@ def test_blame_bad_input(proj):
 
 # ---------------------------------------------------------------- the intent map
 
+
 def read_map(proj):
     with open(proj.path(".claude/intent_map.md")) as fh:
         return fh.read()
 
 
 def test_intent_map_regenerated_on_intent_evolution(gov):
-    do_write(gov, "src/auth/jwt.py", "import os\n\n\ndef sign(t):\n    return t\n\n\nclass Token:\n    pass\n")
+    do_write(
+        gov,
+        "src/auth/jwt.py",
+        "import os\n\n\ndef sign(t):\n    return t\n\n\nclass Token:\n    pass\n",
+    )
     text = read_map(gov)
     assert "## INT-001: JWT Authentication Migration" in text
     assert "**Status:** IN_PROGRESS" in text
@@ -543,18 +674,27 @@ def test_intent_map_rebuilt_from_the_whole_ledger(gov):
 
 # ---------------------------------------------------------------- mutation classes
 
-@pytest.mark.parametrize("old,new,expected", [
-    ("def f(a,b):\n    return a+b\n", "def f(a, b):\n    return a + b\n", "AST_REFACTOR"),
-    ("a = 1\nb = 2\n", "b = 2\na = 1\n", "AST_REFACTOR"),
-    ("total = price * qty\nreturn total\n", "amount = price * qty\nreturn amount\n", "AST_REFACTOR"),
-    ("return a + b\n", "return a - b\n", "INTENT_EVOLUTION"),
-    ("x = 1\n", "x = 2\n", "INTENT_EVOLUTION"),
-    ("f(a, b)\n", "f(b, b)\n", "INTENT_EVOLUTION"),  # two names merged: not a rename
-    ("def f():\n    pass\n", "def f():\n    log()\n    pass\n", "INTENT_EVOLUTION"),
-    (None, "new file\n", "INTENT_EVOLUTION"),
-])
+
+@pytest.mark.parametrize(
+    "old,new,expected",
+    [
+        ("def f(a,b):\n    return a+b\n", "def f(a, b):\n    return a + b\n", "AST_REFACTOR"),
+        ("a = 1\nb = 2\n", "b = 2\na = 1\n", "AST_REFACTOR"),
+        (
+            "total = price * qty\nreturn total\n",
+            "amount = price * qty\nreturn amount\n",
+            "AST_REFACTOR",
+        ),
+        ("return a + b\n", "return a - b\n", "INTENT_EVOLUTION"),
+        ("x = 1\n", "x = 2\n", "INTENT_EVOLUTION"),
+        ("f(a, b)\n", "f(b, b)\n", "INTENT_EVOLUTION"),  # two names merged: not a rename
+        ("def f():\n    pass\n", "def f():\n    log()\n    pass\n", "INTENT_EVOLUTION"),
+        (None, "new file\n", "INTENT_EVOLUTION"),
+    ],
+)
 def test_mutation_class_heuristic(old, new, expected):
     from core.trace import code as trace_code
+
     assert trace_code.mutation_class(old, new) == expected
 
 
@@ -567,15 +707,34 @@ def test_mutation_class_in_the_record(lab):
 def test_version_and_model_from_the_transcript(lab):
     """Without a model at SessionStart the transcript's records give the client and model."""
     with open(os.path.join(lab.home, "t.jsonl"), "w") as fh:
-        fh.write(json.dumps({"type": "user", "version": "2.1.330", "message": {"role": "user"}}) + "\n")
-        fh.write(json.dumps({"type": "assistant", "version": "2.1.330", "message": {
-            "model": "claude-opus-4-5-20251101", "content": [{"type": "tool_use", "input": {
-                "content": '{"model":"evil", "version":"x"}'}}]}}) + "\n")
+        fh.write(
+            json.dumps({"type": "user", "version": "2.1.330", "message": {"role": "user"}}) + "\n"
+        )
+        fh.write(
+            json.dumps(
+                {
+                    "type": "assistant",
+                    "version": "2.1.330",
+                    "message": {
+                        "model": "claude-opus-4-5-20251101",
+                        "content": [
+                            {
+                                "type": "tool_use",
+                                "input": {"content": '{"model":"evil", "version":"x"}'},
+                            }
+                        ],
+                    },
+                }
+            )
+            + "\n"
+        )
     do_write(lab, "a.txt", "a\n")
     (rec,) = ledger(lab)
     assert rec["tool"] == {"name": "claude-code", "version": "2.1.330"}
     assert rec["files"][0]["conversations"][0]["contributor"] == {
-        "type": "ai", "model_id": "anthropic/claude-opus-4-5-20251101"}
+        "type": "ai",
+        "model_id": "anthropic/claude-opus-4-5-20251101",
+    }
     assert validate(rec, TRACE_RECORD) == []
 
 

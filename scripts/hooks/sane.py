@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """sane.py: the sane-hooks command-line tool (status, doctor, install, review, learn, ...)."""
+
 import sys
 
 sys.dont_write_bytecode = False

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """UserPromptSubmit, SessionStart, SubagentStart: prompt commands, classification, context."""
+
 import sys
 
 sys.dont_write_bytecode = False  # the logic must load from cached bytecode: speed

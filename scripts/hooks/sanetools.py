@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """PreToolUse: the gates, in order; first block wins."""
+
 import sys
 
 sys.dont_write_bytecode = False  # the logic must load from cached bytecode: speed

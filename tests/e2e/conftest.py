@@ -6,12 +6,13 @@ binary. The tests skip, saying why, when it is missing, unless ``SANE_E2E_INSTAL
 them run the install script themselves. (This directory is a package so that its modules
 never shadow ``tests/conftest.py`` as the top-level ``conftest`` module.)
 """
+
 from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -23,16 +24,24 @@ from .harness import E2E, INSTALL_SCRIPT, MODEL, _find_cli
 def claude_cli() -> str:
     path, why = _find_cli()
     if path is None and os.environ.get("SANE_E2E_INSTALL") == "1":
-        proc = subprocess.run(["bash", str(INSTALL_SCRIPT)], capture_output=True, text=True,
-                              timeout=900)
+        proc = subprocess.run(
+            ["bash", str(INSTALL_SCRIPT)], capture_output=True, text=True, timeout=900
+        )
         if proc.returncode != 0:
             pytest.fail(f"install_claude.sh failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
         path, why = _find_cli()
     if path is None:
         pytest.skip(why)
-    proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60,
-                          env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                               "HOME": os.environ.get("HOME", "/tmp")})
+    proc = subprocess.run(
+        [path, "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": os.environ.get("HOME", "/tmp"),
+        },
+    )
     if proc.returncode != 0:
         pytest.skip(f"{path} --version failed: {proc.stderr.strip()[:300]}")
     return path

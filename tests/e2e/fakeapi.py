@@ -12,6 +12,7 @@ short text. Every request is recorded so tests can read what the model received.
     ...  # run claude with ANTHROPIC_BASE_URL=api.url
     api.stop()
 """
+
 from __future__ import annotations
 
 import itertools
@@ -49,8 +50,14 @@ def parallel(*calls: tuple) -> list:
     blocks = []
     for call in calls:
         name, inp = call[0], call[1]
-        blocks.append({"type": "tool_use", "id": call[2] if len(call) > 2 else None,
-                       "name": name, "input": inp})
+        blocks.append(
+            {
+                "type": "tool_use",
+                "id": call[2] if len(call) > 2 else None,
+                "name": name,
+                "input": inp,
+            }
+        )
     return blocks
 
 
@@ -94,7 +101,7 @@ def turns_since_prompt(messages: list) -> int:
     for i, m in enumerate(messages):
         if _is_person_prompt(m):
             last = i
-    return sum(1 for m in messages[last + 1:] if m.get("role") == "assistant")
+    return sum(1 for m in messages[last + 1 :] if m.get("role") == "assistant")
 
 
 def first_user_text(messages: list) -> str:
@@ -107,14 +114,15 @@ def first_user_text(messages: list) -> str:
 @dataclass
 class Recorded:
     """One request the CLI made, and what we answered."""
+
     method: str
     path: str
     headers: dict
     body: Any
-    kind: str                       # main | subagent | aux | count_tokens | models | other
+    kind: str  # main | subagent | aux | count_tokens | models | other
     agent_id: str | None = None
     turn_index: int | None = None
-    answer: list = field(default_factory=list)   # the blocks we answered with
+    answer: list = field(default_factory=list)  # the blocks we answered with
 
     @property
     def messages(self) -> list:
@@ -128,8 +136,10 @@ class Recorded:
                 continue
             for b in m["content"]:
                 if isinstance(b, dict) and b.get("type") == "tool_result":
-                    out[b.get("tool_use_id")] = {"is_error": bool(b.get("is_error", False)),
-                                                 "content": block_text(b.get("content"))}
+                    out[b.get("tool_use_id")] = {
+                        "is_error": bool(b.get("is_error", False)),
+                        "content": block_text(b.get("content")),
+                    }
         return out
 
 
@@ -152,7 +162,7 @@ class FakeAPI:
         self._thread: threading.Thread | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
-    def start(self) -> "FakeAPI":
+    def start(self) -> FakeAPI:
         api = self
 
         class Handler(_Handler):
@@ -160,8 +170,9 @@ class FakeAPI:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
-                                        daemon=True, name="fakeapi")
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.05,), daemon=True, name="fakeapi"
+        )
         self._thread.start()
         return self
 
@@ -262,17 +273,29 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.fake
         if path.rstrip("/") == "/v1/models" or path.startswith("/v1/models/"):
             fake.record(Recorded("GET", self.path, self._headers(), None, "models"))
-            model = {"id": fake.model, "type": "model", "display_name": fake.model,
-                     "created_at": "2025-01-01T00:00:00Z"}
+            model = {
+                "id": fake.model,
+                "type": "model",
+                "display_name": fake.model,
+                "created_at": "2025-01-01T00:00:00Z",
+            }
             if path.startswith("/v1/models/"):
                 self._json(200, model)
             else:
-                self._json(200, {"data": [model], "has_more": False,
-                                 "first_id": fake.model, "last_id": fake.model})
+                self._json(
+                    200,
+                    {
+                        "data": [model],
+                        "has_more": False,
+                        "first_id": fake.model,
+                        "last_id": fake.model,
+                    },
+                )
             return
         fake.record(Recorded("GET", self.path, self._headers(), None, "other"))
-        self._json(404, {"type": "error", "error": {"type": "not_found_error",
-                                                    "message": "not scripted"}})
+        self._json(
+            404, {"type": "error", "error": {"type": "not_found_error", "message": "not scripted"}}
+        )
 
     def do_POST(self) -> None:
         path = self.path.split("?", 1)[0]
@@ -285,15 +308,21 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if path != "/v1/messages" or not isinstance(body, dict):
             fake.record(Recorded("POST", self.path, headers, body, "other"))
-            self._json(404, {"type": "error", "error": {"type": "not_found_error",
-                                                        "message": "not scripted"}})
+            self._json(
+                404,
+                {"type": "error", "error": {"type": "not_found_error", "message": "not scripted"}},
+            )
             return
         try:
             kind, agent_id, index, blocks = fake.answer(headers, body)
         except Exception as exc:  # a broken script must show up in the test, not hang it
             fake.errors.append(f"{type(exc).__name__}: {exc}")
-            kind, agent_id, index, blocks = "main", headers.get(AGENT_HEADER), None, text(
-                f"fakeapi script error: {exc}")
+            kind, agent_id, index, blocks = (
+                "main",
+                headers.get(AGENT_HEADER),
+                None,
+                text(f"fakeapi script error: {exc}"),
+            )
         fake.record(Recorded("POST", self.path, headers, body, kind, agent_id, index, blocks))
         model = body.get("model") or fake.model
         if body.get("stream"):
@@ -307,9 +336,16 @@ def _stop_reason(blocks: list) -> str:
 
 
 def message(blocks: list, model: str) -> dict:
-    return {"id": "msg_" + uuid.uuid4().hex[:24], "type": "message", "role": "assistant",
-            "model": model, "content": blocks, "stop_reason": _stop_reason(blocks),
-            "stop_sequence": None, "usage": {"input_tokens": 100, "output_tokens": 20}}
+    return {
+        "id": "msg_" + uuid.uuid4().hex[:24],
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": blocks,
+        "stop_reason": _stop_reason(blocks),
+        "stop_sequence": None,
+        "usage": {"input_tokens": 100, "output_tokens": 20},
+    }
 
 
 def sse(blocks: list, model: str) -> bytes:
@@ -325,20 +361,52 @@ def sse(blocks: list, model: str) -> bytes:
     ev("message_start", {"type": "message_start", "message": start})
     for i, b in enumerate(blocks):
         if b["type"] == "text":
-            ev("content_block_start", {"type": "content_block_start", "index": i,
-                                       "content_block": {"type": "text", "text": ""}})
-            ev("content_block_delta", {"type": "content_block_delta", "index": i,
-                                       "delta": {"type": "text_delta", "text": b["text"]}})
+            ev(
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": i,
+                    "content_block": {"type": "text", "text": ""},
+                },
+            )
+            ev(
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": i,
+                    "delta": {"type": "text_delta", "text": b["text"]},
+                },
+            )
         else:
-            ev("content_block_start", {"type": "content_block_start", "index": i,
-                                       "content_block": {"type": "tool_use", "id": b["id"],
-                                                         "name": b["name"], "input": {}}})
-            ev("content_block_delta", {"type": "content_block_delta", "index": i,
-                                       "delta": {"type": "input_json_delta",
-                                                 "partial_json": json.dumps(b["input"])}})
+            ev(
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": i,
+                    "content_block": {
+                        "type": "tool_use",
+                        "id": b["id"],
+                        "name": b["name"],
+                        "input": {},
+                    },
+                },
+            )
+            ev(
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": i,
+                    "delta": {"type": "input_json_delta", "partial_json": json.dumps(b["input"])},
+                },
+            )
         ev("content_block_stop", {"type": "content_block_stop", "index": i})
-    ev("message_delta", {"type": "message_delta",
-                         "delta": {"stop_reason": _stop_reason(blocks), "stop_sequence": None},
-                         "usage": {"output_tokens": 20}})
+    ev(
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": _stop_reason(blocks), "stop_sequence": None},
+            "usage": {"output_tokens": 20},
+        },
+    )
     ev("message_stop", {"type": "message_stop"})
     return "".join(out).encode()

@@ -7,6 +7,7 @@ once (later runs continue the session) and returns a `Run`: exit code, stream-js
 for each tool call. The fixtures live in conftest.py; the assertions shared by the scenarios
 and a throw-away probe hook are here.
 """
+
 from __future__ import annotations
 
 import json
@@ -51,15 +52,22 @@ def _find_cli() -> tuple[str | None, str]:
         why = "node/npm are not installed"
     else:
         why = f"the Claude Code CLI is not installed in {_cli_dir()}"
-    return None, (f"{why}: run `bash .ci/install_claude.sh` (or set SANE_E2E_INSTALL=1) "
-                  f"to install @anthropic-ai/claude-code@{PINNED_VERSION}")
+    return None, (
+        f"{why}: run `bash .ci/install_claude.sh` (or set SANE_E2E_INSTALL=1) "
+        f"to install @anthropic-ai/claude-code@{PINNED_VERSION}"
+    )
 
 
 class Run:
     """What one `claude -p` run did: exit code, stream-json lines, the API requests it made."""
 
-    def __init__(self, prompt: str, proc: subprocess.CompletedProcess, requests: list[Recorded],
-                 duration: float) -> None:
+    def __init__(
+        self,
+        prompt: str,
+        proc: subprocess.CompletedProcess,
+        requests: list[Recorded],
+        duration: float,
+    ) -> None:
         self.prompt = prompt
         self.returncode = proc.returncode
         self.stdout = proc.stdout
@@ -97,14 +105,19 @@ class Run:
                 return ev["session_id"]
         return None
 
-    def hooks(self, event: str | None = None, subtype: str = "hook_response",
-              name: str | None = None) -> list[dict]:
+    def hooks(
+        self, event: str | None = None, subtype: str = "hook_response", name: str | None = None
+    ) -> list[dict]:
         """hook_started / hook_response lines, by hook event (PreToolUse) or by name
         (PreToolUse:Write)."""
-        return [ev for ev in self.events
-                if ev.get("type") == "system" and ev.get("subtype") == subtype
-                and (event is None or ev.get("hook_event") == event)
-                and (name is None or ev.get("hook_name") == name)]
+        return [
+            ev
+            for ev in self.events
+            if ev.get("type") == "system"
+            and ev.get("subtype") == subtype
+            and (event is None or ev.get("hook_event") == event)
+            and (name is None or ev.get("hook_name") == name)
+        ]
 
     # -- what the model was sent and answered ---------------------------------------------
     def calls(self, kind: str = "main") -> list[Recorded]:
@@ -140,8 +153,10 @@ class Run:
             content = (ev.get("message") or {}).get("content")
             for b in content if isinstance(content, list) else []:
                 if isinstance(b, dict) and b.get("tool_use_id") == tool_use_id:
-                    return {"is_error": bool(b.get("is_error", False)),
-                            "content": block_text(b.get("content"))}
+                    return {
+                        "is_error": bool(b.get("is_error", False)),
+                        "content": block_text(b.get("content")),
+                    }
         return None
 
     def results_for(self, name: str) -> list[dict]:
@@ -157,16 +172,22 @@ class Run:
 
     def describe(self) -> str:
         """A compact account of the run for assertion messages."""
-        lines = [f"prompt={self.prompt!r} rc={self.returncode} {self.duration:.1f}s "
-                 f"model_calls={self.model_calls}"]
+        lines = [
+            f"prompt={self.prompt!r} rc={self.returncode} {self.duration:.1f}s "
+            f"model_calls={self.model_calls}"
+        ]
         for ev in self.hooks():
-            lines.append(f"  hook {ev.get('hook_name')} exit={ev.get('exit_code')} "
-                         f"stdout={str(ev.get('stdout'))[:300]!r} "
-                         f"stderr={str(ev.get('stderr'))[:300]!r}")
+            lines.append(
+                f"  hook {ev.get('hook_name')} exit={ev.get('exit_code')} "
+                f"stdout={str(ev.get('stdout'))[:300]!r} "
+                f"stderr={str(ev.get('stderr'))[:300]!r}"
+            )
         for b in self.tool_uses():
             res = self.tool_result(b["id"])
-            lines.append(f"  tool {b['name']} {json.dumps(b['input'])[:120]} -> "
-                         f"{None if res is None else (res['is_error'], res['content'][:300])}")
+            lines.append(
+                f"  tool {b['name']} {json.dumps(b['input'])[:120]} -> "
+                f"{None if res is None else (res['is_error'], res['content'][:300])}"
+            )
         lines.append(f"  result={self.result_text[:400]!r}")
         if self.stderr.strip():
             lines.append(f"  stderr={self.stderr[-800:]!r}")
@@ -190,37 +211,42 @@ class E2E:
         self.secret = secrets.token_hex(16)
         self.runs: list[Run] = []
         self.extra_env: dict[str, str] = {}
-        subprocess.run(["git", "init", "-q", str(self.project)], check=True,
-                       env=self.base_env())
+        subprocess.run(["git", "init", "-q", str(self.project)], check=True, env=self.base_env())
         (self.project / ".claude").mkdir(exist_ok=True)
 
     # -- environment ----------------------------------------------------------------------
     def base_env(self) -> dict[str, str]:
         """The empty environment of real-client.md plus PATH and LANG; no CLAUDE*/SANE_*
         leaks in from a Claude Code session that may be running these tests."""
-        env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-               "LANG": os.environ.get("LANG", "C.UTF-8"),
-               "HOME": str(self.home),
-               "XDG_CONFIG_HOME": str(self.xdg),
-               "SANE_HOOK_SECRET": self.secret,
-               "GIT_CONFIG_NOSYSTEM": "1",
-               "GIT_AUTHOR_NAME": "e2e", "GIT_AUTHOR_EMAIL": "e2e@example.invalid",
-               "GIT_COMMITTER_NAME": "e2e", "GIT_COMMITTER_EMAIL": "e2e@example.invalid"}
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "LANG": os.environ.get("LANG", "C.UTF-8"),
+            "HOME": str(self.home),
+            "XDG_CONFIG_HOME": str(self.xdg),
+            "SANE_HOOK_SECRET": self.secret,
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_NAME": "e2e",
+            "GIT_AUTHOR_EMAIL": "e2e@example.invalid",
+            "GIT_COMMITTER_NAME": "e2e",
+            "GIT_COMMITTER_EMAIL": "e2e@example.invalid",
+        }
         env.update(self.extra_env)
         return env
 
     def claude_env(self) -> dict[str, str]:
         env = self.base_env()
-        env.update({
-            "ANTHROPIC_BASE_URL": self.api.url,
-            "ANTHROPIC_API_KEY": "sk-ant-e2e-dummy",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "CLAUDE_CODE_MAX_RETRIES": "0",
-            "CLAUDE_CODE_TMPDIR": str(self.tmp),
-        })
+        env.update(
+            {
+                "ANTHROPIC_BASE_URL": self.api.url,
+                "ANTHROPIC_API_KEY": "sk-ant-e2e-dummy",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                "DISABLE_TELEMETRY": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "DISABLE_ERROR_REPORTING": "1",
+                "CLAUDE_CODE_MAX_RETRIES": "0",
+                "CLAUDE_CODE_TMPDIR": str(self.tmp),
+            }
+        )
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             env["IS_SANDBOX"] = "1"  # else bypassPermissions refuses to start as root
         return env
@@ -240,12 +266,14 @@ class E2E:
         self.settings_path.parent.mkdir(parents=True, exist_ok=True)
         self.settings_path.write_text(json.dumps(settings, indent=2) + "\n")
 
-    def add_hook(self, event: str, command: str, matcher: str | None = "*",
-                 timeout: int = 30) -> None:
+    def add_hook(
+        self, event: str, command: str, matcher: str | None = "*", timeout: int = 30
+    ) -> None:
         """Append one command hook to the project's settings (the nested shape)."""
         settings = self.settings()
-        group: dict[str, Any] = {"hooks": [{"type": "command", "command": command,
-                                            "timeout": timeout}]}
+        group: dict[str, Any] = {
+            "hooks": [{"type": "command", "command": command, "timeout": timeout}]
+        }
         if matcher is not None:
             group = {"matcher": matcher, **group}
         settings.setdefault("hooks", {}).setdefault(event, []).append(group)
@@ -263,8 +291,12 @@ class E2E:
         as the session's work)."""
         env = self.base_env()
         subprocess.run(["git", "add", "-A"], cwd=self.project, env=env, check=True)
-        subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", message],
-                       cwd=self.project, env=env, check=True)
+        subprocess.run(
+            ["git", "commit", "-q", "--allow-empty", "-m", message],
+            cwd=self.project,
+            env=env,
+            check=True,
+        )
 
     def jsonl(self, rel: str) -> list[dict]:
         """A JSON-lines file of the project (logs, audit) as dicts; [] when absent."""
@@ -282,30 +314,56 @@ class E2E:
         return out
 
     # -- running claude -------------------------------------------------------------------
-    def run(self, prompt: str, script: list | None = None, subagents: dict | None = None,
-            new_session: bool = False, timeout: float = RUN_TIMEOUT,
-            extra_args: list[str] | None = None) -> Run:
+    def run(
+        self,
+        prompt: str,
+        script: list | None = None,
+        subagents: dict | None = None,
+        new_session: bool = False,
+        timeout: float = RUN_TIMEOUT,
+        extra_args: list[str] | None = None,
+    ) -> Run:
         """One `claude -p` run; later runs continue the session unless new_session."""
         if script is not None:
             self.api.script = script
         if subagents is not None:
             self.api.subagents = subagents
-        args = [self.cli, "-p", prompt, "--output-format", "stream-json", "--verbose",
-                "--include-hook-events", "--permission-mode", "bypassPermissions",
-                "--model", MODEL, "--max-turns", "30"]
+        args = [
+            self.cli,
+            "-p",
+            prompt,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--include-hook-events",
+            "--permission-mode",
+            "bypassPermissions",
+            "--model",
+            MODEL,
+            "--max-turns",
+            "30",
+        ]
         if self.runs and not new_session:
             args.append("--continue")
         args += extra_args or []
         first = len(self.api.requests)
         start = time.monotonic()
         try:
-            proc = subprocess.run(args, cwd=self.project, env=self.claude_env(),
-                                  capture_output=True, text=True, timeout=timeout,
-                                  stdin=subprocess.DEVNULL)
+            proc = subprocess.run(
+                args,
+                cwd=self.project,
+                env=self.claude_env(),
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )
         except subprocess.TimeoutExpired as exc:
-            pytest.fail(f"claude -p {prompt!r} did not finish in {timeout}s\n"
-                        f"stdout tail: {str(exc.stdout)[-2000:]}\nstderr tail: "
-                        f"{str(exc.stderr)[-2000:]}")
+            pytest.fail(
+                f"claude -p {prompt!r} did not finish in {timeout}s\n"
+                f"stdout tail: {str(exc.stdout)[-2000:]}\nstderr tail: "
+                f"{str(exc.stderr)[-2000:]}"
+            )
         run = Run(prompt, proc, self.api.requests[first:], time.monotonic() - start)
         self.runs.append(run)
         assert not self.api.errors, f"fake API script errors: {self.api.errors}"
@@ -320,17 +378,27 @@ class E2E:
         src = REPO / "scripts" / "hooks" / "sane.py"
         if not src.exists():
             pytest.skip("scripts/hooks/sane.py is not built yet (issue 2)")
-        proc = subprocess.run([PYTHON, str(src), "install", str(self.project)],
-                              cwd=self.project, env=self.base_env(), capture_output=True,
-                              text=True, timeout=60)
+        proc = subprocess.run(
+            [PYTHON, str(src), "install", str(self.project)],
+            cwd=self.project,
+            env=self.base_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert proc.returncode == 0, f"sane.py install failed: {proc.stdout}\n{proc.stderr}"
         return proc
 
     def sane(self, *args: str, check: bool = False) -> subprocess.CompletedProcess:
         """The project's installed sane.py, run by the person (no Claude Code environment)."""
-        proc = subprocess.run([PYTHON, str(self.sane_py()), *args, "--project",
-                               str(self.project)], cwd=self.project, env=self.base_env(),
-                              capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [PYTHON, str(self.sane_py()), *args, "--project", str(self.project)],
+            cwd=self.project,
+            env=self.base_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if check:
             assert proc.returncode == 0, f"sane.py {args}: {proc.stdout}\n{proc.stderr}"
         return proc
@@ -346,8 +414,10 @@ class E2E:
         self.write(".claude/sane.yaml", yaml_text)
 
     def hook_logs(self) -> dict[str, list[dict]]:
-        return {h: self.jsonl(f".claude/{h}.log")
-                for h in ("saneprompt", "sanetools", "sanetrack", "sanestop")}
+        return {
+            h: self.jsonl(f".claude/{h}.log")
+            for h in ("saneprompt", "sanetools", "sanetrack", "sanestop")
+        }
 
     def audit(self) -> list[dict]:
         return self.jsonl(".claude/audit.jsonl")
@@ -355,11 +425,16 @@ class E2E:
 
 # -- assertions shared by the scenarios ------------------------------------------------------
 OUR_HOOKS = ("saneprompt", "sanetools", "sanetrack", "sanestop")
-BAD_HOOK_OUTPUT = ("can't open file", "Traceback", "No such file or directory",
-                   "command not found", "SyntaxError")
+BAD_HOOK_OUTPUT = (
+    "can't open file",
+    "Traceback",
+    "No such file or directory",
+    "command not found",
+    "SyntaxError",
+)
 
 
-def assert_hooks_healthy(run: Run, e2e: "E2E | None" = None) -> None:
+def assert_hooks_healthy(run: Run, e2e: E2E | None = None) -> None:
     """Every hook Claude Code ran exited 0 or 2 and printed no interpreter failure (a missing
     script makes python exit 2, which would look like a block); with `e2e`, our hooks' logs
     also show no failure (a hook that fails open looks exactly like an allow)."""
@@ -367,21 +442,26 @@ def assert_hooks_healthy(run: Run, e2e: "E2E | None" = None) -> None:
     assert responses, f"no hook ran at all (settings rejected?)\n{run.describe()}"
     for ev in responses:
         out = f"{ev.get('stdout')}\n{ev.get('stderr')}"
-        assert ev.get("exit_code") in (0, 2), f"hook {ev.get('hook_name')} exit " \
-            f"{ev.get('exit_code')}: {out[:500]}\n{run.describe()}"
+        assert ev.get("exit_code") in (0, 2), (
+            f"hook {ev.get('hook_name')} exit {ev.get('exit_code')}: {out[:500]}\n{run.describe()}"
+        )
         for bad in BAD_HOOK_OUTPUT:
             assert bad not in out, f"hook {ev.get('hook_name')}: {bad!r} in {out[:800]}"
     if e2e is not None:
         assert_no_fail_open(e2e)
 
 
-def assert_no_fail_open(e2e: "E2E") -> None:
+def assert_no_fail_open(e2e: E2E) -> None:
     """Our hooks logged no failure: a hook that fails open looks exactly like an allow."""
     for hook, lines in e2e.hook_logs().items():
-        bad = [ln for ln in lines if ln.get("level") == "error"
-               or str(ln.get("msg", "")).startswith("fail open")]
-        assert not bad, f"{hook}.py failed open {len(bad)} times: " + \
-            "; ".join(str(ln.get("msg"))[:300] for ln in bad[:3])
+        bad = [
+            ln
+            for ln in lines
+            if ln.get("level") == "error" or str(ln.get("msg", "")).startswith("fail open")
+        ]
+        assert not bad, f"{hook}.py failed open {len(bad)} times: " + "; ".join(
+            str(ln.get("msg"))[:300] for ln in bad[:3]
+        )
 
 
 def assert_blocked(res: dict | None, code: str, run: Run) -> str:
@@ -406,7 +486,7 @@ def count(value: Any) -> int:
 
 
 # -- a throw-away hook: logs its payload, answers as told ------------------------------------
-PROBE = r'''
+PROBE = r"""
 import argparse, fcntl, json, os, sys, time
 ap = argparse.ArgumentParser()
 ap.add_argument("--log", required=True)
@@ -434,7 +514,7 @@ if a.stdout:
 if a.stderr:
     sys.stderr.write(a.stderr)
 sys.exit(a.exit)
-'''
+"""
 
 
 def probe(e2e: E2E, tag: str, **opts: object) -> str:

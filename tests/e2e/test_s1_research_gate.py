@@ -4,6 +4,7 @@ The project requires only `local` research (WebSearch/WebFetch cannot succeed of
 Write before any research is blocked naming `[research-gate]`, with what is missing and the
 way forward; after a Read (credited at PostToolUse) the same Write succeeds.
 """
+
 from __future__ import annotations
 
 from .fakeapi import text, tool_use
@@ -19,11 +20,15 @@ def test_write_blocked_until_local_research(sane_e2e: E2E) -> None:
     e2e.commit()
     target = e2e.project / "hello.py"
     write = {"file_path": str(target), "content": "print('hello')\n"}
-    run = e2e.run("add a hello world script to the project", script=[
-        tool_use("Write", write),
-        tool_use("Read", {"file_path": str(readme)}),
-        tool_use("Write", write),
-        text("done")])
+    run = e2e.run(
+        "add a hello world script to the project",
+        script=[
+            tool_use("Write", write),
+            tool_use("Read", {"file_path": str(readme)}),
+            tool_use("Write", write),
+            text("done"),
+        ],
+    )
     assert run.returncode == 0, run.describe()
     assert_hooks_healthy(run, e2e)
 

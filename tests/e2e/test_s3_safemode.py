@@ -4,6 +4,7 @@
 project-wide and persists), after research, both a Write and `echo x > f` through Bash are
 blocked naming `[safemode]`. `s-` (consumed) lifts it and both then run.
 """
+
 from __future__ import annotations
 
 from .fakeapi import text, tool_use
@@ -27,11 +28,16 @@ def test_safemode_on_blocks_edits_and_shell_writes_until_off(sane_e2e: E2E) -> N
     assert e2e.status()["safemode"]["active"] is True
 
     def attempt(prompt: str, new_session: bool):
-        return e2e.run(prompt, new_session=new_session, script=[
-            tool_use("Read", {"file_path": str(readme)}),
-            tool_use("Write", {"file_path": str(target), "content": "x\n"}),
-            tool_use("Bash", {"command": "echo x > f", "description": "write f"}),
-            text("done")])
+        return e2e.run(
+            prompt,
+            new_session=new_session,
+            script=[
+                tool_use("Read", {"file_path": str(readme)}),
+                tool_use("Write", {"file_path": str(target), "content": "x\n"}),
+                tool_use("Bash", {"command": "echo x > f", "description": "write f"}),
+                text("done"),
+            ],
+        )
 
     blocked = attempt("write the notes file", new_session=True)
     assert_hooks_healthy(blocked, e2e)

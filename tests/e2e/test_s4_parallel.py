@@ -5,6 +5,7 @@ time, PreToolUse and PostToolUse alike. Every one of them must land in the state
 log has exactly one entry per call, research is credited, and the Writes that follow (run
 one at a time) are counted exactly.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -28,12 +29,22 @@ def test_parallel_calls_leave_exact_counts(sane_e2e: E2E) -> None:
     for name in NAMES:
         e2e.write(name, f"{name}\n")
     e2e.commit()
-    run = e2e.run("read everything, then write three files", script=[
-        parallel(*[("Read", {"file_path": str(e2e.project / n)}) for n in NAMES],
-                 *[("Bash", {"command": c, "description": c}) for c in BASH]),
-        parallel(*[("Write", {"file_path": str(e2e.project / w), "content": w + "\n"})
-                   for w in WRITES]),
-        text("done")])
+    run = e2e.run(
+        "read everything, then write three files",
+        script=[
+            parallel(
+                *[("Read", {"file_path": str(e2e.project / n)}) for n in NAMES],
+                *[("Bash", {"command": c, "description": c}) for c in BASH],
+            ),
+            parallel(
+                *[
+                    ("Write", {"file_path": str(e2e.project / w), "content": w + "\n"})
+                    for w in WRITES
+                ]
+            ),
+            text("done"),
+        ],
+    )
     assert run.returncode == 0, run.describe()
     assert_hooks_healthy(run, e2e)
     for block in run.tool_uses():
@@ -48,13 +59,17 @@ def test_parallel_calls_leave_exact_counts(sane_e2e: E2E) -> None:
     assert len(pre) == total and len(post) == total, (len(pre), len(post))
     # the point of the scenario: the read-only calls' hooks really overlapped
     spans = _intervals([ln for ln in post if ln.get("tool") in ("Read", "Bash")])
-    assert any(b[0] < a[1] for a, b in zip(spans, spans[1:])), \
+    assert any(b[0] < a[1] for a, b in zip(spans, spans[1:])), (
         f"no two PostToolUse hooks overlapped: {spans}"
+    )
 
     session = e2e.session_state(run.session_id)
     actions = session.get("action_log", [])
-    assert Counter(a.get("tool") for a in actions) == \
-        {"Read": READS, "Bash": len(BASH), "Write": len(WRITES)}, actions
+    assert Counter(a.get("tool") for a in actions) == {
+        "Read": READS,
+        "Bash": len(BASH),
+        "Write": len(WRITES),
+    }, actions
     assert all(a.get("ok") for a in actions), actions
     assert session.get("research", {}).get("local"), session.get("research")
     edits = session.get("edits", {})

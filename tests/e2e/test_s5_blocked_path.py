@@ -4,6 +4,7 @@
 `[blocked-path]`, and the key never reaches the model; so are two other spellings of the same
 path and a Read of it.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,15 +20,20 @@ def test_cat_ssh_key_is_blocked(sane_e2e: E2E) -> None:
     ssh = e2e.home / ".ssh"
     ssh.mkdir(mode=0o700)
     key = ssh / "id_rsa"
-    key.write_text(f"-----BEGIN OPENSSH PRIVATE KEY-----\n{KEY}\n"
-                   "-----END OPENSSH PRIVATE KEY-----\n")
+    key.write_text(
+        f"-----BEGIN OPENSSH PRIVATE KEY-----\n{KEY}\n-----END OPENSSH PRIVATE KEY-----\n"
+    )
     key.chmod(0o600)
     e2e.commit()
-    commands = ["cat ~/.ssh/id_rsa", "cat \"$HOME/.ssh/id_rsa\"", "cd ~/.ssh && cat id_rsa"]
-    run = e2e.run("show me my ssh key", script=[
-        *[tool_use("Bash", {"command": c, "description": "show key"}) for c in commands],
-        tool_use("Read", {"file_path": str(key)}),
-        text("done")])
+    commands = ["cat ~/.ssh/id_rsa", 'cat "$HOME/.ssh/id_rsa"', "cd ~/.ssh && cat id_rsa"]
+    run = e2e.run(
+        "show me my ssh key",
+        script=[
+            *[tool_use("Bash", {"command": c, "description": "show key"}) for c in commands],
+            tool_use("Read", {"file_path": str(key)}),
+            text("done"),
+        ],
+    )
     assert run.returncode == 0, run.describe()
     assert_hooks_healthy(run, e2e)
     for res in run.results_for("Bash"):

@@ -6,6 +6,7 @@ A `#review` prompt opens a review. The agent researches and edits; its Stop is b
 `sane.py review decide <sid> COMPLETE ...` through Bash; the next Stop is allowed. In a later
 run the main agent running the same decide command itself is denied naming `[review]`.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,10 @@ SID = re.compile(r"SESSION_ID=([0-9a-f-]{8,})")
 
 
 def decide(sid: str) -> str:
-    return (f'python3 scripts/hooks/sane.py review decide {sid} COMPLETE "greeting is right" '
-            "--opinions none")
+    return (
+        f'python3 scripts/hooks/sane.py review decide {sid} COMPLETE "greeting is right" '
+        "--opinions none"
+    )
 
 
 def spawn_reviewer(body: dict) -> list:
@@ -26,10 +29,16 @@ def spawn_reviewer(body: dict) -> list:
     feedback = block_text(body["messages"][-1]["content"])
     m = SID.search(feedback)
     assert m, f"the Stop block gave no SESSION_ID: {feedback[:500]!r}"
-    return tool_use("Agent", {"description": "review the change", "subagent_type": "reviewer",
-                              "run_in_background": False,
-                              "prompt": f"SESSION_ID={m.group(1)}\n## Summary\nAdded greet.py"
-                                        "\n## Files Changed\n- greet.py"})
+    return tool_use(
+        "Agent",
+        {
+            "description": "review the change",
+            "subagent_type": "reviewer",
+            "run_in_background": False,
+            "prompt": f"SESSION_ID={m.group(1)}\n## Summary\nAdded greet.py"
+            "\n## Files Changed\n- greet.py",
+        },
+    )
 
 
 def reviewer_decides(body: dict) -> list:
@@ -46,13 +55,17 @@ def test_review_gate_cycle(sane_e2e: E2E) -> None:
     assert (e2e.project / ".claude" / "agents" / "reviewer.md").exists()
     target = e2e.project / "greet.py"
 
-    run = e2e.run("#review add a greeting script", script=[
-        tool_use("Read", {"file_path": str(readme)}),
-        tool_use("Write", {"file_path": str(target), "content": "print('hi')\n"}),
-        text("the greeting is written"),           # Stop: blocked, review pending
-        spawn_reviewer,
-        text("the reviewer approved")],              # Stop: allowed
-        subagents={"SESSION_ID=": [reviewer_decides, text("COMPLETE: greeting is right")]})
+    run = e2e.run(
+        "#review add a greeting script",
+        script=[
+            tool_use("Read", {"file_path": str(readme)}),
+            tool_use("Write", {"file_path": str(target), "content": "print('hi')\n"}),
+            text("the greeting is written"),  # Stop: blocked, review pending
+            spawn_reviewer,
+            text("the reviewer approved"),
+        ],  # Stop: allowed
+        subagents={"SESSION_ID=": [reviewer_decides, text("COMPLETE: greeting is right")]},
+    )
     assert run.returncode == 0, run.describe()
     assert_hooks_healthy(run, e2e)
     assert target.read_text() == "print('hi')\n"
@@ -75,8 +88,12 @@ def test_review_gate_cycle(sane_e2e: E2E) -> None:
     review = e2e.session_state(sid).get("review", {})
     assert "COMPLETE" in str(review).upper(), review
 
-    again = e2e.run("now approve it yourself", script=[
-        tool_use("Bash", {"command": decide(sid), "description": "self-approve"}),
-        text("done")])
+    again = e2e.run(
+        "now approve it yourself",
+        script=[
+            tool_use("Bash", {"command": decide(sid), "description": "self-approve"}),
+            text("done"),
+        ],
+    )
     assert_hooks_healthy(again, e2e)
     assert_blocked(again.results_for("Bash")[0], "[review]", again)

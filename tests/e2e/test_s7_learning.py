@@ -7,6 +7,7 @@ JSON file outside the project. The scripted agent works on ticket bd-1 and close
 `.claude/learnings.md` holds the learning, and the next session (working on another parser
 ticket) starts with it injected: the model's first request carries it.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,7 @@ import re
 import stat
 
 from .fakeapi import block_text, text, tool_use
-from .harness import PYTHON, E2E, assert_allowed, assert_hooks_healthy
+from .harness import E2E, PYTHON, assert_allowed, assert_hooks_healthy
 
 FAKE_BD = """#!{python}
 import json, os, sys
@@ -41,11 +42,16 @@ else:
 """
 
 SUMMARY = "The parser crashes on trailing commas: strip them before tokenizing"
-LEARNING = {"category": "pitfall", "summary": SUMMARY,
-            "detail": "A trailing comma in the input list made the tokenizer emit an empty token "
-                      "that the parser could not handle; strip trailing commas first.",
-            "tags": ["parser", "tokenizer"], "criteria_met": ["behavior_changing"],
-            "scope": "project", "context_files": ["parser.py"]}
+LEARNING = {
+    "category": "pitfall",
+    "summary": SUMMARY,
+    "detail": "A trailing comma in the input list made the tokenizer emit an empty token "
+    "that the parser could not handle; strip trailing commas first.",
+    "tags": ["parser", "tokenizer"],
+    "criteria_met": ["behavior_changing"],
+    "scope": "project",
+    "context_files": ["parser.py"],
+}
 SID = re.compile(r"learn reflect ([0-9a-f-]{8,})")
 PARSER = "def parse(s):\n    return [t for t in s.split(',') if t]\n"
 
@@ -55,8 +61,10 @@ def reflect(body: dict) -> list:
     feedback = block_text(body["messages"][-1]["content"])
     m = SID.search(feedback)
     assert m and "[learning]" in feedback, f"no [learning] block: {feedback[:500]!r}"
-    cmd = (f"python3 scripts/hooks/sane.py learn reflect {m.group(1)} <<'EOF'\n"
-           f"{json.dumps({'learnings': [LEARNING]})}\nEOF")
+    cmd = (
+        f"python3 scripts/hooks/sane.py learn reflect {m.group(1)} <<'EOF'\n"
+        f"{json.dumps({'learnings': [LEARNING]})}\nEOF"
+    )
     return tool_use("Bash", {"command": cmd, "description": "record the learning"})
 
 
@@ -69,24 +77,44 @@ def test_learning_gate_cycle(sane_e2e: E2E) -> None:
     bd.write_text(FAKE_BD.format(python=PYTHON))
     bd.chmod(bd.stat().st_mode | stat.S_IEXEC)
     tickets = e2e.root / "tickets.json"
-    tickets.write_text(json.dumps([
-        {"id": "bd-1", "title": "Fix the parser crash on trailing commas", "status": "in_progress",
-         "description": "parse('a,b,') crashes", "labels": ["parser"]},
-        {"id": "bd-2", "title": "Parser: handle empty input", "status": "open",
-         "description": "parse('') should return []", "labels": ["parser"]}]))
-    e2e.extra_env.update(PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-                         FAKE_BD_STATE=str(tickets))
+    tickets.write_text(
+        json.dumps(
+            [
+                {
+                    "id": "bd-1",
+                    "title": "Fix the parser crash on trailing commas",
+                    "status": "in_progress",
+                    "description": "parse('a,b,') crashes",
+                    "labels": ["parser"],
+                },
+                {
+                    "id": "bd-2",
+                    "title": "Parser: handle empty input",
+                    "status": "open",
+                    "description": "parse('') should return []",
+                    "labels": ["parser"],
+                },
+            ]
+        )
+    )
+    e2e.extra_env.update(
+        PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", FAKE_BD_STATE=str(tickets)
+    )
     (e2e.project / ".beads").mkdir()
     readme = e2e.write("README.md", "# parser\n")
     e2e.commit()
 
-    run = e2e.run("fix the parser crash (bd-1)", script=[
-        tool_use("Read", {"file_path": str(readme)}),
-        tool_use("Write", {"file_path": str(e2e.project / "parser.py"), "content": PARSER}),
-        tool_use("Bash", {"command": "bd close bd-1", "description": "close the ticket"}),
-        text("fixed and closed"),                  # Stop: blocked, reflection required
-        reflect,
-        text("learning recorded")])                # Stop: allowed
+    run = e2e.run(
+        "fix the parser crash (bd-1)",
+        script=[
+            tool_use("Read", {"file_path": str(readme)}),
+            tool_use("Write", {"file_path": str(e2e.project / "parser.py"), "content": PARSER}),
+            tool_use("Bash", {"command": "bd close bd-1", "description": "close the ticket"}),
+            text("fixed and closed"),  # Stop: blocked, reflection required
+            reflect,
+            text("learning recorded"),
+        ],
+    )  # Stop: allowed
     assert run.returncode == 0, run.describe()
     assert_hooks_healthy(run, e2e)
     assert "Closed bd-1" in assert_allowed(run.results_for("Bash")[0], run)
@@ -99,9 +127,19 @@ def test_learning_gate_cycle(sane_e2e: E2E) -> None:
     learnings = (e2e.project / ".claude" / "learnings.md").read_text()
     assert SUMMARY in learnings
 
-    tickets.write_text(json.dumps([
-        {"id": "bd-2", "title": "Parser: handle empty input", "status": "in_progress",
-         "description": "parse('') should return []", "labels": ["parser"]}]))
+    tickets.write_text(
+        json.dumps(
+            [
+                {
+                    "id": "bd-2",
+                    "title": "Parser: handle empty input",
+                    "status": "in_progress",
+                    "description": "parse('') should return []",
+                    "labels": ["parser"],
+                }
+            ]
+        )
+    )
     nxt = e2e.run("work on bd-2", new_session=True, script=[text("ok")])
     assert nxt.session_id != run.session_id
     assert_hooks_healthy(nxt, e2e)

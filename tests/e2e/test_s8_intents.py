@@ -6,6 +6,7 @@ consumed: it selects the intent and reaches the model with the intent's context.
 research, a Write inside `src/` runs, while a Write and a shell write outside the scope are
 denied `[scope]` naming the intent; the trace ledger records the allowed edit under it.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,22 +34,35 @@ def test_write_outside_intent_scope_is_denied(sane_e2e: E2E) -> None:
     inside = e2e.project / "src" / "parser.py"
     outside = e2e.project / "docs" / "notes.md"
 
-    first = e2e.run("rewrite the parser", script=[
-        tool_use("Read", {"file_path": str(readme)}),
-        tool_use("Write", {"file_path": str(inside), "content": "def parse(): ...\n"}),
-        text("I need an intent")])
+    first = e2e.run(
+        "rewrite the parser",
+        script=[
+            tool_use("Read", {"file_path": str(readme)}),
+            tool_use("Write", {"file_path": str(inside), "content": "def parse(): ...\n"}),
+            text("I need an intent"),
+        ],
+    )
     assert_hooks_healthy(first, e2e)
     msg = assert_blocked(first.results_for("Write")[0], "[no-intent]", first)
     assert "INT-001" in msg, msg
     assert not inside.exists()
 
-    run = e2e.run("intent INT-001", script=[
-        tool_use("Read", {"file_path": str(readme)}),
-        tool_use("Write", {"file_path": str(inside), "content": "def parse(): ...\n"}),
-        tool_use("Write", {"file_path": str(outside), "content": "notes\n"}),
-        tool_use("Bash", {"command": "mkdir -p docs && echo x > docs/out.txt",
-                          "description": "write outside"}),
-        text("done")])
+    run = e2e.run(
+        "intent INT-001",
+        script=[
+            tool_use("Read", {"file_path": str(readme)}),
+            tool_use("Write", {"file_path": str(inside), "content": "def parse(): ...\n"}),
+            tool_use("Write", {"file_path": str(outside), "content": "notes\n"}),
+            tool_use(
+                "Bash",
+                {
+                    "command": "mkdir -p docs && echo x > docs/out.txt",
+                    "description": "write outside",
+                },
+            ),
+            text("done"),
+        ],
+    )
     assert_hooks_healthy(run, e2e)
     assert run.model_calls >= 1, f"`intent INT-001` must reach the model\n{run.describe()}"
     sent = json.dumps(run.calls()[0].messages[-1])

@@ -4,26 +4,35 @@
 settings keeps them all, backs the old file up, is idempotent, and Claude Code accepts the
 result: in a real run both the person's hooks and ours fire, and ours still block.
 """
+
 from __future__ import annotations
 
 import copy
 import json
 
 from .fakeapi import text, tool_use
-from .harness import (E2E, assert_allowed, assert_blocked, assert_hooks_healthy, probe,
-                      probe_log)
+from .harness import E2E, assert_allowed, assert_blocked, assert_hooks_healthy, probe, probe_log
 
-OUR_EVENTS = {"UserPromptSubmit": "saneprompt.py", "SessionStart": "saneprompt.py",
-              "SubagentStart": "saneprompt.py", "PreToolUse": "sanetools.py",
-              "PostToolUse": "sanetrack.py", "PostToolUseFailure": "sanetrack.py",
-              "Stop": "sanestop.py", "SubagentStop": "sanestop.py",
-              "SessionEnd": "sanestop.py", "TaskCompleted": "sanestop.py"}
+OUR_EVENTS = {
+    "UserPromptSubmit": "saneprompt.py",
+    "SessionStart": "saneprompt.py",
+    "SubagentStart": "saneprompt.py",
+    "PreToolUse": "sanetools.py",
+    "PostToolUse": "sanetrack.py",
+    "PostToolUseFailure": "sanetrack.py",
+    "Stop": "sanestop.py",
+    "SubagentStop": "sanestop.py",
+    "SessionEnd": "sanestop.py",
+    "TaskCompleted": "sanestop.py",
+}
 
 
 def commands(settings: dict, event: str) -> list[str]:
-    return [h.get("command", "") + " " + " ".join(h.get("args", []))
-            for group in settings.get("hooks", {}).get(event, [])
-            for h in group.get("hooks", [])]
+    return [
+        h.get("command", "") + " " + " ".join(h.get("args", []))
+        for group in settings.get("hooks", {}).get(event, [])
+        for h in group.get("hooks", [])
+    ]
 
 
 def test_install_keeps_existing_hooks_and_both_fire(e2e: E2E) -> None:
@@ -32,11 +41,17 @@ def test_install_keeps_existing_hooks_and_both_fire(e2e: E2E) -> None:
         "permissions": {"allow": ["Bash(ls:*)"]},
         "env": {"E2E_THEIR_SETTING": "kept"},
         "hooks": {
-            "PreToolUse": [{"matcher": "Bash|Write",
-                            "hooks": [{"type": "command", "command": probe(e2e, "their-pre"),
-                                       "timeout": 30}]}],
-            "UserPromptSubmit": [{"hooks": [{"type": "command",
-                                             "command": probe(e2e, "their-prompt")}]}],
+            "PreToolUse": [
+                {
+                    "matcher": "Bash|Write",
+                    "hooks": [
+                        {"type": "command", "command": probe(e2e, "their-pre"), "timeout": 30}
+                    ],
+                }
+            ],
+            "UserPromptSubmit": [
+                {"hooks": [{"type": "command", "command": probe(e2e, "their-prompt")}]}
+            ],
         },
     }
     e2e.write_settings(theirs)
@@ -55,11 +70,17 @@ def test_install_keeps_existing_hooks_and_both_fire(e2e: E2E) -> None:
         assert len(ours) == 1, f"{event}: expected one {script} entry, got {ours}"
         assert "$CLAUDE_PROJECT_DIR" in ours[0], ours[0]
     for event in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
-        ours = [g for g in merged["hooks"][event]
-                if any(OUR_EVENTS[event] in json.dumps(h) for h in g["hooks"])]
+        ours = [
+            g
+            for g in merged["hooks"][event]
+            if any(OUR_EVENTS[event] in json.dumps(h) for h in g["hooks"])
+        ]
         assert ours[0].get("matcher") == "*", ours
-    backups = [p for p in (e2e.project / ".claude").iterdir()
-               if p.name not in before and p.is_file() and p.read_bytes() == original]
+    backups = [
+        p
+        for p in (e2e.project / ".claude").iterdir()
+        if p.name not in before and p.is_file() and p.read_bytes() == original
+    ]
     assert backups, "no backup of the old settings.json"
     gitignore = (e2e.project / ".gitignore").read_text()
     assert "state.json" in gitignore and "audit.jsonl" in gitignore, gitignore
@@ -72,15 +93,19 @@ def test_install_keeps_existing_hooks_and_both_fire(e2e: E2E) -> None:
     e2e.commit()
 
     target = e2e.project / "out.txt"
-    run = e2e.run("write the output file", script=[
-        tool_use("Write", {"file_path": str(target), "content": "1\n"}),
-        tool_use("Read", {"file_path": str(e2e.settings_path)}),
-        tool_use("Write", {"file_path": str(target), "content": "2\n"}),
-        text("done")])
+    run = e2e.run(
+        "write the output file",
+        script=[
+            tool_use("Write", {"file_path": str(target), "content": "1\n"}),
+            tool_use("Read", {"file_path": str(e2e.settings_path)}),
+            tool_use("Write", {"file_path": str(target), "content": "2\n"}),
+            text("done"),
+        ],
+    )
     assert run.returncode == 0, run.describe()
     assert_hooks_healthy(run, e2e)
     first, second = run.results_for("Write")
-    assert_blocked(first, "[research-gate]", run)     # ours block although theirs allow
+    assert_blocked(first, "[research-gate]", run)  # ours block although theirs allow
     assert_allowed(second, run)
     assert target.read_text() == "2\n"
 

@@ -3,44 +3,101 @@
 Parsed YAML is cached inside the signed state (keyed by path, size and mtime), so a hook
 imports pyyaml only when a config file changed.
 """
+
 import os
 
 DEFAULTS = {
-    "research": {"required": ["local", "web"], "adaptive_mcp": True,
-                 "tools": {"docs": ["mcp__context7__*", "mcp__apple-docs__*"],
-                           "github": ["mcp__github__*"], "memory": ["mcp__memory__*"]}},
+    "research": {
+        "required": ["local", "web"],
+        "adaptive_mcp": True,
+        "tools": {
+            "docs": ["mcp__context7__*", "mcp__apple-docs__*"],
+            "github": ["mcp__github__*"],
+            "memory": ["mcp__memory__*"],
+        },
+    },
     "breaker": {"max_consecutive": 3, "max_same_signature": 3},
-    "paths": {"blocked": ["~/.ssh", "~/.aws", "~/.gnupg", "/etc", ".env", ".env.*", "*.pem",
-                          "*.key", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*",
-                          "credentials", "credentials.*", "*.credentials", "secrets", "secrets.*",
-                          ".secrets", "*.secret", ".netrc", ".pgpass", "~/.docker/config.json",
-                          "~/.kube/config", "~/.config/gcloud"],
-              "blocked_allow": [".env.example", ".env.sample", ".env.template", ".env.dist",
-                                "*.example", "*.sample", "*.template"],
-              "protected_extra": [], "allow_temp_writes": True},
+    "paths": {
+        "blocked": [
+            "~/.ssh",
+            "~/.aws",
+            "~/.gnupg",
+            "/etc",
+            ".env",
+            ".env.*",
+            "*.pem",
+            "*.key",
+            "id_rsa*",
+            "id_ed25519*",
+            "id_ecdsa*",
+            "id_dsa*",
+            "credentials",
+            "credentials.*",
+            "*.credentials",
+            "secrets",
+            "secrets.*",
+            ".secrets",
+            "*.secret",
+            ".netrc",
+            ".pgpass",
+            "~/.docker/config.json",
+            "~/.kube/config",
+            "~/.config/gcloud",
+        ],
+        "blocked_allow": [
+            ".env.example",
+            ".env.sample",
+            ".env.template",
+            ".env.dist",
+            "*.example",
+            "*.sample",
+            "*.template",
+        ],
+        "protected_extra": [],
+        "allow_temp_writes": True,
+    },
     "file_size": {"warn": 500, "block": 800},
     "loop": {"max_iterations": 20},
     "enforcement": {"max_repeats": 5},
-    "review": {"mode": "prompt", "gates": [], "scope": "prompt", "approval_ttl_seconds": None,
-               "max_blocks": 3, "cooldown_seconds": 300, "reviewer_agent": "reviewer",
-               "retention_days": 7, "templates": {"active": "random", "weights": {"v1": 70, "v2": 30}},
-               "external_models": {"codex": "codex", "gemini": "gemini"}},
-    "learning": {"ticketing": ["tissue", "beads", "tasks", "session"], "backend": "auto",
-                 "write_gate": "lenient",
-                 "auto_skip": {"enabled": True, "line_threshold": 5, "decider": "agent"},
-                 "decay": {"passive_duration_days": 90, "immunity_hit_rate": 0.8},
-                 "retrieval": {"max_injections": 5, "strategy": "moderate"},
-                 "max_blocks": 3, "cooldown_seconds": 300},
+    "review": {
+        "mode": "prompt",
+        "gates": [],
+        "scope": "prompt",
+        "approval_ttl_seconds": None,
+        "max_blocks": 3,
+        "cooldown_seconds": 300,
+        "reviewer_agent": "reviewer",
+        "retention_days": 7,
+        "templates": {"active": "random", "weights": {"v1": 70, "v2": 30}},
+        "external_models": {"codex": "codex", "gemini": "gemini"},
+    },
+    "learning": {
+        "ticketing": ["tissue", "beads", "tasks", "session"],
+        "backend": "auto",
+        "write_gate": "lenient",
+        "auto_skip": {"enabled": True, "line_threshold": 5, "decider": "agent"},
+        "decay": {"passive_duration_days": 90, "immunity_hit_rate": 0.8},
+        "retrieval": {"max_injections": 5, "strategy": "moderate"},
+        "max_blocks": 3,
+        "cooldown_seconds": 300,
+    },
     "intents": {"require_selection": True, "destructive": "ask", "stale_check": True},
     "trace": {"enabled": True},
 }
 
-LIST_KEYS = {"research.required", "paths.blocked", "paths.blocked_allow", "paths.protected_extra",
-             "review.gates", "learning.ticketing"}
+LIST_KEYS = {
+    "research.required",
+    "paths.blocked",
+    "paths.blocked_allow",
+    "paths.protected_extra",
+    "review.gates",
+    "learning.ticketing",
+}
 
 
 def user_config_path():
     from core.state import config_dir
+
     return os.path.join(config_dir(), "config.yaml")
 
 
@@ -85,6 +142,7 @@ def load_yaml_cached(path, cache):
     data, error = None, None
     try:
         import yaml
+
         with open(path, "rb") as fh:
             data = yaml.safe_load(fh)
         if data is None:
@@ -96,11 +154,16 @@ def load_yaml_cached(path, cache):
     except Exception as exc:
         mark = getattr(exc, "problem_mark", None)
         where = " line %d" % (mark.line + 1) if mark is not None else ""
-        error = "%s%s: %s" % (path, where, str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__)
+        error = "%s%s: %s" % (
+            path,
+            where,
+            str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__,
+        )
         data = None
     if data is not None:
         try:
             import json
+
             data = json.loads(json.dumps(data, default=str))  # plain JSON types only
         except (TypeError, ValueError):
             data, error = None, "%s: values must be plain scalars, lists and mappings" % path
@@ -121,8 +184,10 @@ def _merge(base, over, sources, source, prefix=""):
 
 
 def _copy(d):
-    return {k: _copy(v) if isinstance(v, dict) else (list(v) if isinstance(v, list) else v)
-            for k, v in d.items()}
+    return {
+        k: _copy(v) if isinstance(v, dict) else (list(v) if isinstance(v, list) else v)
+        for k, v in d.items()
+    }
 
 
 class Config:
@@ -174,7 +239,7 @@ def load(project, cache=None, env=None):
             continue
         dotted = name[5:].lower().replace("__", ".")
         parts = dotted.split(".")
-        if not parts[0] in DEFAULTS:
+        if parts[0] not in DEFAULTS:
             continue
         node = data
         for part in parts[:-1]:
@@ -182,7 +247,10 @@ def load(project, cache=None, env=None):
             if not isinstance(nxt, dict):
                 nxt = node[part] = {}
             node = nxt
-        node[parts[-1]] = ([scalar(x) for x in value.split(",") if x.strip()]
-                           if dotted in LIST_KEYS else scalar(value))
+        node[parts[-1]] = (
+            [scalar(x) for x in value.split(",") if x.strip()]
+            if dotted in LIST_KEYS
+            else scalar(value)
+        )
         sources[dotted] = "environment (%s)" % name
     return Config(data, sources, errors)

@@ -1,4 +1,5 @@
 """One hook invocation: stdin -> config and state (locked) -> handler -> state once -> answer."""
+
 import os
 import sys
 import time
@@ -85,23 +86,35 @@ class Ctx:
 def _handler(hook, event):
     if hook == "saneprompt":
         from core import prompt
-        return {"UserPromptSubmit": prompt.on_prompt, "SessionStart": prompt.on_session_start,
-                "SubagentStart": prompt.on_subagent_start}[event]
+
+        return {
+            "UserPromptSubmit": prompt.on_prompt,
+            "SessionStart": prompt.on_session_start,
+            "SubagentStart": prompt.on_subagent_start,
+        }[event]
     if hook == "sanetools":
         from core import gates_pre
+
         return gates_pre.on_pre_tool
     if hook == "sanetrack":
         from core import track
+
         return track.on_post_tool
     from core import stop
-    return {"Stop": stop.on_stop, "SubagentStop": stop.on_subagent_stop,
-            "SessionEnd": stop.on_session_end, "TaskCompleted": stop.on_task_completed}[event]
+
+    return {
+        "Stop": stop.on_stop,
+        "SubagentStop": stop.on_subagent_stop,
+        "SessionEnd": stop.on_session_end,
+        "TaskCompleted": stop.on_task_completed,
+    }[event]
 
 
 def handle(hook, payload, project):
     """Run one event through its handler under the state lock. Returns the Answer."""
     from core import config
     from core.state import Store
+
     event = payload.get("hook_event_name")
     store = Store(project)
     store.open()
@@ -113,11 +126,14 @@ def handle(hook, payload, project):
         if store.tamper:
             ctx.audit("tamper", reason=store.tamper, kind=store.tamper_kind, hook=hook)
             ctx.log("error", "tamper: " + store.tamper)
-            ctx.answer.tell_user("sane-hooks: the state failed verification (%s). Changes are locked "
-                                 "until you check it (`sane.py doctor`) and type `unlock`."
-                                 % store.tamper)
+            ctx.answer.tell_user(
+                "sane-hooks: the state failed verification (%s). Changes are locked "
+                "until you check it (`sane.py doctor`) and type `unlock`." % store.tamper
+            )
         if store.busy:
-            ctx.log("warn", "state lock busy for over %.0f s; read-only this call" % store.lock_wait)
+            ctx.log(
+                "warn", "state lock busy for over %.0f s; read-only this call" % store.lock_wait
+            )
             ctx.answer.tell_user("sane-hooks: the state lock was busy; this call ran read-only.")
         _handler(hook, event)(ctx)
         store.commit()
@@ -130,6 +146,7 @@ def main(hook):
     """Entry point of the four hook scripts. Exit 0 or 2, never a traceback."""
     if "--self-test" in sys.argv[1:]:
         from core import selftest
+
         return selftest.run(hook)
     started = time.perf_counter()
     project = os.getcwd()
@@ -147,20 +164,43 @@ def main(hook):
         ctx = handle(hook, payload, project)
         code = hookio.emit(event, ctx.answer)
         a = ctx.answer
-        log.write(project, hook, "info", event, tool=ctx.tool or None, session=ctx.sid,
-                  agent_id=ctx.agent_id, decision=("block" if a.blocked else a.decision or "allow"),
-                  reason=(a.block or a.reason or None) and (a.block or a.reason)[:300],
-                  ms=round((time.perf_counter() - started) * 1000, 2))
+        log.write(
+            project,
+            hook,
+            "info",
+            event,
+            tool=ctx.tool or None,
+            session=ctx.sid,
+            agent_id=ctx.agent_id,
+            decision=("block" if a.blocked else a.decision or "allow"),
+            reason=(a.block or a.reason or None) and (a.block or a.reason)[:300],
+            ms=round((time.perf_counter() - started) * 1000, 2),
+        )
         return code
     except Exception as exc:  # our own bug: fail open, say so, no traceback to the agent
         import traceback
-        log.write(project, hook, "error", "fail open: %s: %s" % (exc.__class__.__name__, exc),
-                  trace=traceback.format_exc()[-4000:])
-        if event in ("UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
-                     "Stop", "SubagentStop", "SessionStart"):
+
+        log.write(
+            project,
+            hook,
+            "error",
+            "fail open: %s: %s" % (exc.__class__.__name__, exc),
+            trace=traceback.format_exc()[-4000:],
+        )
+        if event in (
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "Stop",
+            "SubagentStop",
+            "SessionStart",
+        ):
             ans = hookio.Answer()
-            ans.tell_user("sane-hooks %s failed open (%s); see .claude/%s.log"
-                          % (hook, exc.__class__.__name__, hook))
+            ans.tell_user(
+                "sane-hooks %s failed open (%s); see .claude/%s.log"
+                % (hook, exc.__class__.__name__, hook)
+            )
             try:
                 hookio.emit(event, ans)
             except Exception:

@@ -3,14 +3,15 @@
 A gate is `gate(ctx, facts) -> reason or None`; every reason starts with its [code], says what
 is missing and the exact way forward.
 """
+
 import hashlib
 import os
 
 from core import paths, policy
 from core.intents import hooks as intents
 from core.learning import hooks as learning
-from core.review import hooks as review
 from core.policy import is_read_only_tool
+from core.review import hooks as review
 
 CLI = "python3 scripts/hooks/sane.py"
 AUTH_TTL = 15 * 60
@@ -22,18 +23,26 @@ def _mutation(ctx, facts):
 
 def tamper_lock(ctx, facts):
     t = ctx.state["tamper"]
-    if t.get("locked") and (_mutation(ctx, facts) or any(not c.read_only for c in facts.sane_calls)):
-        return ("[tamper] The sane state failed verification (%s), so every change is locked; "
-                "reads still work. Stop and tell the person: they check `%s doctor` and lift the "
-                "lock by typing `unlock`." % (t.get("reason") or "tampered", CLI))
+    if t.get("locked") and (
+        _mutation(ctx, facts) or any(not c.read_only for c in facts.sane_calls)
+    ):
+        return (
+            "[tamper] The sane state failed verification (%s), so every change is locked; "
+            "reads still work. Stop and tell the person: they check `%s doctor` and lift the "
+            "lock by typing `unlock`." % (t.get("reason") or "tampered", CLI)
+        )
     return None
 
 
 def lock_busy(ctx, facts):
     if ctx.store.busy and _mutation(ctx, facts):
-        ctx.answer.tell_user("sane-hooks: the state lock was held for over 2 s; a change was paused.")
-        return ("[busy] Another sane hook holds the state lock, so changes are paused for this "
-                "call; reads still work. Retry the same call in a moment.")
+        ctx.answer.tell_user(
+            "sane-hooks: the state lock was held for over 2 s; a change was paused."
+        )
+        return (
+            "[busy] Another sane hook holds the state lock, so changes are paused for this "
+            "call; reads still work. Retry the same call in a moment."
+        )
     return None
 
 
@@ -41,70 +50,106 @@ def blocked_paths(ctx, facts):
     for raw in facts.raw_reads + facts.raw_writes:
         rule = paths.blocked_rule(raw, ctx.cwd, ctx.cfg, ctx.home)
         if rule:
-            return ("[blocked-path] %s matches the blocked path rule %r (secrets and system "
-                    "files are off limits to every tool). Work without it; if it is really "
-                    "needed, ask the person to change paths.blocked in .claude/sane.yaml."
-                    % (raw, rule))
+            return (
+                "[blocked-path] %s matches the blocked path rule %r (secrets and system "
+                "files are off limits to every tool). Work without it; if it is really "
+                "needed, ask the person to change paths.blocked in .claude/sane.yaml." % (raw, rule)
+            )
     for g in facts.name_globs:
         rule = paths.blocked_name_glob(g, ctx.cfg)
         if rule:
-            return ("[blocked-path] the glob %s selects files the blocked path rule %r covers "
-                    "(secrets are off limits to every tool). Search with a glob that leaves "
-                    "them out." % (g, rule))
+            return (
+                "[blocked-path] the glob %s selects files the blocked path rule %r covers "
+                "(secrets are off limits to every tool). Search with a glob that leaves "
+                "them out." % (g, rule)
+            )
     for raw in facts.unchecked[:1]:
-        return ("[blocked-path] %s matches more files than the hooks can check for secrets in "
-                "one call. Name the files, or use a narrower pattern." % raw)
+        return (
+            "[blocked-path] %s matches more files than the hooks can check for secrets in "
+            "one call. Name the files, or use a narrower pattern." % raw
+        )
     for raw in facts.tree_reads:
         hit = paths.tree_holds(raw, ctx.cwd, ctx.cfg, ctx.home)
         if hit and hit[1]:
-            return ("[blocked-path] %s holds %s (blocked path rule %r), and this call reads the "
-                    "files under it. Search or copy a narrower directory that does not hold "
-                    "secrets." % (raw, hit[0], hit[1]))
+            return (
+                "[blocked-path] %s holds %s (blocked path rule %r), and this call reads the "
+                "files under it. Search or copy a narrower directory that does not hold "
+                "secrets." % (raw, hit[0], hit[1])
+            )
     return None
 
 
 def self_protection(ctx, facts):
     for raw in facts.raw_reads + facts.raw_writes:
         if paths.untouchable(raw, ctx.cwd, ctx.home):
-            return ("[self-protection] %s is the hook secret, counters or a lock file; no tool "
-                    "may touch it. Leave it alone." % raw)
+            return (
+                "[self-protection] %s is the hook secret, counters or a lock file; no tool "
+                "may touch it. Leave it alone." % raw
+            )
     if facts.kind in ("shell", "mcp_write") and paths.names_untouchable(facts.text):
-        return ("[self-protection] The command names the hook secret, counters or a lock file; "
-                "no tool may touch them. Leave them alone.")
+        return (
+            "[self-protection] The command names the hook secret, counters or a lock file; "
+            "no tool may touch them. Leave them alone."
+        )
     for raw in facts.tree_reads:
         hit = paths.tree_holds(raw, ctx.cwd, ctx.cfg, ctx.home)
         if hit and not hit[1]:
-            return ("[self-protection] %s holds the sane-hooks secret and counters (%s), and "
-                    "this call reads the files under it; no tool may touch them. Search or copy "
-                    "a narrower directory." % (raw, hit[0]))
+            return (
+                "[self-protection] %s holds the sane-hooks secret and counters (%s), and "
+                "this call reads the files under it; no tool may touch them. Search or copy "
+                "a narrower directory." % (raw, hit[0])
+            )
     for raw in facts.raw_writes:
         rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
         if rule:
-            return ("[self-protection] %s is a sane-hooks file (%s); the agent may not write "
-                    "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
-                    "or ask the person to change it." % (raw, rule, CLI))
+            return (
+                "[self-protection] %s is a sane-hooks file (%s); the agent may not write "
+                "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
+                "or ask the person to change it." % (raw, rule, CLI)
+            )
     wipe = _wipes_protected(ctx, facts)
     if wipe:
-        return ("[self-protection] `%s` would delete or lock up %s, which holds the sane-hooks "
-                "files (scripts/hooks, .claude). Name the paths to remove instead (e.g. `rm -rf "
-                "build dist`)." % (wipe[0], wipe[1]))
+        return (
+            "[self-protection] `%s` would delete or lock up %s, which holds the sane-hooks "
+            "files (scripts/hooks, .claude). Name the paths to remove instead (e.g. `rm -rf "
+            "build dist`)." % (wipe[0], wipe[1])
+        )
     for d in facts.blind_writes[:1]:
-        return ("[self-protection] This changes files under %s, which holds sane-hooks files "
-                "(scripts/hooks, .claude), and the hooks cannot see which ones (files found by "
-                "a search, an archive on stdin or in a format we do not read, a patch we cannot "
-                "see). Narrow it to a directory without them (e.g. `find src ...`, `git ls-files "
-                "src`), or unpack into the temp dir first and copy what you need." % d)
+        return (
+            "[self-protection] This changes files under %s, which holds sane-hooks files "
+            "(scripts/hooks, .claude), and the hooks cannot see which ones (files found by "
+            "a search, an archive on stdin or in a format we do not read, a patch we cannot "
+            "see). Narrow it to a directory without them (e.g. `find src ...`, `git ls-files "
+            "src`), or unpack into the temp dir first and copy what you need." % d
+        )
     if facts.unknown and facts.kind in ("shell", "mcp_write"):
         name = paths.names_protected(facts.text, ctx.project)
         if name:
-            return ("[self-protection] The command runs code we cannot see and names a "
-                    "sane-hooks file (%s); the agent may not change those files. Use the "
-                    "sane.py subcommands or ask the person." % name)
+            return (
+                "[self-protection] The command runs code we cannot see and names a "
+                "sane-hooks file (%s); the agent may not change those files. Use the "
+                "sane.py subcommands or ask the person." % name
+            )
     return None
 
 
-WIPERS = frozenset(("rm", "rmdir", "shred", "chmod", "chown", "chgrp", "chattr", "mv", "find",
-                    "unlink", "truncate", "srm", "wipe"))
+WIPERS = frozenset(
+    (
+        "rm",
+        "rmdir",
+        "shred",
+        "chmod",
+        "chown",
+        "chgrp",
+        "chattr",
+        "mv",
+        "find",
+        "unlink",
+        "truncate",
+        "srm",
+        "wipe",
+    )
+)
 HOLDERS = (".claude", "scripts")
 
 
@@ -115,6 +160,7 @@ def _wipes_protected(ctx, facts):
     if a is None:
         return None
     from core.globs import fnmatchcase
+
     root = paths.real(ctx.project)
     for cmd in a.commands:
         prog = cmd.program
@@ -128,7 +174,9 @@ def _wipes_protected(ctx, facts):
         elif prog not in WIPERS:
             continue
         for raw in cmd.writes:
-            glob_at = min([i for i in (raw.find("*"), raw.find("?"), raw.find("[")) if i >= 0] or [-1])
+            glob_at = min(
+                [i for i in (raw.find("*"), raw.find("?"), raw.find("[")) if i >= 0] or [-1]
+            )
             if glob_at >= 0:
                 head, _, pat = raw[:glob_at].rpartition("/")
                 pat = pat + raw[glob_at:].split("/", 1)[0]
@@ -136,7 +184,7 @@ def _wipes_protected(ctx, facts):
                 if base == root and any(fnmatchcase(h, pat) for h in HOLDERS):
                     return prog, raw
                 if paths.is_under(root, base) and base != root:
-                    step = root[len(base.rstrip("/")) + 1:].split("/", 1)[0]
+                    step = root[len(base.rstrip("/")) + 1 :].split("/", 1)[0]
                     if fnmatchcase(step, pat):  # the glob can match the way down to the project
                         return prog, raw
                 continue
@@ -149,15 +197,19 @@ def _wipes_protected(ctx, facts):
 def person_only(ctx, facts):
     for call in facts.foreign_sane:
         if call.person_only or call.dynamic:
-            return ("[person-only] `sane.py %s` run from %s is not this project's CLI through "
-                    "the hooks; person-only subcommands are for the person, never the agent. "
-                    "Ask the person to run `%s %s` in their own terminal."
-                    % (call.name, "a module or a copy", CLI, call.name))
+            return (
+                "[person-only] `sane.py %s` run from %s is not this project's CLI through "
+                "the hooks; person-only subcommands are for the person, never the agent. "
+                "Ask the person to run `%s %s` in their own terminal."
+                % (call.name, "a module or a copy", CLI, call.name)
+            )
     for call in facts.sane_calls:
         if call.person_only:
-            return ("[person-only] `sane.py %s` is for the person only, never the agent. Ask "
-                    "the person to run `%s %s` in their own terminal (or type the prompt "
-                    "command if there is one)." % (call.name, CLI, call.name))
+            return (
+                "[person-only] `sane.py %s` is for the person only, never the agent. Ask "
+                "the person to run `%s %s` in their own terminal (or type the prompt "
+                "command if there is one)." % (call.name, CLI, call.name)
+            )
     return None
 
 
@@ -175,20 +227,24 @@ def _held_back(ctx, facts):
 def circuit_breaker(ctx, facts):
     cb = ctx.state["circuit_breaker"]
     if cb.get("tripped") and _held_back(ctx, facts):
-        return ("[breaker] The circuit breaker is TRIPPED (%s; last error: %s). Only read-only "
-                "tools (Read, Grep, Glob, WebSearch, WebFetch) work now, and Bash is not one. "
-                "Stop, explain the failures to the person and ask how to proceed; they reset it "
-                "by typing `rb-`." % (cb.get("trip_reason") or "repeated failures",
-                                      (cb.get("last_error") or "?")[:120]))
+        return (
+            "[breaker] The circuit breaker is TRIPPED (%s; last error: %s). Only read-only "
+            "tools (Read, Grep, Glob, WebSearch, WebFetch) work now, and Bash is not one. "
+            "Stop, explain the failures to the person and ask how to proceed; they reset it "
+            "by typing `rb-`."
+            % (cb.get("trip_reason") or "repeated failures", (cb.get("last_error") or "?")[:120])
+        )
     return None
 
 
 def enforcement_halt(ctx, facts):
     enf = ctx.state["enforcement"]
     if enf.get("halted") and _held_back(ctx, facts):
-        return ("[enforcement] Enforcement halted: %s. Stop retrying; explain to the person what "
-                "you were trying to do and ask how to proceed. They clear it by typing `rb-`."
-                % (enf.get("halted_reason") or "the same block repeated"))
+        return (
+            "[enforcement] Enforcement halted: %s. Stop retrying; explain to the person what "
+            "you were trying to do and ask how to proceed. They clear it by typing `rb-`."
+            % (enf.get("halted_reason") or "the same block repeated")
+        )
     return None
 
 
@@ -196,18 +252,30 @@ def safemode(ctx, facts):
     if not ctx.state["safemode"].get("active") or not _mutation(ctx, facts):
         return None
     if facts.kind == "shell" and facts.unknown and not facts.writes:
-        what = "a command that runs code we cannot see (%s)" % ", ".join(facts.reasons[:2] or ["unknown"])
+        what = "a command that runs code we cannot see (%s)" % ", ".join(
+            facts.reasons[:2] or ["unknown"]
+        )
     else:
-        targets = facts.outside_temp_writes(ctx.project, ctx.cfg) if facts.kind == "shell" else facts.raw_writes
+        targets = (
+            facts.outside_temp_writes(ctx.project, ctx.cfg)
+            if facts.kind == "shell"
+            else facts.raw_writes
+        )
         what = ", ".join(str(t) for t in targets[:3]) or facts.tool
-    return ("[safemode] Safemode is ON: edits and shell commands that change anything outside "
-            "the temp dir are blocked (here: %s). Reads still work. Only the person turns it "
-            "off, by typing `s-`." % what)
+    return (
+        "[safemode] Safemode is ON: edits and shell commands that change anything outside "
+        "the temp dir are blocked (here: %s). Reads still work. Only the person turns it "
+        "off, by typing `s-`." % what
+    )
 
 
-CATEGORY_TOOLS = {"local": "Read, Grep or Glob", "web": "WebSearch or WebFetch",
-                  "docs": "a documentation MCP tool (context7, apple-docs)",
-                  "github": "a read-only GitHub MCP tool", "memory": "the memory MCP tool"}
+CATEGORY_TOOLS = {
+    "local": "Read, Grep or Glob",
+    "web": "WebSearch or WebFetch",
+    "docs": "a documentation MCP tool (context7, apple-docs)",
+    "github": "a read-only GitHub MCP tool",
+    "memory": "the memory MCP tool",
+}
 
 
 def required_research(ctx):
@@ -231,10 +299,12 @@ def research_gate(ctx, facts):
     if not missing:
         return None
     how = "; ".join("%s: use %s" % (c, CATEGORY_TOOLS[c]) for c in missing)
-    return ("[research-gate] Research before editing: this session still needs %s (%s). Do that "
-            "research (a call only counts when it returns something), then retry. Working "
-            "offline? The person can waive a category for this session by typing `research "
-            "waive %s`." % (", ".join(missing), how, missing[0]))
+    return (
+        "[research-gate] Research before editing: this session still needs %s (%s). Do that "
+        "research (a call only counts when it returns something), then retry. Working "
+        "offline? The person can waive a category for this session by typing `research "
+        "waive %s`." % (", ".join(missing), how, missing[0])
+    )
 
 
 def _lines(text):
@@ -245,6 +315,7 @@ def _read_regular(path, limit):
     """The text of a regular file (never a FIFO or a device: reading one could hang the hook
     past its timeout, which lets the call through), or None."""
     import stat
+
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
@@ -300,12 +371,16 @@ def file_size(ctx, facts):
     warn, block = ctx.cfg.int("file_size.warn", 500), ctx.cfg.int("file_size.block", 800)
     name = facts.raw_writes[0] if facts.raw_writes else "the file"
     if after > block and after > before:
-        return ("[file-size] %s would have %d lines, over the %d-line limit. Split it into "
-                "smaller modules (or shrink it) instead; the limit is file_size.block in "
-                ".claude/sane.yaml." % (name, after, block))
+        return (
+            "[file-size] %s would have %d lines, over the %d-line limit. Split it into "
+            "smaller modules (or shrink it) instead; the limit is file_size.block in "
+            ".claude/sane.yaml." % (name, after, block)
+        )
     if after > warn:
-        ctx.answer.add_context("sane: %s will have %d lines (warning at %d, hard limit %d). "
-                               "Consider splitting it." % (name, after, warn, block))
+        ctx.answer.add_context(
+            "sane: %s will have %d lines (warning at %d, hard limit %d). "
+            "Consider splitting it." % (name, after, warn, block)
+        )
     return None
 
 
@@ -327,7 +402,11 @@ GATES = [
 
 
 def _signature(code, facts):
-    key = "%s|%s|%s" % (code, facts.tool, facts.text or "|".join(facts.raw_writes + facts.raw_reads))
+    key = "%s|%s|%s" % (
+        code,
+        facts.tool,
+        facts.text or "|".join(facts.raw_writes + facts.raw_reads),
+    )
     return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:16]
 
 
@@ -345,52 +424,79 @@ def _count_denial(ctx, facts, reason):
     enf["blocks"] = blocks[-20:]
     limit = ctx.cfg.int("enforcement.max_repeats", 5)
     if enf["repeats"] >= limit and not enf.get("halted"):
-        enf.update(halted=True, halted_at=ctx.now,
-                   halted_reason="%s denied %d times in a row for %s" % (code, enf["repeats"], facts.tool))
+        enf.update(
+            halted=True,
+            halted_at=ctx.now,
+            halted_reason="%s denied %d times in a row for %s" % (code, enf["repeats"], facts.tool),
+        )
         ctx.audit("enforcement_halt", code=code, tool=facts.tool, repeats=enf["repeats"])
-        ctx.answer.tell_user("sane-hooks: the agent hit the same %s block %d times in a row; "
-                             "enforcement halted it. Type `rb-` to clear once you have talked."
-                             % (code, enf["repeats"]))
-        return ("[enforcement] The same call was denied %d times in a row (%s). Stop retrying: "
-                "explain to the person what you are trying to do and ask them how to proceed. "
-                "Original reason: %s" % (enf["repeats"], code, reason))
+        ctx.answer.tell_user(
+            "sane-hooks: the agent hit the same %s block %d times in a row; "
+            "enforcement halted it. Type `rb-` to clear once you have talked."
+            % (code, enf["repeats"])
+        )
+        return (
+            "[enforcement] The same call was denied %d times in a row (%s). Stop retrying: "
+            "explain to the person what you are trying to do and ask them how to proceed. "
+            "Original reason: %s" % (enf["repeats"], code, reason)
+        )
     return reason
 
 
 def _authorise(ctx, facts):
     """Single-use authorisations for our CLI, consumed by sane.py (INTERFACES.md)."""
-    auth = [a for a in ctx.state.get("auth") or [] if isinstance(a, dict)
-            and a.get("expires", 0) > ctx.now]
+    auth = [
+        a
+        for a in ctx.state.get("auth") or []
+        if isinstance(a, dict) and a.get("expires", 0) > ctx.now
+    ]
     for call in facts.sane_calls:
-        auth.append({"session": ctx.sid, "agent_id": ctx.agent_id, "agent_type": ctx.agent_type,
-                     "args": call.args, "tool_use_id": ctx.payload.get("tool_use_id"),
-                     "expires": ctx.now + AUTH_TTL,
-                     "id": hashlib.sha256(os.urandom(16)).hexdigest()[:16]})
+        auth.append(
+            {
+                "session": ctx.sid,
+                "agent_id": ctx.agent_id,
+                "agent_type": ctx.agent_type,
+                "args": call.args,
+                "tool_use_id": ctx.payload.get("tool_use_id"),
+                "expires": ctx.now + AUTH_TTL,
+                "id": hashlib.sha256(os.urandom(16)).hexdigest()[:16],
+            }
+        )
     ctx.state["auth"] = auth[-50:]
 
 
 def on_pre_tool(ctx):
     facts = policy.facts_for(ctx.tool, ctx.tool_input, ctx.cwd, ctx.project, ctx.home, ctx.cfg)
     ctx.facts = facts
-    ctx.session  # touch: the session exists from its first tool call
+    _ = ctx.session  # touch: the session exists from its first tool call
     broken = []
     for gate in GATES:
         try:
             reason = gate(ctx, facts)
         except Exception as exc:  # one gate's bug must not switch off the gates after it
-            ctx.log("error", "gate %s failed open: %s: %s" % (gate.__name__, type(exc).__name__, exc))
+            ctx.log(
+                "error", "gate %s failed open: %s: %s" % (gate.__name__, type(exc).__name__, exc)
+            )
             broken.append(gate.__name__)
             continue
         if reason:
             reason = _count_denial(ctx, facts, reason)
             ctx.session["blocks"] = ctx.session.get("blocks", 0) + 1
-            ctx.audit("block", hook="sanetools", tool=facts.tool, code=reason.split("]", 1)[0] + "]",
-                      reason=reason[:500], tool_use_id=ctx.payload.get("tool_use_id"))
+            ctx.audit(
+                "block",
+                hook="sanetools",
+                tool=facts.tool,
+                code=reason.split("]", 1)[0] + "]",
+                reason=reason[:500],
+                tool_use_id=ctx.payload.get("tool_use_id"),
+            )
             ctx.answer.deny(reason)
             return
     if broken:
-        ctx.answer.tell_user("sane-hooks: the %s gate failed on this call and let it through; "
-                             "see .claude/sanetools.log" % ", ".join(broken))
+        ctx.answer.tell_user(
+            "sane-hooks: the %s gate failed on this call and let it through; "
+            "see .claude/sanetools.log" % ", ".join(broken)
+        )
     enf = ctx.state["enforcement"]
     if enf.get("repeats") and not facts.read_only:
         enf["repeats"], enf["last_signature"] = 0, None

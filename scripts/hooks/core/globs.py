@@ -12,23 +12,23 @@ def _glob(p, s):
     while si < ns:
         if pi < np_:
             c = p[pi]
-            if c == '*':
+            if c == "*":
                 star = pi
                 mark = si
                 pi += 1
                 continue
-            if c == '?':
+            if c == "?":
                 pi += 1
                 si += 1
                 continue
-            if c == '[':
+            if c == "[":
                 end, ok = _cls(p, pi, s[si])
                 if end >= 0:
                     if ok:
                         pi = end
                         si += 1
                         continue
-                elif s[si] == '[':
+                elif s[si] == "[":
                     pi += 1
                     si += 1
                     continue
@@ -42,7 +42,7 @@ def _glob(p, s):
             si = mark
             continue
         return False
-    while pi < np_ and p[pi] == '*':
+    while pi < np_ and p[pi] == "*":
         pi += 1
     return pi == np_
 
@@ -51,16 +51,16 @@ def _cls(p, i, ch):
     """p[i] == '[': (index after the class, matched) or (-1, False) when unclosed."""
     j = i + 1
     n = len(p)
-    neg = j < n and p[j] == '!'
+    neg = j < n and p[j] == "!"
     if neg:
         j += 1
     start = j
     ok = False
     while j < n:
         c = p[j]
-        if c == ']' and j > start:
+        if c == "]" and j > start:
             return j + 1, ok != neg
-        if j + 2 < n and p[j + 1] == '-' and p[j + 2] != ']':
+        if j + 2 < n and p[j + 1] == "-" and p[j + 2] != "]":
             if c <= ch <= p[j + 2]:
                 ok = True
             j += 3

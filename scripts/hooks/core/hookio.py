@@ -1,4 +1,5 @@
 """Hook I/O: read the payload once, build answers, print them, exit 0 or 2."""
+
 import json
 import sys
 
@@ -66,8 +67,16 @@ class Answer:
 
 
 # Events whose JSON may carry hookSpecificOutput.additionalContext.
-CONTEXT_EVENTS = {"UserPromptSubmit", "SessionStart", "SubagentStart", "PreToolUse", "PostToolUse",
-                  "PostToolUseFailure", "Stop", "SubagentStop"}
+CONTEXT_EVENTS = {
+    "UserPromptSubmit",
+    "SessionStart",
+    "SubagentStart",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+    "SubagentStop",
+}
 # Events that accept a top-level systemMessage we want shown.
 NO_OUTPUT_EVENTS = {"SessionEnd"}
 
@@ -83,8 +92,11 @@ def render(event, answer):
             out["reason"] = answer.block
             return 0, json.dumps(out), ""
         if event == "PreToolUse":
-            out["hookSpecificOutput"] = {"hookEventName": event, "permissionDecision": "deny",
-                                         "permissionDecisionReason": answer.block}
+            out["hookSpecificOutput"] = {
+                "hookEventName": event,
+                "permissionDecision": "deny",
+                "permissionDecisionReason": answer.block,
+            }
             if answer.context:
                 out["hookSpecificOutput"]["additionalContext"] = "\n".join(answer.context)
             return 0, json.dumps(out), ""

@@ -1,4 +1,5 @@
 """Per-hook JSON-lines logs (rotated by size) and the append-only audit log."""
+
 import json
 import os
 import time

@@ -1,4 +1,5 @@
 """Paths: normalisation, blocked paths, self-protection and the temp dir."""
+
 import os
 import sys
 
@@ -6,11 +7,21 @@ CASE_INSENSITIVE = sys.platform in ("darwin", "win32")
 
 # Project files of INTERFACES.md's table: written only through sane.py.
 PROTECTED_PROJECT = (
-    ".claude/state.json", ".claude/state.json.lock", ".claude/audit.jsonl",
-    ".claude/saneprompt.log", ".claude/sanetools.log", ".claude/sanetrack.log",
-    ".claude/sanestop.log", ".claude/sane.yaml", ".claude/active_intents.yaml",
-    ".claude/.intentignore", ".claude/agents/reviewer.md", ".claude/learnings.md",
-    ".claude/learning-stats.jsonl", ".claude/agent_trace.jsonl", ".claude/intent_map.md",
+    ".claude/state.json",
+    ".claude/state.json.lock",
+    ".claude/audit.jsonl",
+    ".claude/saneprompt.log",
+    ".claude/sanetools.log",
+    ".claude/sanetrack.log",
+    ".claude/sanestop.log",
+    ".claude/sane.yaml",
+    ".claude/active_intents.yaml",
+    ".claude/.intentignore",
+    ".claude/agents/reviewer.md",
+    ".claude/learnings.md",
+    ".claude/learning-stats.jsonl",
+    ".claude/agent_trace.jsonl",
+    ".claude/intent_map.md",
 )
 PROTECTED_PROJECT_PREFIXES = ("scripts/hooks/", ".claude/sane-templates/")
 # The hooks and sane.py write "<file>.<pid>.tmp" then rename, and rotate logs to "<file>.1":
@@ -29,7 +40,7 @@ def _unquote(p):
     while i < n:
         c = p[i]
         if c == "%" and i + 2 < n:
-            h = p[i + 1:i + 3]
+            h = p[i + 1 : i + 3]
             try:
                 out.append(chr(int(h, 16)))
                 i += 3
@@ -105,6 +116,7 @@ def in_temp(path, project):
 
 def _glob(name, pattern):
     from core.globs import fnmatchcase
+
     return fnmatchcase(_fold(name), _fold(pattern))
 
 
@@ -140,6 +152,7 @@ def blocked_rule(path, cwd, cfg, home=None):
 
 def _config_dir():
     from core.state import config_dir
+
     return config_dir()
 
 
@@ -150,8 +163,11 @@ def untouchable(path, cwd, home=None):
         fp = _fold(p)
         if fp.rstrip("/") == cdir.rstrip("/"):
             return True  # listing or searching the directory names or reads the secret
-        if is_under(fp, cdir) and os.path.basename(fp) in ("secret", "counters.json",
-                                                           "counters.json.lock"):
+        if is_under(fp, cdir) and os.path.basename(fp) in (
+            "secret",
+            "counters.json",
+            "counters.json.lock",
+        ):
             return True
         if fp.endswith("/.claude/state.json.lock"):
             return True
@@ -186,15 +202,17 @@ def protected_rule(path, cwd, project, cfg, home=None):
             return "sane-hooks user config (%s)" % os.path.basename(p)
         base = os.path.basename(fp)
         if any(is_under(fp, d) for d in claude_dirs) and (
-                fp.rstrip("/") in claude_dirs or base.startswith("settings") and base.endswith(".json")):
+            fp.rstrip("/") in claude_dirs or base.startswith("settings") and base.endswith(".json")
+        ):
             return "Claude Code's user settings (%s), which can switch the hooks off" % base
         proj = _fold(real(project))
         for root in (_fold(project), proj):
             if not is_under(fp, root):
                 continue
-            rel = fp[len(root):].lstrip("/")
-            if rel in PROTECTED_PROJECT or any(rel.startswith(x) or rel + "/" == x
-                                                for x in PROTECTED_PROJECT_PREFIXES):
+            rel = fp[len(root) :].lstrip("/")
+            if rel in PROTECTED_PROJECT or any(
+                rel.startswith(x) or rel + "/" == x for x in PROTECTED_PROJECT_PREFIXES
+            ):
                 return rel
             if rel == "scripts/hooks" or rel == ".claude/sane-templates":
                 return rel
@@ -226,9 +244,14 @@ def _claude_user_dirs(home=None):
 def names_protected(text, project):
     """For unknown code: does the text name a protected file?"""
     low = _fold(_squash(text))
-    keys = [x.split("/")[-1] for x in PROTECTED_PROJECT] + ["scripts/hooks", "sane-templates", "sane.py",
-                                                            ".claude/settings", "settings.json",
-                                                            "settings.local.json"]
+    keys = [x.split("/")[-1] for x in PROTECTED_PROJECT] + [
+        "scripts/hooks",
+        "sane-templates",
+        "sane.py",
+        ".claude/settings",
+        "settings.json",
+        "settings.local.json",
+    ]
     if names_untouchable(text):
         return "the hook secret, counters and locks"
     for k in keys:
@@ -254,6 +277,7 @@ def expand(path, cwd, home=None, hidden=False, budget=None, new_ok=False):
     entries looked at, matches kept; shared by every word of a call): when it runs out the
     answer says it is not complete. `new_ok`: the last name need not exist (a write)."""
     from core.globs import fnmatchcase
+
     budget = budget if budget is not None else dict(GLOB_BUDGET)
     p = normalise(path, cwd, home)
     parts = p.split("/")[1:]
@@ -281,7 +305,7 @@ def expand(path, cwd, home=None, hidden=False, budget=None, new_ok=False):
                     if fnmatchcase(_fold(e.name), _fold(part)):
                         nxt.append(os.path.join(base, e.name))
             if len(nxt) > budget["matches"]:
-                return nxt[:budget["matches"]], False
+                return nxt[: budget["matches"]], False
         found = nxt
         if not found:
             break
@@ -293,6 +317,7 @@ def glob_protected(path, cwd, project, cfg, home=None):
     """For a glob too broad to expand: the protected paths it could name (component by
     component, as bash matches), or the directories above them."""
     from core.globs import fnmatchcase
+
     pat = _fold(normalise(path, cwd, home)).split("/")
     out = []
     for c in _protected_candidates(project, cfg, home):
@@ -362,9 +387,18 @@ def _candidates(project, cfg, home, limit):
     proj = real(project)
     out = [os.path.join(proj, r) for r in PROTECTED_PROJECT]
     out += [os.path.join(proj, r) + ".0.tmp" for r in PROTECTED_PROJECT + DERIVED_ALSO]
-    out += [os.path.join(proj, r) for r in (".claude", ".claude/agents", "scripts", "scripts/hooks",
-                                            ".claude/sane-templates", ".claude/settings.json",
-                                            ".claude/settings.local.json")]
+    out += [
+        os.path.join(proj, r)
+        for r in (
+            ".claude",
+            ".claude/agents",
+            "scripts",
+            "scripts/hooks",
+            ".claude/sane-templates",
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+        )
+    ]
     n = 0
     for top in ("scripts/hooks", ".claude/sane-templates"):
         for root, dirs, files in os.walk(os.path.join(proj, top)):
@@ -375,8 +409,16 @@ def _candidates(project, cfg, home, limit):
             if n > limit:
                 break
     cdir = _config_dir()
-    out += [cdir] + [os.path.join(cdir, x) for x in ("secret", "counters.json", "counters.json.lock",
-                                                      "config.yaml", "personal-learnings.md")]
+    out += [cdir] + [
+        os.path.join(cdir, x)
+        for x in (
+            "secret",
+            "counters.json",
+            "counters.json.lock",
+            "config.yaml",
+            "personal-learnings.md",
+        )
+    ]
     for extra in cfg.list("paths.protected_extra"):
         if isinstance(extra, str) and extra:
             out.append(normalise(extra, proj, home))
@@ -394,13 +436,20 @@ def dyn_protected(path, cwd, project, cfg, home=None):
     if not lit or (pat[:1] == "*" and "/" not in pat):
         return []
     from core.globs import fnmatchcase
+
     if pat[:1] != "*":
         pat = normalise(pat, cwd, home)
     # a dynamic part that starts a component may be an absolute path ("$D/x" after a cd)
-    pats = [_fold(pat)] + [_fold(pat[i + 1:]) for i in range(len(pat) - 1)
-                           if pat[i:i + 2] == "/*" and "/" in pat[i + 2:]]
-    return [c for c in _protected_candidates(project, cfg, home)
-            if any(fnmatchcase(_fold(c), q) or fnmatchcase(_fold(c), q + "/*") for q in pats)]
+    pats = [_fold(pat)] + [
+        _fold(pat[i + 1 :])
+        for i in range(len(pat) - 1)
+        if pat[i : i + 2] == "/*" and "/" in pat[i + 2 :]
+    ]
+    return [
+        c
+        for c in _protected_candidates(project, cfg, home)
+        if any(fnmatchcase(_fold(c), q) or fnmatchcase(_fold(c), q + "/*") for q in pats)
+    ]
 
 
 def sensitive_roots(cfg, home=None):
@@ -409,8 +458,11 @@ def sensitive_roots(cfg, home=None):
     home = home or os.path.expanduser("~")
     out = [(_config_dir(), None)]
     for pat in cfg.list("paths.blocked"):
-        if isinstance(pat, str) and (pat.startswith("~/") or pat.startswith("/")) \
-                and not has_glob(pat):
+        if (
+            isinstance(pat, str)
+            and (pat.startswith("~/") or pat.startswith("/"))
+            and not has_glob(pat)
+        ):
             out.append((normalise(pat, "/", home), pat))
     return out
 
@@ -431,6 +483,7 @@ def blocked_name_glob(glob, cfg):
     """The blocked name rule a search glob (`*.pem`, `.env*`, `*.{key,pem}`) could select
     files of, or None. A glob of wildcards only selects everything: that is no naming."""
     from core.globs import fnmatchcase
+
     if not isinstance(glob, str) or not glob.strip("*?./{},"):
         return None
     globs = [glob]
@@ -478,7 +531,11 @@ def tree_copy_hits(src, dest, cwd, project, cfg, home=None):
         roots = [d, os.path.join(d, os.path.basename(s))]
         for c in _protected_candidates(project, cfg, home):
             for r in roots:
-                if c != r and is_under(c, r) and os.path.lexists(os.path.join(s, os.path.relpath(c, r))):
+                if (
+                    c != r
+                    and is_under(c, r)
+                    and os.path.lexists(os.path.join(s, os.path.relpath(c, r)))
+                ):
                     out.append(c)
                     break
     return out

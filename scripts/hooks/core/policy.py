@@ -3,52 +3,224 @@
 One decision whichever tool is used: file tools and Bash both come down to these facts, and
 the gates only ever look at facts.
 """
+
 import os
 
 from core import paths
 
-READ_TOOLS = frozenset(("Read", "Grep", "Glob", "LS", "WebSearch", "WebFetch", "NotebookRead",
-                        "TodoRead", "ToolSearch", "ListMcpResourcesTool", "ReadMcpResourceTool",
-                        "TaskGet", "TaskList", "TaskOutput", "ListAgents",
-                        "AskUserQuestion"))  # the breaker tells the agent to ask the person
+READ_TOOLS = frozenset(
+    (
+        "Read",
+        "Grep",
+        "Glob",
+        "LS",
+        "WebSearch",
+        "WebFetch",
+        "NotebookRead",
+        "TodoRead",
+        "ToolSearch",
+        "ListMcpResourcesTool",
+        "ReadMcpResourceTool",
+        "TaskGet",
+        "TaskList",
+        "TaskOutput",
+        "ListAgents",
+        "AskUserQuestion",
+    )
+)  # the breaker tells the agent to ask the person
 FILE_WRITE_TOOLS = frozenset(("Write", "Edit", "MultiEdit", "NotebookEdit"))
 SHELL_TOOLS = frozenset(("Bash", "PowerShell"))
-MCP_READ_VERBS = ("get", "list", "search", "read", "fetch", "query", "find", "lookup", "resolve",
-                  "describe", "show", "view", "count", "check", "status", "browse", "retrieve",
-                  "inspect", "explain", "summar", "diff", "compare", "validate", "open_nodes")
+MCP_READ_VERBS = (
+    "get",
+    "list",
+    "search",
+    "read",
+    "fetch",
+    "query",
+    "find",
+    "lookup",
+    "resolve",
+    "describe",
+    "show",
+    "view",
+    "count",
+    "check",
+    "status",
+    "browse",
+    "retrieve",
+    "inspect",
+    "explain",
+    "summar",
+    "diff",
+    "compare",
+    "validate",
+    "open_nodes",
+)
 PATH_KEYS = ("file_path", "notebook_path", "path", "filePath", "filename", "directory", "dir")
 # MCP tools name their paths many ways (filesystem, serena, IDE servers): any of these keys,
 # a string or a list of strings, is a path the call reads, and writes when it changes things.
-MCP_PATH_KEYS = PATH_KEYS + ("paths", "file", "files", "source", "destination", "target", "src",
-                             "dst", "dest", "relative_path", "new_path", "old_path", "from",
-                             "to", "root", "cwd", "uri", "output", "output_path", "outputPath")
+MCP_PATH_KEYS = PATH_KEYS + (
+    "paths",
+    "file",
+    "files",
+    "source",
+    "destination",
+    "target",
+    "src",
+    "dst",
+    "dest",
+    "relative_path",
+    "new_path",
+    "old_path",
+    "from",
+    "to",
+    "root",
+    "cwd",
+    "uri",
+    "output",
+    "output_path",
+    "outputPath",
+)
 MCP_CODE_KEYS = ("code", "command", "cmd", "script", "shell", "expression")
 # A read verb first and a change after it is a change (list_and_delete, get_or_create).
-MCP_CHANGE_WORDS = frozenset((
-    "write", "create", "update", "delete", "remove", "replace", "edit", "set", "put", "post",
-    "insert", "move", "rename", "push", "merge", "commit", "exec", "execute", "apply", "upload",
-    "send", "close", "reopen", "approve", "dismiss", "modify", "patch", "drop", "truncate", "kill",
-    "stop", "start", "restart", "install", "uninstall", "deploy", "publish", "mark", "assign",
-    "lock", "unlock", "archive", "restore", "save", "store", "add", "clear", "reset", "fork",
-    "transfer", "invite", "comment", "reply", "trigger", "cancel", "submit", "and", "or"))
+MCP_CHANGE_WORDS = frozenset(
+    (
+        "write",
+        "create",
+        "update",
+        "delete",
+        "remove",
+        "replace",
+        "edit",
+        "set",
+        "put",
+        "post",
+        "insert",
+        "move",
+        "rename",
+        "push",
+        "merge",
+        "commit",
+        "exec",
+        "execute",
+        "apply",
+        "upload",
+        "send",
+        "close",
+        "reopen",
+        "approve",
+        "dismiss",
+        "modify",
+        "patch",
+        "drop",
+        "truncate",
+        "kill",
+        "stop",
+        "start",
+        "restart",
+        "install",
+        "uninstall",
+        "deploy",
+        "publish",
+        "mark",
+        "assign",
+        "lock",
+        "unlock",
+        "archive",
+        "restore",
+        "save",
+        "store",
+        "add",
+        "clear",
+        "reset",
+        "fork",
+        "transfer",
+        "invite",
+        "comment",
+        "reply",
+        "trigger",
+        "cancel",
+        "submit",
+        "and",
+        "or",
+    )
+)
 # Programs that only look at a directory's names, never the contents of the files in it.
-NAMES_ONLY = frozenset(("ls", "cd", "pushd", "popd", "stat", "du", "df", "file", "test", "[",
-                        "[[", "realpath", "readlink", "dirname", "basename", "tree", "find", "fd",
-                        "mkdir", "touch", "echo", "printf", "pwd", "which", "type", "exa", "eza",
-                        "lsd", "dir", "vdir", "lsattr", "getfacl", "true", "false", "ln"))
+NAMES_ONLY = frozenset(
+    (
+        "ls",
+        "cd",
+        "pushd",
+        "popd",
+        "stat",
+        "du",
+        "df",
+        "file",
+        "test",
+        "[",
+        "[[",
+        "realpath",
+        "readlink",
+        "dirname",
+        "basename",
+        "tree",
+        "find",
+        "fd",
+        "mkdir",
+        "touch",
+        "echo",
+        "printf",
+        "pwd",
+        "which",
+        "type",
+        "exa",
+        "eza",
+        "lsd",
+        "dir",
+        "vdir",
+        "lsattr",
+        "getfacl",
+        "true",
+        "false",
+        "ln",
+    )
+)
 # Segments that only feed data to our CLI (cat r.json | sane.py learn reflect) or say something.
 FEEDERS = frozenset(("cat", "echo", "printf", "true", "jq"))
 
 # sane.py subcommands: who may run them (INTERFACES.md).
-PERSON_ONLY = {("install",), ("uninstall",), ("reset",), ("unlock",), ("review", "clean"),
-               ("learn", "maintain")}
+PERSON_ONLY = {
+    ("install",),
+    ("uninstall",),
+    ("reset",),
+    ("unlock",),
+    ("review", "clean"),
+    ("learn", "maintain"),
+}
 VALUE_OPTIONS = ("--project", "--session")
 # Subcommands that only read: allowed even while the state is tamper-locked.
-READ_ONLY_SUBS = {("status",), ("doctor",), ("config",), ("logs",), ("demo",), ("loop", "status"),
-                  ("review", "context"), ("review", "trace"), ("review", "debug"),
-                  ("review", "stats"), ("review", "sessions"), ("learn", "list"),
-                  ("learn", "search"), ("learn", "stats"), ("learn", "trace"), ("intent", "show"),
-                  ("intent", "list"), ("trace", "verify"), ("trace", "blame"), ()}
+READ_ONLY_SUBS = {
+    ("status",),
+    ("doctor",),
+    ("config",),
+    ("logs",),
+    ("demo",),
+    ("loop", "status"),
+    ("review", "context"),
+    ("review", "trace"),
+    ("review", "debug"),
+    ("review", "stats"),
+    ("review", "sessions"),
+    ("learn", "list"),
+    ("learn", "search"),
+    ("learn", "stats"),
+    ("learn", "trace"),
+    ("intent", "show"),
+    ("intent", "list"),
+    ("trace", "verify"),
+    ("trace", "blame"),
+    (),
+}
 
 
 def mcp_read_only(tool):
@@ -83,8 +255,9 @@ class SaneCall:
         # A subcommand word the analysis cannot see ($(echo reset), "$X", re*) could be any
         # subcommand, a person-only one included.
         self.dynamic = any(paths.has_glob(w) or "$" in w or "`" in w for w in self.sub)
-        self.person_only = (self.sub[:1] in PERSON_ONLY) or (self.sub in PERSON_ONLY) \
-            or self.dynamic
+        self.person_only = (
+            (self.sub[:1] in PERSON_ONLY) or (self.sub in PERSON_ONLY) or self.dynamic
+        )
         self.read_only = self.sub[:1] in READ_ONLY_SUBS or self.sub in READ_ONLY_SUBS
 
     @property
@@ -95,10 +268,27 @@ class SaneCall:
 
 
 class Facts:
-    __slots__ = ("tool", "kind", "reads", "writes", "unknown", "destructive", "sane_calls",
-                 "only_sane", "analysis", "text", "reasons", "raw_reads", "raw_writes",
-                 "tree_reads", "foreign_sane", "unchecked", "name_globs", "blind_writes",
-                 "fed_cmds")
+    __slots__ = (
+        "tool",
+        "kind",
+        "reads",
+        "writes",
+        "unknown",
+        "destructive",
+        "sane_calls",
+        "only_sane",
+        "analysis",
+        "text",
+        "reasons",
+        "raw_reads",
+        "raw_writes",
+        "tree_reads",
+        "foreign_sane",
+        "unchecked",
+        "name_globs",
+        "blind_writes",
+        "fed_cmds",
+    )
 
     def __init__(self, tool, kind):
         self.tool = tool
@@ -114,12 +304,12 @@ class Facts:
         self.analysis = None
         self.text = ""
         self.reasons = []
-        self.tree_reads = []    # directories whose files are read (grep -r, cp -r, tar, Grep)
+        self.tree_reads = []  # directories whose files are read (grep -r, cp -r, tar, Grep)
         self.foreign_sane = []  # sane.py run from elsewhere (a copy, -m sane): never ours
-        self.unchecked = []     # read globs too broad to expand within the bound
-        self.name_globs = []    # Grep's glob: the names of the files whose contents it reads
+        self.unchecked = []  # read globs too broad to expand within the bound
+        self.name_globs = []  # Grep's glob: the names of the files whose contents it reads
         self.blind_writes = []  # dirs holding protected files that an unpack/patch we cannot see writes
-        self.fed_cmds = []      # commands fed the files a find/grep -l/git ls-files lists
+        self.fed_cmds = []  # commands fed the files a find/grep -l/git ls-files lists
 
     @property
     def read_only(self):
@@ -225,9 +415,36 @@ def _mcp_paths(f, ti):
             f.text = "\n".join(code)
 
 
-SCRIPT_RUNNERS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "fish", "node", "nodejs", "deno",
-                            "bun", "perl", "ruby", "php", "lua", "tclsh", "osascript", "Rscript",
-                            "ts-node", "tsx", "awk", "gawk", "sed", "make", "gmake", "source", "."))
+SCRIPT_RUNNERS = frozenset(
+    (
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+        "ksh",
+        "fish",
+        "node",
+        "nodejs",
+        "deno",
+        "bun",
+        "perl",
+        "ruby",
+        "php",
+        "lua",
+        "tclsh",
+        "osascript",
+        "Rscript",
+        "ts-node",
+        "tsx",
+        "awk",
+        "gawk",
+        "sed",
+        "make",
+        "gmake",
+        "source",
+        ".",
+    )
+)
 CODE_PATH_ENV = ("PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB")
 
 
@@ -293,11 +510,39 @@ def _python_unpack(f, cmd, mod, cwd, project, home, cfg):
 
 
 # Programs that change the files they are given, and the ones that list files to give them.
-EDITORS = frozenset(("sed", "gsed", "perl", "ruby", "awk", "gawk", "truncate", "shred", "rm",
-                     "unlink", "tee", "dd", "cp", "mv", "install", "ln", "patch", "chmod", "yq",
-                     "black", "ruff", "prettier", "gofmt", "rustfmt", "clang-format", "dos2unix"))
-LISTERS = frozenset(("find", "gfind", "fd", "fdfind", "git", "grep", "egrep", "rg", "ag", "ack",
-                     "ls"))
+EDITORS = frozenset(
+    (
+        "sed",
+        "gsed",
+        "perl",
+        "ruby",
+        "awk",
+        "gawk",
+        "truncate",
+        "shred",
+        "rm",
+        "unlink",
+        "tee",
+        "dd",
+        "cp",
+        "mv",
+        "install",
+        "ln",
+        "patch",
+        "chmod",
+        "yq",
+        "black",
+        "ruff",
+        "prettier",
+        "gofmt",
+        "rustfmt",
+        "clang-format",
+        "dos2unix",
+    )
+)
+LISTERS = frozenset(
+    ("find", "gfind", "fd", "fdfind", "git", "grep", "egrep", "rg", "ag", "ack", "ls")
+)
 
 
 def _fed_writes(f, cmd, prev, cwd, project, home, cfg):
@@ -308,20 +553,27 @@ def _fed_writes(f, cmd, prev, cwd, project, home, cfg):
     if prev is None or cmd.program not in EDITORS or prev.program not in LISTERS:
         return
     is_find = prev.program in ("find", "gfind")
-    fed = "xargs" in cmd.wrappers or is_find and any(
-        w in ("-exec", "-execdir", "-ok", "-okdir") for w in prev.argv)
+    fed = (
+        "xargs" in cmd.wrappers
+        or is_find
+        and any(w in ("-exec", "-execdir", "-ok", "-okdir") for w in prev.argv)
+    )
     if not fed:
         return
     f.fed_cmds.append(cmd)  # its '.' stands for files found under it, judged here
     roots = [r for r in prev.reads if os.path.isdir(paths.normalise(r, cwd, home))]
     if prev.program == "git":
-        roots = [w for w in prev.argv[2:] if not w.startswith("-")
-                 and os.path.isdir(paths.normalise(w, cwd, home))]
+        roots = [
+            w
+            for w in prev.argv[2:]
+            if not w.startswith("-") and os.path.isdir(paths.normalise(w, cwd, home))
+        ]
     roots = roots or ["."]
     names = None
     if is_find and not any(w in ("-o", "-or", "!", "-not") for w in prev.argv):
         names = [prev.argv[i + 1] for i, w in enumerate(prev.argv[:-1]) if w in ("-name", "-iname")]
     from core.globs import fnmatchcase
+
     for r in roots:
         for c in paths.protected_under(r, cwd, project, cfg, home):
             base = os.path.basename(c)
@@ -336,15 +588,21 @@ def _tree_writes(f, cmd, cwd, project, home, cfg):
     would replace, or `blind_writes` when what they write cannot be seen."""
     prog = cmd.program
     is_git_patch = prog == "git" and any(w in ("apply", "am") for w in cmd.argv[1:3])
-    if prog not in TREE_COPIERS and prog not in UNPACKERS and prog not in PATCHERS \
-            and not is_git_patch:
+    if (
+        prog not in TREE_COPIERS
+        and prog not in UNPACKERS
+        and prog not in PATCHERS
+        and not is_git_patch
+    ):
         return
     dests = [w for w in cmd.writes if paths.holds_protected(w, cwd, project, cfg, home)]
     if prog in ("tar", "bsdtar", "gtar") and any(
-            w == "--absolute-names" or w[:1] == "-" and w[1:2] != "-" and "P" in w
-            for w in cmd.argv[1:]):
+        w == "--absolute-names" or w[:1] == "-" and w[1:2] != "-" and "P" in w for w in cmd.argv[1:]
+    ):
         dests = cmd.writes or ["."]  # -P: members may climb out with .. or be absolute
-    if prog == "cpio" and any(w.startswith("-") and "i" in w or w == "--extract" for w in cmd.argv[1:]):
+    if prog == "cpio" and any(
+        w.startswith("-") and "i" in w or w == "--extract" for w in cmd.argv[1:]
+    ):
         dests = [cwd] if paths.holds_protected(cwd, cwd, project, cfg, home) else []
     if not dests:
         return
@@ -374,6 +632,7 @@ def _tree_writes(f, cmd, cwd, project, home, cfg):
         f.blind_writes.extend(dests)
         return
     from core.shell.tools import _patch_targets
+
     strip = [int(v[2:]) for v in cmd.argv if v.startswith("-p") and v[2:].isdigit()]
     targets = _patch_targets(body, strip[-1] if strip else None, 1 if is_git_patch else None)
     f.raw_writes.extend(targets)
@@ -405,6 +664,7 @@ def _archive_members(cmd, cwd, home, archive=None):
         if not os.path.isfile(p) or os.path.getsize(p) > ARCHIVE_LIMIT:
             return None
         import zipfile
+
         if zipfile.is_zipfile(p):
             with zipfile.ZipFile(p) as z:
                 infos = z.infolist()[:200000]
@@ -414,6 +674,7 @@ def _archive_members(cmd, cwd, home, archive=None):
         else:
             import tarfile
             import time
+
             stop = time.monotonic() + 1.5  # a decompression bomb must not outlast the hook
             names = []
             with tarfile.open(p) as t:
@@ -427,7 +688,11 @@ def _archive_members(cmd, cwd, home, archive=None):
     for i, w in enumerate(cmd.argv):
         if w.startswith("--strip-components="):
             strip = int(w.split("=", 1)[1]) if w.split("=", 1)[1].isdigit() else strip
-        elif w in ("--strip-components", "--strip") and i + 1 < len(cmd.argv) and cmd.argv[i + 1].isdigit():
+        elif (
+            w in ("--strip-components", "--strip")
+            and i + 1 < len(cmd.argv)
+            and cmd.argv[i + 1].isdigit()
+        ):
             strip = int(cmd.argv[i + 1])
     junk = cmd.program == "unzip" and any(w.startswith("-") and "j" in w for w in cmd.argv[1:])
     out = []
@@ -447,9 +712,9 @@ def _python_module(cmd):
     argv = cmd.argv
     for i, w in enumerate(argv[1:], 1):
         if w == "-m" and i + 1 < len(argv):
-            return argv[i + 1], argv[i + 2:]
+            return argv[i + 1], argv[i + 2 :]
         if w.startswith("-m") and len(w) > 2:
-            return w[2:], argv[i + 1:]
+            return w[2:], argv[i + 1 :]
         if not w.startswith("-") or w in ("-c", "-"):
             return None
     return None
@@ -457,10 +722,12 @@ def _python_module(cmd):
 
 def _shell_facts(tool, command, cwd, project, home, cfg):
     from core.shell import analysis as shell
+
     f = Facts(tool, "shell")
     f.text = command
     if tool == "PowerShell":
         from core.shell import powershell
+
         a = powershell.analyse(command, home)
     else:
         a = shell.analyse(command, home, env={"CLAUDE_PROJECT_DIR": project})
@@ -479,7 +746,11 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if mod and mod[0] in ("sane", "sane.py", "core.cli", "core.cli.main"):
             args = ["-m " + mod[0]] + list(mod[1])
         if args:
-            script = args[0].replace("$CLAUDE_PROJECT_DIR", project).replace("${CLAUDE_PROJECT_DIR}", project)
+            script = (
+                args[0]
+                .replace("$CLAUDE_PROJECT_DIR", project)
+                .replace("${CLAUDE_PROJECT_DIR}", project)
+            )
             # its own redirects and path arguments are judged like any command's
             f.raw_reads.extend(cmd.reads)
             f.raw_writes.extend(cmd.writes)

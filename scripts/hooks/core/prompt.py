@@ -1,26 +1,62 @@
 """UserPromptSubmit (the person's commands, prompt classification), SessionStart and
 SubagentStart. A command is consumed: the model never sees it, the person sees the answer."""
+
 from core import saneloop
+from core.gates_pre import CATEGORY_TOOLS, missing_research, required_research
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
-from core.gates_pre import CATEGORY_TOOLS, missing_research, required_research
 
 CLI = "python3 scripts/hooks/sane.py"
-STOPWORDS = frozenset("""the and for with that this from into have has was were will would should
+STOPWORDS = frozenset(
+    """the and for with that this from into have has was were will would should
 could about them then than there their what when where which while your you our are not but can
 just also some more most very make sure please need want like does done into onto over under
-file files code""".split())
-TASK_VERBS = frozenset("""add fix implement create build write update change refactor remove
+file files code""".split()
+)
+TASK_VERBS = frozenset(
+    """add fix implement create build write update change refactor remove
 delete rename make migrate convert improve optimize optimise support move replace configure
 integrate port rewrite extend introduce set wire hook patch bump upgrade clean split merge
-document test""".split())
-QUESTION_WORDS = frozenset("""what why how when where who which is are can could does do should
-would explain whats""".split())
-BIG_WORDS = ("entire", "whole", "all files", "across", "architecture", "overhaul", "rewrite",
-             "migrate", "every module", "end to end", "end-to-end")
-PASSTHROUGH = frozenset(("ok", "okay", "yes", "no", "y", "n", "continue", "go", "go on", "thanks",
-                         "thank you", "proceed", "sure", "done", "next", "k"))
+document test""".split()
+)
+QUESTION_WORDS = frozenset(
+    """what why how when where who which is are can could does do should
+would explain whats""".split()
+)
+BIG_WORDS = (
+    "entire",
+    "whole",
+    "all files",
+    "across",
+    "architecture",
+    "overhaul",
+    "rewrite",
+    "migrate",
+    "every module",
+    "end to end",
+    "end-to-end",
+)
+PASSTHROUGH = frozenset(
+    (
+        "ok",
+        "okay",
+        "yes",
+        "no",
+        "y",
+        "n",
+        "continue",
+        "go",
+        "go on",
+        "thanks",
+        "thank you",
+        "proceed",
+        "sure",
+        "done",
+        "next",
+        "k",
+    )
+)
 
 HELP = """sane-hooks commands (type them as the whole prompt):
   s+ | safemode on     block every edit and changing shell command
@@ -61,7 +97,9 @@ def classify(prompt):
         return "question"
     if not is_task:
         return "passthrough" if len(words) < 4 else "task"
-    bullets = sum(1 for line in p.splitlines() if line.strip()[:2] in ("- ", "* ", "1.", "2.", "3."))
+    bullets = sum(
+        1 for line in p.splitlines() if line.strip()[:2] in ("- ", "* ", "1.", "2.", "3.")
+    )
     if len(words) > 60 or bullets >= 3 or any(b in low for b in BIG_WORDS):
         return "big_task"
     return "task"
@@ -69,13 +107,19 @@ def classify(prompt):
 
 # ---------------------------------------------------------------- commands
 
+
 def _breaker_text(state):
     cb, enf = state["circuit_breaker"], state["enforcement"]
     sigs = cb.get("error_signatures") or {}
     top = max(sigs.items(), key=lambda kv: kv[1]) if sigs else None
-    head = "breaker is TRIPPED (%s)" % cb.get("trip_reason") if cb.get("tripped") else "breaker is OK"
-    text = "%s: %d consecutive failures%s" % (head, cb.get("failures", 0),
-                                              ", most common %s x%d" % top if top else "")
+    head = (
+        "breaker is TRIPPED (%s)" % cb.get("trip_reason") if cb.get("tripped") else "breaker is OK"
+    )
+    text = "%s: %d consecutive failures%s" % (
+        head,
+        cb.get("failures", 0),
+        ", most common %s x%d" % top if top else "",
+    )
     if enf.get("halted"):
         text += "; enforcement HALTED (%s)" % enf.get("halted_reason")
     return text
@@ -87,12 +131,21 @@ def research_text(ctx):
     lines = ["research for this session:"]
     for cat in CATEGORY_TOOLS:
         done = r.get(cat)
-        mark = "done" if done else ("WAIVED" if cat in (r.get("waived") or []) else
-                                    ("missing" if cat in req else "not required"))
+        mark = (
+            "done"
+            if done
+            else (
+                "WAIVED"
+                if cat in (r.get("waived") or [])
+                else ("missing" if cat in req else "not required")
+            )
+        )
         via = " (via %s)" % done.get("tool") if isinstance(done, dict) else ""
         lines.append("  %-7s %s%s" % (cat, mark, via))
     missing = missing_research(ctx)
-    lines.append("edits allowed: yes" if not missing else "edits blocked until: " + ", ".join(missing))
+    lines.append(
+        "edits allowed: yes" if not missing else "edits blocked until: " + ", ".join(missing)
+    )
     return "\n".join(lines)
 
 
@@ -111,10 +164,17 @@ def cmd_safemode(ctx, on):
 
 
 def cmd_breaker_reset(ctx):
-    ctx.state["circuit_breaker"].update(failures=0, tripped=False, tripped_at=None, last_error=None,
-                                        error_signatures={}, trip_reason=None)
-    ctx.state["enforcement"].update(halted=False, halted_at=None, halted_reason=None,
-                                    last_signature=None, repeats=0)
+    ctx.state["circuit_breaker"].update(
+        failures=0,
+        tripped=False,
+        tripped_at=None,
+        last_error=None,
+        error_signatures={},
+        trip_reason=None,
+    )
+    ctx.state["enforcement"].update(
+        halted=False, halted_at=None, halted_reason=None, last_signature=None, repeats=0
+    )
     ctx.audit("breaker_reset")
     return "breaker reset: " + _breaker_text(ctx.state)
 
@@ -124,6 +184,7 @@ def cmd_unlock(ctx):
     if not t.get("locked"):
         return "no tamper lock is on; nothing to unlock"
     from core.state import unlock
+
     was, moved = t.get("reason"), t.get("moved_from")
     new = unlock(ctx.state, ctx.project)
     ctx.state.clear()
@@ -131,7 +192,9 @@ def cmd_unlock(ctx):
     ctx._session = None
     ctx.audit("unlock", by="person", reason=was)
     return "tamper lock lifted (it was: %s).%s" % (
-        was, " The moved project's state was adopted." if moved else " State starts from defaults.")
+        was,
+        " The moved project's state was adopted." if moved else " State starts from defaults.",
+    )
 
 
 def cmd_waive(ctx, cat):
@@ -144,18 +207,30 @@ def cmd_waive(ctx, cat):
 
 
 EXACT = {
-    "s+": lambda c: cmd_safemode(c, True), "safemode on": lambda c: cmd_safemode(c, True),
-    "s-": lambda c: cmd_safemode(c, False), "safemode off": lambda c: cmd_safemode(c, False),
+    "s+": lambda c: cmd_safemode(c, True),
+    "safemode on": lambda c: cmd_safemode(c, True),
+    "s-": lambda c: cmd_safemode(c, False),
+    "safemode off": lambda c: cmd_safemode(c, False),
     "s?": lambda c: "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF"),
-    "safemode status": lambda c: "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF"),
-    "rb-": cmd_breaker_reset, "rb+": cmd_breaker_reset, "reset breaker": cmd_breaker_reset,
-    "rb?": lambda c: _breaker_text(c.state), "breaker status": lambda c: _breaker_text(c.state),
+    "safemode status": lambda c: (
+        "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF")
+    ),
+    "rb-": cmd_breaker_reset,
+    "rb+": cmd_breaker_reset,
+    "reset breaker": cmd_breaker_reset,
+    "rb?": lambda c: _breaker_text(c.state),
+    "breaker status": lambda c: _breaker_text(c.state),
     "research": research_text,
     "rr-": lambda c: (_reset_research(c, "command"), "research reset.\n" + research_text(c))[1],
-    "reset research": lambda c: (_reset_research(c, "command"), "research reset.\n" + research_text(c))[1],
+    "reset research": lambda c: (
+        _reset_research(c, "command"),
+        "research reset.\n" + research_text(c),
+    )[1],
     "unlock": cmd_unlock,
-    "sl-": saneloop.cmd_stop, "sl?": saneloop.cmd_status,
-    "help": lambda c: HELP, "sane?": lambda c: HELP,
+    "sl-": saneloop.cmd_stop,
+    "sl?": saneloop.cmd_status,
+    "help": lambda c: HELP,
+    "sane?": lambda c: HELP,
 }
 
 
@@ -205,17 +280,27 @@ def on_prompt(ctx):
             overlap = len(set(kws) & set(old)) / float(len(kws))
             if overlap < 0.5:
                 _reset_research(ctx, "task change")
-                ctx.answer.add_context("sane: this looks like a new task, so this session's "
-                                       "research was reset.")
-        req.update(kind=kind, is_task=True, is_big_task=kind == "big_task", keywords=kws,
-                   requested=(req.get("requested") or [])[-9:] + [prompt.strip()[:200]])
+                ctx.answer.add_context(
+                    "sane: this looks like a new task, so this session's research was reset."
+                )
+        req.update(
+            kind=kind,
+            is_task=True,
+            is_big_task=kind == "big_task",
+            keywords=kws,
+            requested=(req.get("requested") or [])[-9:] + [prompt.strip()[:200]],
+        )
         missing = missing_research(ctx)
         if missing:
-            ctx.answer.add_context("sane: task noted. Edits stay blocked until this session has "
-                                   "research in: %s." % ", ".join(missing))
+            ctx.answer.add_context(
+                "sane: task noted. Edits stay blocked until this session has "
+                "research in: %s." % ", ".join(missing)
+            )
         if kind == "big_task" and not sess["saneloop"].get("active"):
-            ctx.answer.add_context("sane: this is a big task. The person can start a SaneLoop "
-                                   "with `sl+ <task>` to track acceptance criteria.")
+            ctx.answer.add_context(
+                "sane: this is a big task. The person can start a SaneLoop "
+                "with `sl+ <task>` to track acceptance criteria."
+            )
     elif kind == "question":
         req["kind"] = "question"
     _status_notes(ctx)
@@ -227,19 +312,25 @@ def on_prompt(ctx):
 def _status_notes(ctx):
     st = ctx.state
     if st["tamper"].get("locked"):
-        ctx.answer.add_context("sane: the state is tamper-locked; changes are blocked until the "
-                               "person types `unlock`.")
+        ctx.answer.add_context(
+            "sane: the state is tamper-locked; changes are blocked until the person types `unlock`."
+        )
     if st["safemode"].get("active"):
-        ctx.answer.add_context("sane: safemode is ON; edits are blocked until the person types `s-`.")
+        ctx.answer.add_context(
+            "sane: safemode is ON; edits are blocked until the person types `s-`."
+        )
     if st["circuit_breaker"].get("tripped"):
-        ctx.answer.add_context("sane: the circuit breaker is TRIPPED; only read-only tools work "
-                               "until the person types `rb-`.")
+        ctx.answer.add_context(
+            "sane: the circuit breaker is TRIPPED; only read-only tools work "
+            "until the person types `rb-`."
+        )
     loop = ctx.session["saneloop"]
     if loop.get("active"):
         ctx.answer.add_context(saneloop.brief(loop))
 
 
 # ---------------------------------------------------------------- session events
+
 
 def _carry_over(ctx):
     """A new session id after clear/resume/compact takes over what was pending."""
@@ -258,7 +349,9 @@ def _carry_over(ctx):
             new[name] = old[name]
             carried.append(name)
     if ctx.payload.get("source") != "clear" and intents.selected_id(old):
-        new["intent"] = old["intent"]  # resume/compact keep the selected intent; /clear starts fresh
+        new["intent"] = old[
+            "intent"
+        ]  # resume/compact keep the selected intent; /clear starts fresh
         carried.append("intent")
     if carried:
         ctx.audit("carry_over", from_session=old_id, sections=carried)
@@ -278,14 +371,17 @@ def prune_sessions(ctx):
         if (s.get("updated_at") or 0) < cutoff and not _pending(s):
             del sessions[sid]
     if len(sessions) > 200:
-        for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0)[:len(sessions) - 200]:
+        for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0)[
+            : len(sessions) - 200
+        ]:
             if sid != ctx.sid and not _pending(sessions[sid]):
                 del sessions[sid]
 
 
 def _pending(sess):
-    return bool((sess.get("saneloop") or {}).get("active") or review.pending(sess)
-                or learning.pending(sess))
+    return bool(
+        (sess.get("saneloop") or {}).get("active") or review.pending(sess) or learning.pending(sess)
+    )
 
 
 def on_session_start(ctx):
@@ -307,7 +403,9 @@ def on_subagent_start(ctx):
         agents = ctx.session.setdefault("agents", {})
         agents[ctx.agent_id] = {"type": ctx.agent_type, "started_at": ctx.now, "stopped_at": None}
         if len(agents) > 50:
-            for k in sorted(agents, key=lambda a: agents[a].get("started_at") or 0)[:len(agents) - 50]:
+            for k in sorted(agents, key=lambda a: agents[a].get("started_at") or 0)[
+                : len(agents) - 50
+            ]:
                 del agents[k]
     review.subagent_start(ctx)
     learning.subagent_start(ctx)

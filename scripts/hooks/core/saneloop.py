@@ -1,4 +1,5 @@
 """SaneLoop: `sl+ <task>` keeps the agent working until its acceptance criteria are met."""
+
 import os
 
 CLI = "python3 scripts/hooks/sane.py"
@@ -15,10 +16,17 @@ def block_cap():
 
 def brief(loop):
     unmet = [i + 1 for i, c in enumerate(loop.get("acceptance_criteria") or []) if not c.get("met")]
-    return ("sane: SaneLoop active: %s (iteration %d of %d; unmet criteria: %s). Mark one met "
-            "with `%s loop check N`." % (loop.get("task"), loop.get("iteration", 0),
-                                         loop.get("max_iterations", 20),
-                                         ", ".join(map(str, unmet)) or "none", CLI))
+    return (
+        "sane: SaneLoop active: %s (iteration %d of %d; unmet criteria: %s). Mark one met "
+        "with `%s loop check N`."
+        % (
+            loop.get("task"),
+            loop.get("iteration", 0),
+            loop.get("max_iterations", 20),
+            ", ".join(map(str, unmet)) or "none",
+            CLI,
+        )
+    )
 
 
 def cmd_start(ctx, text):
@@ -32,9 +40,14 @@ def cmd_start(ctx, text):
         if ln:
             criteria.append({"text": ln[:300], "met": False, "met_at": None})
     loop = ctx.session["saneloop"]
-    loop.update(active=True, task=task[:300], iteration=0,
-                max_iterations=ctx.cfg.int("loop.max_iterations", 20),
-                acceptance_criteria=criteria[:30], started_at=ctx.now)
+    loop.update(
+        active=True,
+        task=task[:300],
+        iteration=0,
+        max_iterations=ctx.cfg.int("loop.max_iterations", 20),
+        acceptance_criteria=criteria[:30],
+        started_at=ctx.now,
+    )
     ctx.audit("saneloop_start", task=task[:300], criteria=len(criteria))
     return "SaneLoop started: %s\n%s" % (task, status_text(loop))
 
@@ -42,17 +55,21 @@ def cmd_start(ctx, text):
 def status_text(loop):
     if not loop.get("active"):
         return "SaneLoop is OFF"
-    out = ["SaneLoop is ON: %s" % loop.get("task"),
-           "iteration %d of %d" % (loop.get("iteration", 0), loop.get("max_iterations", 20))]
+    out = [
+        "SaneLoop is ON: %s" % loop.get("task"),
+        "iteration %d of %d" % (loop.get("iteration", 0), loop.get("max_iterations", 20)),
+    ]
     for i, c in enumerate(loop.get("acceptance_criteria") or []):
         out.append("  %d. [%s] %s" % (i + 1, "x" if c.get("met") else " ", c.get("text")))
     if not loop.get("acceptance_criteria"):
         out.append("  (no criteria: the loop runs until max_iterations or `sl-`)")
     cap = block_cap()
     if cap:
-        out.append("note: Claude Code ends a turn after %d consecutive Stop blocks "
-                   "(CLAUDE_CODE_STOP_HOOK_BLOCK_CAP); the loop stays on and resumes at your next "
-                   "prompt. Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0 to lift the cap." % cap)
+        out.append(
+            "note: Claude Code ends a turn after %d consecutive Stop blocks "
+            "(CLAUDE_CODE_STOP_HOOK_BLOCK_CAP); the loop stays on and resumes at your next "
+            "prompt. Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0 to lift the cap." % cap
+        )
     return "\n".join(out)
 
 
@@ -74,27 +91,38 @@ def stop_gate(ctx, held):
     if not loop.get("active"):
         return None
     if held or ctx.state["safemode"].get("active"):
-        ctx.answer.tell_user("sane-hooks: the SaneLoop is still on but cannot continue now "
-                             "(breaker, halt, tamper lock or safemode).")
+        ctx.answer.tell_user(
+            "sane-hooks: the SaneLoop is still on but cannot continue now "
+            "(breaker, halt, tamper lock or safemode)."
+        )
         return None
     criteria = loop.get("acceptance_criteria") or []
     unmet = [(i + 1, c.get("text")) for i, c in enumerate(criteria) if not c.get("met")]
     if criteria and not unmet:
         loop["active"] = False
         ctx.audit("saneloop_done", iteration=loop.get("iteration"))
-        ctx.answer.tell_user("sane-hooks: SaneLoop done: every criterion met after %d iterations."
-                             % loop.get("iteration", 0))
+        ctx.answer.tell_user(
+            "sane-hooks: SaneLoop done: every criterion met after %d iterations."
+            % loop.get("iteration", 0)
+        )
         return None
     if loop.get("iteration", 0) >= loop.get("max_iterations", 20):
         loop["active"] = False
         ctx.audit("saneloop_max", iteration=loop.get("iteration"))
-        ctx.answer.tell_user("sane-hooks: SaneLoop ended at max_iterations (%d) with %d unmet "
-                             "criteria." % (loop.get("max_iterations", 20), len(unmet)))
+        ctx.answer.tell_user(
+            "sane-hooks: SaneLoop ended at max_iterations (%d) with %d unmet "
+            "criteria." % (loop.get("max_iterations", 20), len(unmet))
+        )
         return None
     loop["iteration"] = loop.get("iteration", 0) + 1
     ctx.audit("saneloop_iteration", iteration=loop["iteration"])
-    todo = "\n".join("  %d. %s" % (n, t) for n, t in unmet) or "  (no criteria: keep improving the task)"
-    return ("[saneloop] SaneLoop iteration %d of %d for: %s\nUnmet acceptance criteria:\n%s\n"
-            "Keep working. When a criterion is really met (verified, not assumed), mark it with "
-            "`%s loop check N`. The person can stop the loop with `sl-`."
-            % (loop["iteration"], loop.get("max_iterations", 20), loop.get("task"), todo, CLI))
+    todo = (
+        "\n".join("  %d. %s" % (n, t) for n, t in unmet)
+        or "  (no criteria: keep improving the task)"
+    )
+    return (
+        "[saneloop] SaneLoop iteration %d of %d for: %s\nUnmet acceptance criteria:\n%s\n"
+        "Keep working. When a criterion is really met (verified, not assumed), mark it with "
+        "`%s loop check N`. The person can stop the loop with `sl-`."
+        % (loop["iteration"], loop.get("max_iterations", 20), loop.get("task"), todo, CLI)
+    )

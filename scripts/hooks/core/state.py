@@ -5,6 +5,7 @@ Commit order (kill-safe): counter entry exists -> temp file, fsync, rename, fsyn
 raise the counter. So a state on disk is always at or above its counter, and a state below
 its counter can only be a replayed copy.
 """
+
 import hashlib
 import hmac
 import json
@@ -23,6 +24,7 @@ except ImportError:  # Windows: filelock does the locking
 
 
 # ---------------------------------------------------------------- key and counters
+
 
 def config_dir(env=None):
     env = os.environ if env is None else env
@@ -100,6 +102,7 @@ class FileLock:
     def acquire(self, timeout=LOCK_WAIT):
         if fcntl is None:
             import filelock
+
             self.fl = filelock.FileLock(self.path)
             try:
                 self.fl.acquire(timeout=timeout)
@@ -175,15 +178,28 @@ def raise_counter(project, seq):
 
 # ---------------------------------------------------------------- shape
 
+
 def defaults(project=""):
     return {
         "schema": SCHEMA,
         "seq": 0,
         "project": project,
-        "circuit_breaker": {"failures": 0, "tripped": False, "tripped_at": None, "last_error": None,
-                            "error_signatures": {}, "trip_reason": None},
-        "enforcement": {"blocks": [], "halted": False, "halted_at": None, "halted_reason": None,
-                        "last_signature": None, "repeats": 0},
+        "circuit_breaker": {
+            "failures": 0,
+            "tripped": False,
+            "tripped_at": None,
+            "last_error": None,
+            "error_signatures": {},
+            "trip_reason": None,
+        },
+        "enforcement": {
+            "blocks": [],
+            "halted": False,
+            "halted_at": None,
+            "halted_reason": None,
+            "last_signature": None,
+            "repeats": 0,
+        },
         "safemode": {"active": False, "since": None},
         "tamper": {"locked": False, "since": None, "reason": None, "kind": None},
         "cache": {"yaml": {}},
@@ -198,13 +214,33 @@ def session_defaults():
     return {
         "created_at": now,
         "updated_at": now,
-        "research": {"local": None, "web": None, "docs": None, "github": None, "memory": None,
-                     "waived": [], "used": []},
-        "requirements": {"requested": [], "satisfied": [], "is_task": False, "is_big_task": False,
-                         "kind": None, "keywords": [], "prompts": 0},
+        "research": {
+            "local": None,
+            "web": None,
+            "docs": None,
+            "github": None,
+            "memory": None,
+            "waived": [],
+            "used": [],
+        },
+        "requirements": {
+            "requested": [],
+            "satisfied": [],
+            "is_task": False,
+            "is_big_task": False,
+            "kind": None,
+            "keywords": [],
+            "prompts": 0,
+        },
         "edits": {"count": 0, "unique_files": [], "unique_count": 0, "last_file": None},
-        "saneloop": {"active": False, "task": None, "iteration": 0, "max_iterations": 20,
-                     "acceptance_criteria": [], "started_at": None},
+        "saneloop": {
+            "active": False,
+            "task": None,
+            "iteration": 0,
+            "max_iterations": 20,
+            "acceptance_criteria": [],
+            "started_at": None,
+        },
         "action_log": [],
         "stop_blocks": 0,
         "blocks": 0,
@@ -268,6 +304,7 @@ def unlock(state, project):
 
 # ---------------------------------------------------------------- the store
 
+
 class Store:
     """Open with `open()`, change `self.state`, `commit()`, `close()`.
 
@@ -306,15 +343,17 @@ class Store:
                 raw = fh.read()
         except FileNotFoundError:
             if counter:
-                return self._tampered("state file missing (the counter shows seq %d)" % counter,
-                                      "missing", counter)
+                return self._tampered(
+                    "state file missing (the counter shows seq %d)" % counter, "missing", counter
+                )
             self.fresh = True
             self.state = defaults(self.project)
             self._loaded_text = None
             return
         except OSError as exc:
-            return self._tampered("state file unreadable (%s)" % exc.__class__.__name__,
-                                  "unreadable", counter or 0)
+            return self._tampered(
+                "state file unreadable (%s)" % exc.__class__.__name__, "unreadable", counter or 0
+            )
         try:
             doc = json.loads(raw)
             state, sig = doc["state"], doc["sig"]
@@ -326,18 +365,29 @@ class Store:
         seq = state.get("seq") if isinstance(state.get("seq"), int) else 0
         if not hmac.compare_digest(sign(self._key, self.project, text), sig):
             other = state.get("project")
-            if (isinstance(other, str) and other != self.project
-                    and hmac.compare_digest(sign(self._key, other, text), sig)):
+            if (
+                isinstance(other, str)
+                and other != self.project
+                and hmac.compare_digest(sign(self._key, other, text), sig)
+            ):
                 self.moved_from = other
-                return self._tampered("state was signed for another project path (%s)" % other,
-                                      "moved", max(seq, counter or 0), keep=state)
+                return self._tampered(
+                    "state was signed for another project path (%s)" % other,
+                    "moved",
+                    max(seq, counter or 0),
+                    keep=state,
+                )
             return self._tampered("bad or missing signature", "signature", max(seq, counter or 0))
         if counter is None and seq > 0:
-            return self._tampered("state has seq %d but the counter entry is gone" % seq,
-                                  "counters", seq)
+            return self._tampered(
+                "state has seq %d but the counter entry is gone" % seq, "counters", seq
+            )
         if counter is not None and seq < counter:
-            return self._tampered("replayed state: seq %d is below the committed %d" % (seq, counter),
-                                  "replay", counter)
+            return self._tampered(
+                "replayed state: seq %d is below the committed %d" % (seq, counter),
+                "replay",
+                counter,
+            )
         self.state = migrate(state, self.project)
         self._loaded_text = text
 

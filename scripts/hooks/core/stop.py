@@ -1,5 +1,6 @@
 """Stop, SubagentStop, SessionEnd, TaskCompleted. Stop gates run in order (SaneLoop, review,
 learning); each sees stop_hook_active and decides for itself; the first block answers."""
+
 from core import saneloop
 from core.intents import hooks as intents
 from core.learning import hooks as learning
@@ -11,8 +12,11 @@ STOP_GATES = [saneloop.stop_gate, review.stop_gate, learning.stop_gate]
 
 def held(state):
     """The agent could not act on a Stop block now."""
-    return bool(state["circuit_breaker"].get("tripped") or state["enforcement"].get("halted")
-                or state["tamper"].get("locked"))
+    return bool(
+        state["circuit_breaker"].get("tripped")
+        or state["enforcement"].get("halted")
+        or state["tamper"].get("locked")
+    )
 
 
 def summary(ctx):
@@ -21,10 +25,18 @@ def summary(ctx):
     r = s["research"]
     done = [c for c in ("local", "web", "docs", "github", "memory") if r.get(c)]
     cb = ctx.state["circuit_breaker"]
-    return ("sane: session summary: %d edits in %d files (last: %s); %d blocks; research: %s; "
-            "breaker %s" % (e.get("count", 0), e.get("unique_count", len(e.get("unique_files") or [])),
-                           e.get("last_file") or "-", s.get("blocks", 0), ", ".join(done) or "none",
-                           "TRIPPED" if cb.get("tripped") else "OK"))
+    return (
+        "sane: session summary: %d edits in %d files (last: %s); %d blocks; research: %s; "
+        "breaker %s"
+        % (
+            e.get("count", 0),
+            e.get("unique_count", len(e.get("unique_files") or [])),
+            e.get("last_file") or "-",
+            s.get("blocks", 0),
+            ", ".join(done) or "none",
+            "TRIPPED" if cb.get("tripped") else "OK",
+        )
+    )
 
 
 def on_stop(ctx):
@@ -36,17 +48,24 @@ def on_stop(ctx):
             sess["stop_blocks"] = sess.get("stop_blocks", 0) + 1
             cap = block_cap()
             if cap and sess["stop_blocks"] >= cap:
-                ctx.answer.tell_user("sane-hooks: %d Stop blocks in a row; Claude Code ends the "
-                                     "turn at %d (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP). What is pending "
-                                     "stays pending for your next prompt." % (sess["stop_blocks"], cap))
-            ctx.audit("stop_block", code=reason.split("]", 1)[0] + "]",
-                      stop_hook_active=bool(ctx.payload.get("stop_hook_active")))
+                ctx.answer.tell_user(
+                    "sane-hooks: %d Stop blocks in a row; Claude Code ends the "
+                    "turn at %d (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP). What is pending "
+                    "stays pending for your next prompt." % (sess["stop_blocks"], cap)
+                )
+            ctx.audit(
+                "stop_block",
+                code=reason.split("]", 1)[0] + "]",
+                stop_hook_active=bool(ctx.payload.get("stop_hook_active")),
+            )
             ctx.answer.deny(reason)
             return
     sess["stop_blocks"] = 0
     if is_held:
-        ctx.answer.tell_user("sane-hooks: the agent is held (breaker, enforcement halt or tamper "
-                             "lock); anything pending stays pending.")
+        ctx.answer.tell_user(
+            "sane-hooks: the agent is held (breaker, enforcement halt or tamper "
+            "lock); anything pending stays pending."
+        )
     text = summary(ctx)
     ctx.log("info", "session summary", summary=text)
     ctx.answer.tell_user(text)
@@ -70,4 +89,3 @@ def on_session_end(ctx):
 
 def on_task_completed(ctx):
     learning.task_completed(ctx)
-

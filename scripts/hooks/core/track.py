@@ -1,17 +1,39 @@
 """PostToolUse / PostToolUseFailure: edits, research credit, failures and the breaker, the
 action log. Decides from explicit fields only: text in stdout is never an error."""
+
 import os
 
 from core import paths, policy
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
-from core.gates_pre import CATEGORY_TOOLS
 
 UNIQUE_FILES_CAP = 200
 ACTION_LOG_CAP = 20
-SHELL_READERS = frozenset(("cat", "head", "tail", "less", "more", "grep", "rg", "ag", "ls", "find",
-                           "fd", "tree", "wc", "file", "stat", "git", "sed", "awk", "jq", "diff"))
+SHELL_READERS = frozenset(
+    (
+        "cat",
+        "head",
+        "tail",
+        "less",
+        "more",
+        "grep",
+        "rg",
+        "ag",
+        "ls",
+        "find",
+        "fd",
+        "tree",
+        "wc",
+        "file",
+        "stat",
+        "git",
+        "sed",
+        "awk",
+        "jq",
+        "diff",
+    )
+)
 
 
 def research_category(ctx, tool):
@@ -22,6 +44,7 @@ def research_category(ctx, tool):
         return "web"
     if tool.startswith("mcp__"):
         from core.globs import fnmatchcase
+
         tools = ctx.cfg.get("research.tools") or {}
         for cat, pats in tools.items() if isinstance(tools, dict) else ():
             for pat in pats if isinstance(pats, list) else [pats]:
@@ -93,7 +116,7 @@ def track_edits(ctx, facts, ok):
             files.append(rel)
         e["last_file"] = rel
     if len(files) > UNIQUE_FILES_CAP:
-        del files[:len(files) - UNIQUE_FILES_CAP]
+        del files[: len(files) - UNIQUE_FILES_CAP]
 
 
 def error_signature(tool, error):
@@ -112,7 +135,12 @@ def error_signature(tool, error):
         kind = "SYNTAX_ERROR"
     elif "permission denied" in body or "eacces" in body:
         kind = "PERMISSION_DENIED"
-    elif "no such file" in body or "enoent" in body or "does not exist" in body or "not found" in body:
+    elif (
+        "no such file" in body
+        or "enoent" in body
+        or "does not exist" in body
+        or "not found" in body
+    ):
         kind = "FILE_NOT_FOUND"
     elif "modulenotfounderror" in body or "importerror" in body or "cannot find module" in body:
         kind = "IMPORT_ERROR"
@@ -142,7 +170,7 @@ def track_failure(ctx, facts, ok):
     sigs = cb.setdefault("error_signatures", {})
     sigs[sig] = sigs.get(sig, 0) + 1
     if len(sigs) > 50:
-        for k in sorted(sigs, key=sigs.get)[:len(sigs) - 50]:
+        for k in sorted(sigs, key=sigs.get)[: len(sigs) - 50]:
             del sigs[k]
     err = ctx.payload.get("error")
     cb["last_error"] = (err if isinstance(err, str) else sig)[:300]
@@ -151,41 +179,66 @@ def track_failure(ctx, facts, ok):
     if cb.get("tripped"):
         return
     if cb["failures"] >= max_c or sigs[sig] >= max_s:
-        why = ("%d consecutive failures" % cb["failures"] if cb["failures"] >= max_c
-               else "%d failures with the signature %s" % (sigs[sig], sig))
+        why = (
+            "%d consecutive failures" % cb["failures"]
+            if cb["failures"] >= max_c
+            else "%d failures with the signature %s" % (sigs[sig], sig)
+        )
         cb.update(tripped=True, tripped_at=ctx.now, trip_reason=why)
         ctx.audit("breaker_trip", reason=why, signature=sig)
-        ctx.answer.add_context("sane: the circuit breaker TRIPPED (%s). Only read-only tools work "
-                               "now. Stop and explain the failures to the person; they reset it "
-                               "with `rb-`." % why)
-        ctx.answer.tell_user("sane-hooks: circuit breaker TRIPPED (%s). Type `rb-` to reset it."
-                             % why)
+        ctx.answer.add_context(
+            "sane: the circuit breaker TRIPPED (%s). Only read-only tools work "
+            "now. Stop and explain the failures to the person; they reset it "
+            "with `rb-`." % why
+        )
+        ctx.answer.tell_user(
+            "sane-hooks: circuit breaker TRIPPED (%s). Type `rb-` to reset it." % why
+        )
     else:
-        ctx.answer.add_context("sane: failure %d of %d before the circuit breaker trips (%s seen "
-                               "%d of %d times). Change the approach rather than retrying."
-                               % (cb["failures"], max_c, sig, sigs[sig], max_s))
+        ctx.answer.add_context(
+            "sane: failure %d of %d before the circuit breaker trips (%s seen "
+            "%d of %d times). Change the approach rather than retrying."
+            % (cb["failures"], max_c, sig, sigs[sig], max_s)
+        )
 
 
 def log_action(ctx, facts, ok):
     log = ctx.session.setdefault("action_log", [])
     target = (facts.raw_writes or facts.raw_reads or [facts.text[:80]] or [None])[0]
-    log.append({"ts": round(ctx.now, 3), "tool": ctx.tool, "ok": ok,
-                "target": target[:200] if isinstance(target, str) else None})
+    log.append(
+        {
+            "ts": round(ctx.now, 3),
+            "tool": ctx.tool,
+            "ok": ok,
+            "target": target[:200] if isinstance(target, str) else None,
+        }
+    )
     if len(log) > ACTION_LOG_CAP:
-        del log[:len(log) - ACTION_LOG_CAP]
+        del log[: len(log) - ACTION_LOG_CAP]
 
 
 def drop_auth(ctx, facts, ok):
     tid = ctx.payload.get("tool_use_id")
     auth = ctx.state.get("auth") or []
-    keep = [a for a in auth if isinstance(a, dict) and a.get("tool_use_id") != tid
-            and a.get("expires", 0) > ctx.now]
+    keep = [
+        a
+        for a in auth
+        if isinstance(a, dict) and a.get("tool_use_id") != tid and a.get("expires", 0) > ctx.now
+    ]
     if len(keep) != len(auth):
         ctx.state["auth"] = keep
 
 
-TRACKERS = [drop_auth, track_failure, track_edits,
-            credit_research, log_action, review.post_tool, learning.post_tool, intents.post_tool]
+TRACKERS = [
+    drop_auth,
+    track_failure,
+    track_edits,
+    credit_research,
+    log_action,
+    review.post_tool,
+    learning.post_tool,
+    intents.post_tool,
+]
 
 
 def on_post_tool(ctx):

@@ -1,4 +1,5 @@
 """sane.py status, config, logs, reset, unlock, loop."""
+
 import json
 import os
 import time
@@ -7,8 +8,17 @@ from core import log
 from core.cli.common import CliError, caller, open_store, out, project_of, resolve_session
 
 SECTIONS = ("circuit_breaker", "enforcement", "safemode", "tamper")
-SESSION_SECTIONS = ("research", "requirements", "edits", "saneloop", "action_log", "review",
-                    "learning", "intent", "reads")
+SESSION_SECTIONS = (
+    "research",
+    "requirements",
+    "edits",
+    "saneloop",
+    "action_log",
+    "review",
+    "learning",
+    "intent",
+    "reads",
+)
 ALIASES = {"breaker": "circuit_breaker", "loop": "saneloop"}
 
 
@@ -26,31 +36,48 @@ def status(args):
         if st.fresh:
             out("project: %s (no state yet: defaults)" % project)
         else:
-            out("project: %s (state verified: %s, seq %s)"
-                % (project, "NO - " + st.tamper if st.tamper else "yes", state.get("seq")))
+            out(
+                "project: %s (state verified: %s, seq %s)"
+                % (project, "NO - " + st.tamper if st.tamper else "yes", state.get("seq"))
+            )
         t = state["tamper"]
         if t.get("locked"):
             out("TAMPER LOCK: %s (the person lifts it with `unlock`)" % t.get("reason"))
         out("safemode is %s" % ("ON" if state["safemode"].get("active") else "OFF"))
         cb = state["circuit_breaker"]
-        out("breaker is %s (%d consecutive failures)" % (
-            "TRIPPED: %s" % cb.get("trip_reason") if cb.get("tripped") else "OK", cb.get("failures", 0)))
+        out(
+            "breaker is %s (%d consecutive failures)"
+            % (
+                "TRIPPED: %s" % cb.get("trip_reason") if cb.get("tripped") else "OK",
+                cb.get("failures", 0),
+            )
+        )
         enf = state["enforcement"]
         if enf.get("halted"):
             out("enforcement HALTED: %s" % enf.get("halted_reason"))
         sessions = state.get("sessions") or {}
         out("sessions: %d (most recent: %s)" % (len(sessions), state.get("last_session")))
-        for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0, reverse=True)[:5]:
+        for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0, reverse=True)[
+            :5
+        ]:
             s = sessions[sid]
             r = s.get("research") or {}
             done = [c for c in ("local", "web", "docs", "github", "memory") if r.get(c)]
             e = s.get("edits") or {}
             loop = s.get("saneloop") or {}
-            out("  %s: %d edits in %d files; research: %s%s%s" % (
-                sid, e.get("count", 0), e.get("unique_count", 0), ", ".join(done) or "none",
-                "; waived: " + ", ".join(r.get("waived")) if r.get("waived") else "",
-                "; SaneLoop: %s (iteration %d)" % (loop.get("task"), loop.get("iteration", 0))
-                if loop.get("active") else ""))
+            out(
+                "  %s: %d edits in %d files; research: %s%s%s"
+                % (
+                    sid,
+                    e.get("count", 0),
+                    e.get("unique_count", 0),
+                    ", ".join(done) or "none",
+                    "; waived: " + ", ".join(r.get("waived")) if r.get("waived") else "",
+                    "; SaneLoop: %s (iteration %d)" % (loop.get("task"), loop.get("iteration", 0))
+                    if loop.get("active")
+                    else "",
+                )
+            )
         return 0
     finally:
         st.close()
@@ -66,6 +93,7 @@ def _flatten(d, prefix=""):
 
 def config(args):
     from core import config as cfgmod
+
     project = project_of(args)
     st = open_store(project)
     try:
@@ -73,7 +101,9 @@ def config(args):
     finally:
         st.close()
     if args.json:
-        out(json.dumps({"config": cfg.data, "sources": cfg.sources, "errors": cfg.errors}, indent=2))
+        out(
+            json.dumps({"config": cfg.data, "sources": cfg.sources, "errors": cfg.errors}, indent=2)
+        )
         return 0
     for key, value in _flatten(cfg.data):
         out("%-42s %-30s (%s)" % (key, json.dumps(value), cfg.sources.get(key, "default")))
@@ -87,9 +117,18 @@ HOOKS = ("saneprompt", "sanetools", "sanetrack", "sanestop")
 
 def _fmt(hook, rec):
     ts = time.strftime("%H:%M:%S", time.localtime(rec.get("ts") or 0))
-    extra = " ".join("%s=%s" % (k, v) for k, v in rec.items()
-                     if k not in ("ts", "level", "msg", "trace") and v not in (None, ""))
-    return "%s %-10s %-5s %s %s" % (ts, hook, rec.get("level", rec.get("event", "")), rec.get("msg", ""), extra)
+    extra = " ".join(
+        "%s=%s" % (k, v)
+        for k, v in rec.items()
+        if k not in ("ts", "level", "msg", "trace") and v not in (None, "")
+    )
+    return "%s %-10s %-5s %s %s" % (
+        ts,
+        hook,
+        rec.get("level", rec.get("event", "")),
+        rec.get("msg", ""),
+        extra,
+    )
 
 
 def logs(args):
@@ -98,12 +137,14 @@ def logs(args):
     for h in hooks:
         if h not in HOOKS + ("audit",):
             raise CliError("unknown log %r: one of %s, audit" % (h, ", ".join(HOOKS)))
+
     def path(h):
         return os.path.join(project, ".claude", "audit.jsonl" if h == "audit" else h + ".log")
+
     rows = []
     for h in hooks:
         rows += [(r.get("ts") or 0, h, r) for r in log.read_lines(path(h), args.lines)]
-    for _, h, r in sorted(rows, key=lambda x: x[0])[-args.lines:]:
+    for _, h, r in sorted(rows, key=lambda x: x[0])[-args.lines :]:
         out(_fmt(h, r))
     if not args.follow:
         return 0
@@ -131,6 +172,7 @@ def logs(args):
 
 def reset(args, argv):
     from core.state import defaults, session_defaults
+
     project = project_of(args)
     section = ALIASES.get(args.section, args.section) if args.section else "all"
     valid = ("all", "sessions") + SECTIONS + SESSION_SECTIONS
@@ -143,8 +185,11 @@ def reset(args, argv):
         who = caller(st, argv)
         state = st.state
         if st.tamper or state["tamper"].get("locked"):
-            raise CliError("the state is tamper-locked (%s): run `sane.py unlock` first"
-                           % (st.tamper or state["tamper"].get("reason")), 2)
+            raise CliError(
+                "the state is tamper-locked (%s): run `sane.py unlock` first"
+                % (st.tamper or state["tamper"].get("reason")),
+                2,
+            )
         base = defaults(project)
         if section == "all":
             for key in SECTIONS[:3] + ("auth",):
@@ -169,6 +214,7 @@ def reset(args, argv):
 
 def unlock(args, argv):
     from core.state import unlock as lift
+
     project = project_of(args)
     st = open_store(project)
     try:
@@ -181,9 +227,15 @@ def unlock(args, argv):
         st.state = lift(st.state, project)
         st.commit(force=True)
         log.audit(project, "unlock", reason=was, **who.record())
-        out("tamper lock lifted (it was: %s).%s" % (
-            was, " Adopted the state of the moved project (%s)." % moved if moved else
-            " The state starts from defaults; sessions were kept."))
+        out(
+            "tamper lock lifted (it was: %s).%s"
+            % (
+                was,
+                " Adopted the state of the moved project (%s)." % moved
+                if moved
+                else " The state starts from defaults; sessions were kept.",
+            )
+        )
         return 0
     finally:
         st.close()
@@ -201,6 +253,7 @@ def loop(args, argv):
         sess = st.session(sid)
         lp = sess["saneloop"]
         from core.saneloop import status_text
+
         if args.loop_cmd == "status":
             out("session %s (%s)" % (sid, how))
             out(status_text(lp))

@@ -1,4 +1,5 @@
 """Shared pieces of the sane.py subcommands: project, state, who is calling, errors."""
+
 import os
 import sys
 import time
@@ -27,6 +28,7 @@ def under_claude():
 
 def open_store(project, lock_wait=5.0):
     from core.state import Store
+
     st = Store(project, lock_wait=lock_wait)
     st.open()
     if st.busy:
@@ -72,9 +74,12 @@ def caller(store, argv, changes_state=True):
         del auth[i]
         return Caller("agent", a.get("session"), a.get("agent_id"), a.get("agent_type"))
     if changes_state:
-        raise CliError("refused: this sane.py call runs inside Claude Code but the hooks did not "
-                       "authorise it (it went around them). Run it as a plain Bash call, or as "
-                       "the person outside Claude Code.", 2)
+        raise CliError(
+            "refused: this sane.py call runs inside Claude Code but the hooks did not "
+            "authorise it (it went around them). Run it as a plain Bash call, or as "
+            "the person outside Claude Code.",
+            2,
+        )
     return Caller("agent", env_sid)
 
 

@@ -1,4 +1,5 @@
 """sane.py doctor: is everything wired and trustworthy? One line per check, exit 1 on problems."""
+
 import json
 import os
 import stat
@@ -6,12 +7,20 @@ import sys
 
 from core import log
 from core.cli.common import out, project_of
-from core.cli.install import SCRIPTS, MATCHED, is_ours
+from core.cli.install import MATCHED, SCRIPTS, is_ours
 
 
 def _check(results, ok, name, detail, hint=None):
     results.append(ok)
-    out("%s %-10s %s%s" % ("ok  " if ok else "FAIL", name, detail, ("\n           hint: " + hint) if hint and not ok else ""))
+    out(
+        "%s %-10s %s%s"
+        % (
+            "ok  " if ok else "FAIL",
+            name,
+            detail,
+            ("\n           hint: " + hint) if hint and not ok else "",
+        )
+    )
 
 
 def settings_problems(path, project):
@@ -25,7 +34,7 @@ def settings_problems(path, project):
         return ["%s is not valid JSON (%s): Claude Code ignores the whole file" % (path, exc)]
     hooks = data.get("hooks") if isinstance(data, dict) else None
     if not isinstance(hooks, dict):
-        return ["no \"hooks\" object in %s" % path]
+        return ['no "hooks" object in %s' % path]
     problems = []
     for script, events in SCRIPTS.items():
         for ev in events:
@@ -33,7 +42,9 @@ def settings_problems(path, project):
             found = []
             for g in groups if isinstance(groups, list) else []:
                 if not isinstance(g, dict) or not isinstance(g.get("hooks"), list):
-                    problems.append("%s: a group is not {matcher, hooks: [...]} (the flat form is invalid)" % ev)
+                    problems.append(
+                        "%s: a group is not {matcher, hooks: [...]} (the flat form is invalid)" % ev
+                    )
                     continue
                 for h in g["hooks"]:
                     if is_ours(h) and "%s.py" % script in h.get("command", ""):
@@ -44,50 +55,77 @@ def settings_problems(path, project):
             for g, h in found:
                 cmd = h.get("command", "")
                 if h.get("type") != "command":
-                    problems.append("%s: type must be \"command\"" % ev)
+                    problems.append('%s: type must be "command"' % ev)
                 if "||" in cmd or "; true" in cmd:
                     problems.append("%s: `|| true` turns every block into an allow" % ev)
                 t = h.get("timeout")
                 if t is not None and (not isinstance(t, (int, float)) or t > 600 or t <= 0):
                     problems.append("%s: timeout %r is not seconds in (0, 600]" % (ev, t))
                 if ev in MATCHED and g.get("matcher") not in (None, "", "*"):
-                    problems.append("%s: matcher %r does not cover every tool" % (ev, g.get("matcher")))
+                    problems.append(
+                        "%s: matcher %r does not cover every tool" % (ev, g.get("matcher"))
+                    )
                 parts = cmd.split('"')
                 py = parts[1] if len(parts) > 2 else ""
                 if py and not os.access(py, os.X_OK):
                     problems.append("%s: interpreter %s is not executable" % (ev, py))
-                target = cmd.replace("$CLAUDE_PROJECT_DIR", project).replace("${CLAUDE_PROJECT_DIR}", project)
+                target = cmd.replace("$CLAUDE_PROJECT_DIR", project).replace(
+                    "${CLAUDE_PROJECT_DIR}", project
+                )
                 script_path = os.path.join(project, "scripts", "hooks", script + ".py")
                 if script_path not in target or not os.path.exists(script_path):
-                    problems.append("%s: %s is missing (a missing script fails open)" % (ev, script_path))
+                    problems.append(
+                        "%s: %s is missing (a missing script fails open)" % (ev, script_path)
+                    )
     return sorted(set(problems))
 
 
 def doctor(args):
     from core.state import Store, config_dir, read_counter
+
     project = project_of(args)
     res = []
     out("sane doctor for %s" % project)
     v = sys.version_info
-    _check(res, v >= (3, 8), "python", "%s (%d.%d.%d)" % (sys.executable, v[0], v[1], v[2]),
-           "Python 3.8 or newer is needed")
+    _check(
+        res,
+        v >= (3, 8),
+        "python",
+        "%s (%d.%d.%d)" % (sys.executable, v[0], v[1], v[2]),
+        "Python 3.8 or newer is needed",
+    )
     for mod, why in (("yaml", "config files"), ("filelock", "locking where fcntl is missing")):
         try:
             __import__(mod)
             _check(res, True, "deps", "%s importable (%s)" % (mod, why))
         except ImportError:
             needed = mod == "yaml" or os.name == "nt"
-            _check(res, not needed, "deps", "%s not installed (%s)" % (mod, why), "pip install %s" % ("pyyaml" if mod == "yaml" else mod))
+            _check(
+                res,
+                not needed,
+                "deps",
+                "%s not installed (%s)" % (mod, why),
+                "pip install %s" % ("pyyaml" if mod == "yaml" else mod),
+            )
     problems = settings_problems(os.path.join(project, ".claude", "settings.json"), project)
-    _check(res, not problems, "settings", "all %d events wired" % sum(len(e) for e in SCRIPTS.values())
-           if not problems else "; ".join(problems), "run `sane.py install %s`" % project)
+    _check(
+        res,
+        not problems,
+        "settings",
+        "all %d events wired" % sum(len(e) for e in SCRIPTS.values())
+        if not problems
+        else "; ".join(problems),
+        "run `sane.py install %s`" % project,
+    )
     if os.environ.get("SANE_HOOK_SECRET"):
         _check(res, True, "secret", "from SANE_HOOK_SECRET")
     else:
         sp = os.path.join(config_dir(), "secret")
         if os.path.exists(sp):
             mode = stat.S_IMODE(os.stat(sp).st_mode)
-            _check(res, mode & 0o077 == 0, "secret", "%s (mode %o)" % (sp, mode), "chmod 600 %s" % sp)
+            _check(
+                res, mode & 0o077 == 0, "secret", "%s (mode %o)" % (sp, mode), "chmod 600 %s" % sp
+            )
         else:
             _check(res, True, "secret", "not created yet (made on first hook run)")
     counter = read_counter(project)
@@ -96,36 +134,71 @@ def doctor(args):
     try:
         seq = st.state.get("seq")
         if st.busy:
-            _check(res, False, "lock", "the state lock is held by another process", "retry in a moment")
+            _check(
+                res, False, "lock", "the state lock is held by another process", "retry in a moment"
+            )
         if st.fresh:
             _check(res, True, "state", "no state yet (first run gets defaults)")
         elif st.tamper:
-            hint = ("the project was moved from %s: type `unlock` (or run `sane.py unlock`) to adopt "
-                    "its state" % st.moved_from if st.moved_from else
-                    "check .claude/audit.jsonl, then type `unlock` in Claude Code")
+            hint = (
+                "the project was moved from %s: type `unlock` (or run `sane.py unlock`) to adopt "
+                "its state" % st.moved_from
+                if st.moved_from
+                else "check .claude/audit.jsonl, then type `unlock` in Claude Code"
+            )
             _check(res, False, "state", "does not verify: %s" % st.tamper, hint)
         elif st.state["tamper"].get("locked"):
             t = st.state["tamper"]
-            hint = ("moved from %s; `unlock` adopts its state" % t.get("moved_from")) if t.get("moved_from") else "type `unlock` once you know why"
-            _check(res, False, "state", "tamper-locked since %s: %s" % (t.get("since"), t.get("reason")), hint)
+            hint = (
+                ("moved from %s; `unlock` adopts its state" % t.get("moved_from"))
+                if t.get("moved_from")
+                else "type `unlock` once you know why"
+            )
+            _check(
+                res,
+                False,
+                "state",
+                "tamper-locked since %s: %s" % (t.get("since"), t.get("reason")),
+                hint,
+            )
         else:
             _check(res, True, "state", "signature verified, seq %s" % seq)
-        _check(res, st.fresh or counter is not None, "counter",
-               "last committed seq %s" % counter if counter is not None else "no entry for this project")
+        _check(
+            res,
+            st.fresh or counter is not None,
+            "counter",
+            "last committed seq %s" % counter
+            if counter is not None
+            else "no entry for this project",
+        )
     finally:
         st.close()
     from core import config as cfgmod
+
     cfg = cfgmod.load(project, {})
-    _check(res, not cfg.errors, "config", "ok" if not cfg.errors else "; ".join(cfg.errors),
-           "fix the file; defaults apply meanwhile")
+    _check(
+        res,
+        not cfg.errors,
+        "config",
+        "ok" if not cfg.errors else "; ".join(cfg.errors),
+        "fix the file; defaults apply meanwhile",
+    )
     cdir = os.path.join(project, ".claude")
     errors = 0
     for h in ("saneprompt", "sanetools", "sanetrack", "sanestop"):
-        errors += sum(1 for r in log.read_lines(os.path.join(cdir, h + ".log"), 500)
-                      if r.get("level") == "error")
+        errors += sum(
+            1
+            for r in log.read_lines(os.path.join(cdir, h + ".log"), 500)
+            if r.get("level") == "error"
+        )
     writable = os.access(cdir, os.W_OK) if os.path.isdir(cdir) else os.access(project, os.W_OK)
-    _check(res, writable and errors == 0, "logs", "%s writable; %d recent errors" % (cdir, errors),
-           "see `sane.py logs`")
+    _check(
+        res,
+        writable and errors == 0,
+        "logs",
+        "%s writable; %d recent errors" % (cdir, errors),
+        "see `sane.py logs`",
+    )
     bad = res.count(False)
     out("%d checks, %d problems" % (len(res), bad))
     return 0 if bad == 0 else 1

@@ -1,5 +1,6 @@
 """sane.py install / uninstall: the hooks travel with the project; settings are merged, never
 replaced; our entries are recognised by their script names so uninstall removes only ours."""
+
 import json
 import os
 import shutil
@@ -8,25 +9,43 @@ import time
 
 from core.cli.common import CliError, out
 
-SCRIPTS = {"saneprompt": ("UserPromptSubmit", "SessionStart", "SubagentStart"),
-           "sanetools": ("PreToolUse",),
-           "sanetrack": ("PostToolUse", "PostToolUseFailure"),
-           "sanestop": ("Stop", "SubagentStop", "SessionEnd", "TaskCompleted")}
+SCRIPTS = {
+    "saneprompt": ("UserPromptSubmit", "SessionStart", "SubagentStart"),
+    "sanetools": ("PreToolUse",),
+    "sanetrack": ("PostToolUse", "PostToolUseFailure"),
+    "sanestop": ("Stop", "SubagentStop", "SessionEnd", "TaskCompleted"),
+}
 # Events whose matcher selects tools or agents; the others take no matcher.
-MATCHED = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart", "SubagentStop",
-           "SessionStart")
+MATCHED = (
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "SessionStart",
+)
 TIMEOUTS = {"SessionStart": 15, "SessionEnd": 5}
 PLACEHOLDER = "__PYTHON__"
 GITIGNORE_MARK = "# sane-hooks (generated; state, locks and logs stay local)"
-GITIGNORE_LINES = (".claude/state.json", ".claude/state.json.lock", ".claude/state.json.*.tmp",
-                   ".claude/audit.jsonl", ".claude/*.log", ".claude/*.log.*",
-                   "scripts/hooks/**/__pycache__/")
+GITIGNORE_LINES = (
+    ".claude/state.json",
+    ".claude/state.json.lock",
+    ".claude/state.json.*.tmp",
+    ".claude/audit.jsonl",
+    ".claude/*.log",
+    ".claude/*.log.*",
+    "scripts/hooks/**/__pycache__/",
+)
 HOOKS_SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def is_ours(handler):
     cmd = handler.get("command", "") if isinstance(handler, dict) else ""
-    cmd = cmd + " " + " ".join(str(a) for a in handler.get("args") or []) if isinstance(handler, dict) else cmd
+    cmd = (
+        cmd + " " + " ".join(str(a) for a in handler.get("args") or [])
+        if isinstance(handler, dict)
+        else cmd
+    )
     return any("scripts/hooks/%s.py" % s in cmd for s in SCRIPTS)
 
 
@@ -34,9 +53,11 @@ def our_hooks(python):
     hooks = {}
     for script, events in SCRIPTS.items():
         for ev in events:
-            handler = {"type": "command",
-                       "command": '"%s" "$CLAUDE_PROJECT_DIR/scripts/hooks/%s.py"' % (python, script),
-                       "timeout": TIMEOUTS.get(ev, 10)}
+            handler = {
+                "type": "command",
+                "command": '"%s" "$CLAUDE_PROJECT_DIR/scripts/hooks/%s.py"' % (python, script),
+                "timeout": TIMEOUTS.get(ev, 10),
+            }
             group = {"matcher": "*", "hooks": [handler]} if ev in MATCHED else {"hooks": [handler]}
             hooks[ev] = group
     return hooks
@@ -47,7 +68,7 @@ def merge(settings, python):
     new = json.loads(json.dumps(settings))
     hooks = new.setdefault("hooks", {})
     if not isinstance(hooks, dict):
-        raise CliError("settings.json: \"hooks\" is not an object; fix it by hand first")
+        raise CliError('settings.json: "hooks" is not an object; fix it by hand first')
     strip(hooks)
     for ev, group in our_hooks(python).items():
         hooks.setdefault(ev, []).append(group)
@@ -189,6 +210,7 @@ def install(args):
         out("added sane-hooks entries to .gitignore")
     try:
         import compileall
+
         compileall.compile_dir(os.path.join(project, "scripts", "hooks"), quiet=1)
     except Exception:
         pass

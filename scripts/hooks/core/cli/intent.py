@@ -1,12 +1,13 @@
 """sane.py intent select ID | show [ID] | list | clear: the session's intent (the agent, through
 an authorised Bash call, or the person)."""
+
 import argparse
 import json
 
-from core.intents import hooks as gov
 from core import log
-from core.intents import loader as intents_file
 from core.cli.common import CLI, CliError, caller, open_store, out, project_of, resolve_session
+from core.intents import hooks as gov
+from core.intents import loader as intents_file
 
 COMMANDS = ("intent",)
 
@@ -36,6 +37,7 @@ def _load(project, st):
     if intents.broken:
         for e in intents.errors[1:]:
             from core.cli.common import err
+
             err("sane.py: " + e)
         raise CliError(intents.errors[0], 1)
     return intents
@@ -43,8 +45,11 @@ def _load(project, st):
 
 def _need_file(intents):
     if not intents.exists:
-        raise CliError("no intents file: the person writes .claude/active_intents.yaml "
-                       "(see the README for an example)", 1)
+        raise CliError(
+            "no intents file: the person writes .claude/active_intents.yaml "
+            "(see the README for an example)",
+            1,
+        )
 
 
 def run(args, argv):
@@ -57,7 +62,8 @@ def run(args, argv):
         who = caller(st, argv, changes_state=changes)
         intents = _load(project, st) if args.intent_cmd != "clear" else None
         code = {"select": _select, "show": _show, "list": _list, "clear": _clear}[args.intent_cmd](
-            args, project, st, who, intents)
+            args, project, st, who, intents
+        )
         st.commit()  # the YAML cache, a consumed authorisation, the selection
         return code
     finally:
@@ -71,8 +77,10 @@ def _select(args, project, st, who, intents):
         known = ", ".join(x["id"] for x in intents.intents) or "none"
         raise CliError("no intent %r in .claude/active_intents.yaml (ids: %s)" % (args.id, known))
     if it["status"] != "IN_PROGRESS":
-        raise CliError("intent %s is %s: only an IN_PROGRESS intent can be selected (the person "
-                       "changes its status in .claude/active_intents.yaml)" % (it["id"], it["status"]))
+        raise CliError(
+            "intent %s is %s: only an IN_PROGRESS intent can be selected (the person "
+            "changes its status in .claude/active_intents.yaml)" % (it["id"], it["status"])
+        )
     sid, how = resolve_session(args, st.state, who)
     sess = st.session(sid)
     gov.select(sess, it, who.by, who.agent_id, __import__("time").time())
@@ -96,8 +104,11 @@ def _show(args, project, st, who, intents):
     sel = gov.selected_id(st.state["sessions"].get(sid) or {}) if sid else None
     iid = args.id or sel
     if not iid:
-        out("no intent is selected for session %s (%s)." % (sid, how) if sid else
-            "no intent is selected (no session recorded yet).")
+        out(
+            "no intent is selected for session %s (%s)." % (sid, how)
+            if sid
+            else "no intent is selected (no session recorded yet)."
+        )
         if intents.active:
             out("active intents: %s" % gov.active_text(intents))
             out("select one: %s intent select <ID>" % CLI)
@@ -119,8 +130,18 @@ def _list(args, project, st, who, intents):
     sid, _how = _session_of(args, st, who)
     sel = gov.selected_id(st.state["sessions"].get(sid) or {}) if sid else None
     if args.json:
-        out(json.dumps({"file": intents.path, "exists": intents.exists, "selected": sel,
-                        "session": sid, "intents": intents.intents}, indent=2))
+        out(
+            json.dumps(
+                {
+                    "file": intents.path,
+                    "exists": intents.exists,
+                    "selected": sel,
+                    "session": sid,
+                    "intents": intents.intents,
+                },
+                indent=2,
+            )
+        )
         return 0
     if not intents.exists:
         out("no intents file (.claude/active_intents.yaml): the intent gates are off.")
@@ -129,9 +150,16 @@ def _list(args, project, st, who, intents):
         out(".claude/active_intents.yaml holds no intents.")
         return 0
     for it in intents.intents:
-        out("%s %-12s %-11s %s  (scope: %s)" % ("*" if it["id"] == sel else " ", it["id"],
-                                                 it["status"], it["name"],
-                                                 ", ".join(it["scope"]) or "none"))
+        out(
+            "%s %-12s %-11s %s  (scope: %s)"
+            % (
+                "*" if it["id"] == sel else " ",
+                it["id"],
+                it["status"],
+                it["name"],
+                ", ".join(it["scope"]) or "none",
+            )
+        )
     if sel:
         out("* selected for session %s" % sid)
     elif intents.active:

@@ -1,5 +1,6 @@
 """`sane.py learn ...`: reflect, skip, observe (the agent or the person), list, search, stats,
 trace (anyone), maintain (the person only)."""
+
 import argparse
 import json
 import os
@@ -14,26 +15,34 @@ MAX_INPUT = 1024 * 1024
 
 
 def add_parser(sub, cmd):
-    sp = cmd("learn", "the learning gate: reflect, skip, observe, list, search, stats, trace, "
-                      "maintain")
+    sp = cmd(
+        "learn", "the learning gate: reflect, skip, observe, list, search, stats, trace, maintain"
+    )
     acts = sp.add_subparsers(dest="learn_cmd", metavar="ACTION", parser_class=sp.__class__)
 
     def action(name, help_, session=False):
         a = acts.add_parser(name, help=help_, description=help_)
         a.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
         if session:
-            a.add_argument("--session", help="session id (default: the SID argument, "
-                                             "$CLAUDE_CODE_SESSION_ID, else the most recent)")
+            a.add_argument(
+                "--session",
+                help="session id (default: the SID argument, "
+                "$CLAUDE_CODE_SESSION_ID, else the most recent)",
+            )
         return a
 
-    a = action("reflect", "record learnings (JSON on stdin or --file): opens the gate when at "
-                          "least one passes", session=True)
+    a = action(
+        "reflect",
+        "record learnings (JSON on stdin or --file): opens the gate when at least one passes",
+        session=True,
+    )
     a.add_argument("sid", nargs="?", metavar="SID")
     a.add_argument("--file", "-f", metavar="F", help="read the JSON from F instead of stdin")
     a = action("skip", 'log that there is nothing to learn: learn skip SID "reason"', session=True)
     a.add_argument("words", nargs="+", metavar="[SID] REASON")
-    a = action("observe", 'a subagent\'s note for the reflection: learn observe SID "note"',
-               session=True)
+    a = action(
+        "observe", 'a subagent\'s note for the reflection: learn observe SID "note"', session=True
+    )
     a.add_argument("words", nargs="+", metavar="[SID] NOTE")
     a = action("list", "stored learnings, newest first")
     a.add_argument("--all", action="store_true", help="include archived and superseded ones")
@@ -48,8 +57,10 @@ def add_parser(sub, cmd):
     a = action("trace", "the learning gate's trace events for a session", session=True)
     a.add_argument("sid", nargs="?", metavar="SID")
     a.add_argument("--json", action="store_true")
-    a = action("maintain", "passive decay now, cache rebuild, or restore an archived learning "
-                           "(the person only)")
+    a = action(
+        "maintain",
+        "passive decay now, cache rebuild, or restore an archived learning (the person only)",
+    )
     a.add_argument("--restore", metavar="ID")
     a.add_argument("--rebuild", action="store_true", help="rebuild the retrieval cache first")
 
@@ -57,16 +68,28 @@ def add_parser(sub, cmd):
 def run(args, argv):
     act = getattr(args, "learn_cmd", None)
     if not act:
-        raise CliError("learn needs an action: reflect | skip | observe | list | search | stats "
-                       "| trace | maintain")
-    return {"reflect": reflect, "skip": skip, "observe": observe, "list": list_,
-            "search": search, "stats": stats_, "trace": trace, "maintain": maintain}[act](args, argv)
+        raise CliError(
+            "learn needs an action: reflect | skip | observe | list | search | stats "
+            "| trace | maintain"
+        )
+    return {
+        "reflect": reflect,
+        "skip": skip,
+        "observe": observe,
+        "list": list_,
+        "search": search,
+        "stats": stats_,
+        "trace": trace,
+        "maintain": maintain,
+    }[act](args, argv)
 
 
 # ---------------------------------------------------------------- helpers
 
+
 def _config(project, st):
     from core import config
+
     return config.load(project, st.state["cache"].setdefault("yaml", {}))
 
 
@@ -84,8 +107,11 @@ def _session(args, st, who, positional=None, own=True):
         else:
             raise CliError("no session: pass the session id (no session has been recorded yet)")
     if own and who.by == "agent" and who.session and sid != who.session:
-        raise CliError("refused: this call was authorised for session %s, not %s; use your own "
-                       "session id" % (who.session, sid), 2)
+        raise CliError(
+            "refused: this call was authorised for session %s, not %s; use your own "
+            "session id" % (who.session, sid),
+            2,
+        )
     if sid not in (st.state.get("sessions") or {}):
         raise CliError("unknown session %s (see `%s status`)" % (sid, CLI))
     return sid, how
@@ -93,8 +119,11 @@ def _session(args, st, who, positional=None, own=True):
 
 def _writable(st):
     if st.tamper or st.state["tamper"].get("locked"):
-        raise CliError("the state is tamper-locked (%s): the person runs `sane.py doctor` and "
-                       "`unlock` first" % (st.tamper or st.state["tamper"].get("reason")), 2)
+        raise CliError(
+            "the state is tamper-locked (%s): the person runs `sane.py doctor` and "
+            "`unlock` first" % (st.tamper or st.state["tamper"].get("reason")),
+            2,
+        )
 
 
 def _split_words(words):
@@ -128,12 +157,13 @@ def _read_input(args):
 
 def _active(idx):
     from core.learning.index import STATUS
+
     summaries, ids = {}, set()
     for i in range(idx.n):
         if idx.status[i] != STATUS["active"]:
             continue
         lid = idx.id_of(i)
-        text = idx.summ[idx.summ_pos[i]:idx.summ_pos[i + 1] - 1]
+        text = idx.summ[idx.summ_pos[i] : idx.summ_pos[i + 1] - 1]
         summaries[text] = (lid, text)
         ids.add(lid)
     return summaries, ids
@@ -141,6 +171,7 @@ def _active(idx):
 
 def _refresh(project, cfg, save=True):
     from core.learning import index as lidx
+
     idx = lidx.refresh(project, cfg)
     if save and idx.dirty:
         lidx.save(idx, project)
@@ -149,11 +180,10 @@ def _refresh(project, cfg, save=True):
 
 # ---------------------------------------------------------------- reflect, skip, observe
 
+
 def reflect(args, argv):
-    from core.learning import gate
-    from core.learning import schema
-    from core.learning import stats
-    from core.learning import store
+    from core.learning import gate, schema, stats, store
+
     project = project_of(args)
     st = open_store(project)
     try:
@@ -163,8 +193,10 @@ def reflect(args, argv):
         doc = _read_input(args)
         cands = schema.candidates_of(doc)
         if cands is None:
-            raise CliError('the reflection must be {"learnings": [...]}, a list of candidates, '
-                           'or one candidate object')
+            raise CliError(
+                'the reflection must be {"learnings": [...]}, a list of candidates, '
+                "or one candidate object"
+            )
         cfg = _config(project, st)
         mode = cfg.get("learning.write_gate", "lenient")
         mode = "off" if mode is False else str(mode or "lenient").lower()  # YAML reads off as false
@@ -177,18 +209,34 @@ def reflect(args, argv):
         sec = gate.section(sess)
         ticket = (sec.get("ticket") or {}).get("id") if sec.get("armed_by") != "session" else None
         if not accepted:
-            gate.trace(sec, now, "ReflectionRejected", "%d candidate(s), none accepted" % len(cands))
-            stats.append(project, "reflection", session=sid, produced=len(cands), accepted=0,
-                         rejected=len(rejected), mode=mode,
-                         rejected_summaries=[r.summary for r in rejected if r.summary],
-                         reasons=[r.reason for r in rejected][:20])
+            gate.trace(
+                sec, now, "ReflectionRejected", "%d candidate(s), none accepted" % len(cands)
+            )
+            stats.append(
+                project,
+                "reflection",
+                session=sid,
+                produced=len(cands),
+                accepted=0,
+                rejected=len(rejected),
+                mode=mode,
+                rejected_summaries=[r.summary for r in rejected if r.summary],
+                reasons=[r.reason for r in rejected][:20],
+            )
             st.commit()
-            err("sane.py: no learning was accepted, so nothing was written and the gate stays "
-                "%s:" % sec.get("status", "idle"))
+            err(
+                "sane.py: no learning was accepted, so nothing was written and the gate stays "
+                "%s:" % sec.get("status", "idle")
+            )
             for r in rejected or [schema.Rejection(0, "", "no candidates in the reflection")]:
-                err("  #%d %s: %s" % (r.index, '"%s"' % r.summary[:80] if r.summary else "", r.reason))
-            err("Fix them and run `%s learn reflect %s` again, or `%s learn skip %s \"reason\"` "
-                "if there is nothing worth keeping." % (CLI, sid, CLI, sid))
+                err(
+                    "  #%d %s: %s"
+                    % (r.index, '"%s"' % r.summary[:80] if r.summary else "", r.reason)
+                )
+            err(
+                'Fix them and run `%s learn reflect %s` again, or `%s learn skip %s "reason"` '
+                "if there is nothing worth keeping." % (CLI, sid, CLI, sid)
+            )
             return 1
         recs = [schema.build(f, sid, ticket, now) for f in accepted]
         where, notes = store.write(project, cfg, recs, now)
@@ -196,64 +244,103 @@ def reflect(args, argv):
         if sup:
             _supersede(project, idx, sup, now)
         for r in recs:
-            stats.append(project, "written", id=r["id"], session=sid, ticket=ticket,
-                         category=r["category"], scope=r["scope"], confidence=r["confidence"],
-                         criteria=r["criteria_met"], where=where.get(r["id"]))
-        stats.append(project, "reflection", session=sid, produced=len(cands),
-                     accepted=len(recs), rejected=len(rejected), mode=mode,
-                     accepted_summaries=[r["summary"] for r in recs],
-                     rejected_summaries=[r.summary for r in rejected if r.summary],
-                     reasons=[r.reason for r in rejected][:20])
-        opened = gate.record_reflection(sec, now, [r["id"] for r in recs], len(cands), len(rejected))
+            stats.append(
+                project,
+                "written",
+                id=r["id"],
+                session=sid,
+                ticket=ticket,
+                category=r["category"],
+                scope=r["scope"],
+                confidence=r["confidence"],
+                criteria=r["criteria_met"],
+                where=where.get(r["id"]),
+            )
+        stats.append(
+            project,
+            "reflection",
+            session=sid,
+            produced=len(cands),
+            accepted=len(recs),
+            rejected=len(rejected),
+            mode=mode,
+            accepted_summaries=[r["summary"] for r in recs],
+            rejected_summaries=[r.summary for r in rejected if r.summary],
+            reasons=[r.reason for r in rejected][:20],
+        )
+        opened = gate.record_reflection(
+            sec, now, [r["id"] for r in recs], len(cands), len(rejected)
+        )
         lost = [lid for lid, w in where.items() if w == "audit"]
         if lost or any("failed" in n for n in notes):
             sec["notice"] = "; ".join(notes)[:1000]
         st.commit()
-        log.audit(project, "learning_reflect", session=sid, accepted=len(recs),
-                  rejected=len(rejected), **who.record())
+        log.audit(
+            project,
+            "learning_reflect",
+            session=sid,
+            accepted=len(recs),
+            rejected=len(rejected),
+            **who.record(),
+        )
     finally:
         st.close()
     _refresh(project, cfg)
-    out("recorded %d learning(s) for session %s%s:" % (len(recs), sid,
-                                                       " (ticket %s)" % ticket if ticket else ""))
+    out(
+        "recorded %d learning(s) for session %s%s:"
+        % (len(recs), sid, " (ticket %s)" % ticket if ticket else "")
+    )
     for r in recs:
-        out("  %s [%s] %s -> %s" % (r["id"], r["category"], r["summary"], _where_text(where.get(r["id"]))))
+        out(
+            "  %s [%s] %s -> %s"
+            % (r["id"], r["category"], r["summary"], _where_text(where.get(r["id"])))
+        )
     for n in notes:
         out("note: " + n)
     if rejected:
         out("rejected %d:" % len(rejected))
         for r in rejected:
             out("  #%d %s: %s" % (r.index, '"%s"' % r.summary[:80] if r.summary else "", r.reason))
-    out("the learning gate is open: you may stop now." if opened else
-        "(no reflection was pending; the learnings are stored)")
+    out(
+        "the learning gate is open: you may stop now."
+        if opened
+        else "(no reflection was pending; the learnings are stored)"
+    )
     return 0
 
 
 def _where_text(w):
-    return {"markdown": ".claude/learnings.md", "personal": "personal-learnings.md (your config dir)",
-            "dropped": "dropped (ephemeral, and Total Recall is not active)",
-            "audit": ".claude/audit.jsonl (every store failed)"}.get(w, (w or "?").replace(
-                "total-recall:", "Total Recall "))
+    return {
+        "markdown": ".claude/learnings.md",
+        "personal": "personal-learnings.md (your config dir)",
+        "dropped": "dropped (ephemeral, and Total Recall is not active)",
+        "audit": ".claude/audit.jsonl (every store failed)",
+    }.get(w, (w or "?").replace("total-recall:", "Total Recall "))
 
 
 def _supersede(project, idx, sup, now):
-    from core.learning import stats
-    from core.learning import store
+    from core.learning import stats, store
+
     md = {}
     for old, new in sup.items():
         i = idx.find(old)
         kind = idx.kind_of(i) if i is not None else "md"
         if kind not in ("tr", "reg"):
             md[old] = {"status": "superseded", "superseded_by": new}
-        stats.append(project, "superseded", id=old, by=new,
-                     backend="total-recall" if kind in ("tr", "reg") else "markdown")
+        stats.append(
+            project,
+            "superseded",
+            id=old,
+            by=new,
+            backend="total-recall" if kind in ("tr", "reg") else "markdown",
+        )
     if md:
         store.set_status(project, md, now)
 
 
 def skip(args, argv):
-    from core.learning import gate
-    from core.learning import stats
+    from core.learning import gate, stats
+
     project = project_of(args)
     sid_arg, reason = _split_words(args.words)
     reason = " ".join(reason.split())
@@ -267,23 +354,36 @@ def skip(args, argv):
         sec = gate.section(st.session(sid))
         status = sec.get("status", "idle")
         if status not in gate.OPEN:
-            raise CliError("nothing to skip: the learning gate of session %s is %s (no "
-                           "reflection is pending)" % (sid, status))
+            raise CliError(
+                "nothing to skip: the learning gate of session %s is %s (no "
+                "reflection is pending)" % (sid, status)
+            )
         lines = (sec.get("diff") or {}).get("lines")
         decider = "agent" if who.by == "agent" else "person"
         gate.record_skip(sec, time.time(), reason, decider, lines)
-        stats.append(project, "skip", session=sid, decider=decider, reason=reason[:500],
-                     lines=lines, ticket=(sec.get("ticket") or {}).get("id"))
+        stats.append(
+            project,
+            "skip",
+            session=sid,
+            decider=decider,
+            reason=reason[:500],
+            lines=lines,
+            ticket=(sec.get("ticket") or {}).get("id"),
+        )
         st.commit()
         log.audit(project, "learning_skip", session=sid, reason=reason[:500], **who.record())
     finally:
         st.close()
-    out("skip logged for session %s: %s\nthe learning gate is open: you may stop now." % (sid, reason))
+    out(
+        "skip logged for session %s: %s\nthe learning gate is open: you may stop now."
+        % (sid, reason)
+    )
     return 0
 
 
 def observe(args, argv):
     from core.learning import gate
+
     project = project_of(args)
     sid_arg, note = _split_words(args.words)
     note = note.strip()
@@ -305,6 +405,7 @@ def observe(args, argv):
 
 # ---------------------------------------------------------------- list, search, stats, trace
 
+
 def _index_readonly(project):
     st = open_store(project)
     try:
@@ -317,16 +418,23 @@ def _index_readonly(project):
 def _full(idx, i):
     from core.learning import retrieval
     from core.learning.index import STATUS_NAME
-    rec = retrieval.view(idx, i) or {"id": idx.id_of(i), "summary": idx.summ[
-        idx.summ_pos[i]:idx.summ_pos[i + 1] - 1]}
+
+    rec = retrieval.view(idx, i) or {
+        "id": idx.id_of(i),
+        "summary": idx.summ[idx.summ_pos[i] : idx.summ_pos[i + 1] - 1],
+    }
     rec["status"] = STATUS_NAME.get(idx.status[i], "active")
     rec["surfaced"], rec["referenced"] = idx.sur[i], idx.ref[i]
     return rec
 
 
 def _row(rec, score=None):
-    s = "%-32s %-10s %-10s %s" % (rec["id"], rec.get("category") or "?", rec.get("status") or "",
-                                   rec.get("summary") or "")
+    s = "%-32s %-10s %-10s %s" % (
+        rec["id"],
+        rec.get("category") or "?",
+        rec.get("status") or "",
+        rec.get("summary") or "",
+    )
     return ("%5.3f " % score + s) if score is not None else s
 
 
@@ -336,7 +444,7 @@ def list_(args, argv):
     order = sorted(range(idx.n), key=lambda i: idx.created[i], reverse=True)
     if not args.all:
         order = [i for i in order if idx.status[i] == 97]
-    recs = [_full(idx, i) for i in order[:max(0, args.limit)]]
+    recs = [_full(idx, i) for i in order[: max(0, args.limit)]]
     if args.json:
         out(json.dumps({"count": len(order), "learnings": recs}, indent=2, ensure_ascii=False))
         return 0
@@ -349,8 +457,8 @@ def list_(args, argv):
 
 
 def search(args, argv):
-    from core.learning import retrieval
-    from core.learning import schema
+    from core.learning import retrieval, schema
+
     project = project_of(args)
     _, idx = _index_readonly(project)
     text = " ".join(" ".join(args.query).split())
@@ -374,6 +482,7 @@ def search(args, argv):
 
 def stats_(args, argv):
     from core.learning import stats
+
     project = project_of(args)
     _, idx = _index_readonly(project)
     s = stats.summary(idx)
@@ -395,28 +504,51 @@ def trace(args, argv):
     finally:
         st.close()
     if args.json:
-        out(json.dumps({"session": sid, "status": sec.get("status", "idle"),
-                        "trace": sec.get("trace") or []}, indent=2))
+        out(
+            json.dumps(
+                {
+                    "session": sid,
+                    "status": sec.get("status", "idle"),
+                    "trace": sec.get("trace") or [],
+                },
+                indent=2,
+            )
+        )
         return 0
-    out("session %s (%s): learning gate %s%s" % (sid, how, sec.get("status", "idle"),
-                                                 ", ticket %s" % sec["ticket"].get("id")
-                                                 if sec.get("ticket") else ""))
+    out(
+        "session %s (%s): learning gate %s%s"
+        % (
+            sid,
+            how,
+            sec.get("status", "idle"),
+            ", ticket %s" % sec["ticket"].get("id") if sec.get("ticket") else "",
+        )
+    )
     for ev in sec.get("trace") or []:
-        out("%s  %-22s %s" % (time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ev.get("ts") or 0)),
-                              ev.get("event"), ev.get("details") or ""))
+        out(
+            "%s  %-22s %s"
+            % (
+                time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ev.get("ts") or 0)),
+                ev.get("event"),
+                ev.get("details") or "",
+            )
+        )
     return 0
 
 
 # ---------------------------------------------------------------- maintain (person only)
 
+
 def maintain(args, argv):
     from core.learning import index as lidx
-    from core.learning import retrieval
-    from core.learning import stats
-    from core.learning import store
+    from core.learning import retrieval, stats, store
+
     if under_claude():
-        raise CliError("refused: `sane.py learn maintain` is for the person only; run it in "
-                       "your own terminal, outside Claude Code", 2)
+        raise CliError(
+            "refused: `sane.py learn maintain` is for the person only; run it in "
+            "your own terminal, outside Claude Code",
+            2,
+        )
     project = project_of(args)
     st = open_store(project)
     try:
@@ -434,16 +566,22 @@ def maintain(args, argv):
             if i is None:
                 raise CliError("no learning %s (see `%s learn list --all`)" % (args.restore, CLI))
             if idx.status[i] != lidx.STATUS["archived"]:
-                raise CliError("%s is %s, not archived; only archived learnings are restored"
-                               % (args.restore, lidx.STATUS_NAME.get(idx.status[i])))
+                raise CliError(
+                    "%s is %s, not archived; only archived learnings are restored"
+                    % (args.restore, lidx.STATUS_NAME.get(idx.status[i]))
+                )
             kind = idx.kind_of(i)
             if kind not in ("tr", "reg"):
                 store.set_status(project, {args.restore: {"status": "active"}}, now)
             else:
                 idx.overrides[args.restore] = "active"
                 idx.status[i] = lidx.STATUS["active"]
-            stats.append(project, "restored", id=args.restore,
-                         backend="total-recall" if kind in ("tr", "reg") else "markdown")
+            stats.append(
+                project,
+                "restored",
+                id=args.restore,
+                backend="total-recall" if kind in ("tr", "reg") else "markdown",
+            )
             log.audit(project, "learning_restore", id=args.restore, by="person")
             lidx.save(lidx.refresh(project, cfg, idx), project)
             out("restored %s: active again (its decay timer starts now)" % args.restore)
@@ -453,7 +591,9 @@ def maintain(args, argv):
         log.audit(project, "learning_maintain", archived=len(archived), by="person")
     finally:
         st.close()
-    out("passive decay: %d learning(s) archived%s" % (len(archived), (": " + ", ".join(archived))
-                                                      if archived else ""))
+    out(
+        "passive decay: %d learning(s) archived%s"
+        % (len(archived), (": " + ", ".join(archived)) if archived else "")
+    )
     out("retrieval cache %s: %d learnings" % ("rebuilt" if args.rebuild else "up to date", idx.n))
     return 0

@@ -1,4 +1,5 @@
 """sane.py argument parsing and dispatch. Exit codes: 0 done, 1 bad input, 2 refused."""
+
 import argparse
 import sys
 
@@ -10,8 +11,10 @@ GROUPS = ("review", "learn", "intent", "trace")
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise CliError("%s (see `sane.py %s --help`)" % (message, self.prog.split(" ", 1)[-1]
-                                                          if " " in self.prog else ""))
+        raise CliError(
+            "%s (see `sane.py %s --help`)"
+            % (message, self.prog.split(" ", 1)[-1] if " " in self.prog else "")
+        )
 
 
 def build():
@@ -23,8 +26,10 @@ def build():
         sp = sub.add_parser(name, help=help_, description=help_)
         sp.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
         if session:
-            sp.add_argument("--session", help="session id (default: $CLAUDE_CODE_SESSION_ID, "
-                                              "else the most recent)")
+            sp.add_argument(
+                "--session",
+                help="session id (default: $CLAUDE_CODE_SESSION_ID, else the most recent)",
+            )
         return sp
 
     sp = cmd("status", "the verified state: safemode, breaker, research, sessions")
@@ -41,8 +46,12 @@ def build():
     sp = cmd("uninstall", "remove our settings entries from a project (person only)")
     sp.add_argument("target", nargs="?", metavar="PROJECT")
     sp = cmd("reset", "reset a section of the state (person only)", session=True)
-    sp.add_argument("section", nargs="?", help="all (default), sessions, circuit_breaker, "
-                    "enforcement, safemode, or a session section (research, saneloop, ...)")
+    sp.add_argument(
+        "section",
+        nargs="?",
+        help="all (default), sessions, circuit_breaker, "
+        "enforcement, safemode, or a session section (research, saneloop, ...)",
+    )
     cmd("unlock", "lift a tamper lock (person only)")
     cmd("demo", "replay a recorded session through the hooks and show each decision")
     sp = cmd("loop", "SaneLoop criteria", session=True)
@@ -67,39 +76,52 @@ def dispatch(args, argv):
     c = args.cmd
     if c in ("install", "uninstall", "reset", "unlock") and under_claude():
         # Person-only: inside Claude Code no hook ever authorises these.
-        raise CliError("refused: `sane.py %s` is for the person only; run it in your own "
-                       "terminal, outside Claude Code" % c, 2)
+        raise CliError(
+            "refused: `sane.py %s` is for the person only; run it in your own "
+            "terminal, outside Claude Code" % c,
+            2,
+        )
     if c == "status":
         from core.cli.basic import status
+
         return status(args)
     if c == "config":
         from core.cli.basic import config
+
         return config(args)
     if c == "logs":
         from core.cli.basic import logs
+
         return logs(args)
     if c == "reset":
         from core.cli.basic import reset
+
         return reset(args, argv)
     if c == "unlock":
         from core.cli.basic import unlock
+
         return unlock(args, argv)
     if c == "loop":
         if not args.loop_cmd:
             raise CliError("loop needs an action: check N | status")
         from core.cli.basic import loop
+
         return loop(args, argv)
     if c == "doctor":
         from core.cli.doctor import doctor
+
         return doctor(args)
     if c == "install":
         from core.cli.install import install
+
         return install(args)
     if c == "uninstall":
         from core.cli.install import uninstall
+
         return uninstall(args)
     if c == "demo":
         from core.cli.demo import demo
+
         return demo(args)
     for name in GROUPS:
         mod = sys.modules.get("core.cli." + name)

@@ -1,13 +1,21 @@
 """sane.py review: decide (the reviewer subagent, or the person outside Claude Code), context,
 trace, debug, sessions, stats (anyone), clean (the person only)."""
+
 import argparse
 import json
 import os
 import time
 
 from core import log
-from core.cli.common import CliError, caller, open_store, out, project_of, resolve_session, \
-    under_claude
+from core.cli.common import (
+    CliError,
+    caller,
+    open_store,
+    out,
+    project_of,
+    resolve_session,
+    under_claude,
+)
 
 COMMANDS = ("review",)
 ACTIONS = ("decide", "context", "trace", "debug", "sessions", "stats", "clean")
@@ -24,19 +32,25 @@ def add_parser(sub, cmd):
         sp = rsub.add_parser(name, help=help_, description=help_)
         sp.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
         if session:
-            sp.add_argument("--session", help="session id (default: $CLAUDE_CODE_SESSION_ID, "
-                                              "else the most recent)")
+            sp.add_argument(
+                "--session",
+                help="session id (default: $CLAUDE_CODE_SESSION_ID, else the most recent)",
+            )
         return sp
 
-    sp = action("decide", "record the reviewer's verdict (the reviewer subagent, or the person "
-                          "outside Claude Code)")
+    sp = action(
+        "decide",
+        "record the reviewer's verdict (the reviewer subagent, or the person outside Claude Code)",
+    )
     sp.add_argument("sid", metavar="SID")
     sp.add_argument("decision", metavar="COMPLETE|ISSUES")
     sp.add_argument("summary")
     sp.add_argument("--message", "-m", help="what the agent must fix (required for ISSUES)")
     sp.add_argument("--opinions", help="which second opinions were obtained (or none)")
-    for name, help_ in (("context", "what the reviewer needs: prompts, gate trigger, changed files"),
-                        ("debug", "the session's whole state as JSON")):
+    for name, help_ in (
+        ("context", "what the reviewer needs: prompts, gate trigger, changed files"),
+        ("debug", "the session's whole state as JSON"),
+    ):
         sp = action(name, help_, session=True)
         sp.add_argument("sid", nargs="?", metavar="SID")
     sp = action("trace", "the review trace of a session", session=True)
@@ -56,12 +70,16 @@ def run(args, argv):
     if action not in ACTIONS:
         raise CliError("review needs an action: %s" % " | ".join(ACTIONS))
     if action == "clean" and under_claude():
-        raise CliError("refused: `sane.py review clean` is for the person only; run it in your "
-                       "own terminal, outside Claude Code", 2)
+        raise CliError(
+            "refused: `sane.py review clean` is for the person only; run it in your "
+            "own terminal, outside Claude Code",
+            2,
+        )
     return globals()["cmd_" + action](args, argv)
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _iso(ts):
     if not isinstance(ts, (int, float)) or not ts:
@@ -74,8 +92,10 @@ def _open(project):
     if st.tamper:
         reason = st.tamper
         st.close()
-        raise CliError("the state failed verification (%s); run `sane.py doctor` (the person "
-                       "lifts the lock with `sane.py unlock`)" % reason)
+        raise CliError(
+            "the state failed verification (%s); run `sane.py doctor` (the person "
+            "lifts the lock with `sane.py unlock`)" % reason
+        )
     return st
 
 
@@ -103,9 +123,11 @@ def _indent(text, pad="    "):
 
 # ---------------------------------------------------------------- decide
 
+
 def cmd_decide(args, argv):
     from core import config as cfgmod
     from core.review import state as rs
+
     word = args.decision.strip().upper()
     if word not in rs.DECISIONS:
         raise CliError("the decision must be COMPLETE or ISSUES (got %r)" % args.decision)
@@ -114,9 +136,12 @@ def cmd_decide(args, argv):
     if word == "ISSUES" and not (args.message or "").strip():
         raise CliError('ISSUES needs --message "what the agent must fix"')
     if not under_claude() and any(os.environ.get(k) for k in CLAUDE_MARKERS):
-        raise CliError("refused: this runs inside Claude Code with CLAUDECODE removed from its "
-                       "environment; only the reviewer subagent (through the hooks) or the person "
-                       "in their own terminal may decide", 2)
+        raise CliError(
+            "refused: this runs inside Claude Code with CLAUDECODE removed from its "
+            "environment; only the reviewer subagent (through the hooks) or the person "
+            "in their own terminal may decide",
+            2,
+        )
     project = project_of(args)
     st = _open(project)
     try:
@@ -132,20 +157,32 @@ def cmd_decide(args, argv):
         rec = None
         if who.by == "agent":
             if who.session != args.sid:
-                raise CliError("refused: a reviewer decides only for the session it reviews "
-                               "(%s), not %s" % (who.session, args.sid), 2)
+                raise CliError(
+                    "refused: a reviewer decides only for the session it reviews "
+                    "(%s), not %s" % (who.session, args.sid),
+                    2,
+                )
             rec = (r.get("reviewers") or {}).get(who.agent_id) if who.agent_id else None
             if rec is None or who.agent_type != reviewer:
-                raise CliError("refused: only the reviewer subagent (%r, announced when it "
-                               "started) may decide; the reviewed agent cannot approve its own "
-                               "work" % reviewer, 2)
+                raise CliError(
+                    "refused: only the reviewer subagent (%r, announced when it "
+                    "started) may decide; the reviewed agent cannot approve its own "
+                    "work" % reviewer,
+                    2,
+                )
             if rec.get("stopped_at"):
                 raise CliError("refused: this reviewer has already finished", 2)
         now = time.time()
-        d = {"word": word, "summary": rs.clip(args.summary.strip()),
-             "message": rs.clip((args.message or "").strip()) or None,
-             "opinions": rs.clip((args.opinions or "").strip()) or None,
-             "at": round(now, 3), "by": who.by, "agent_id": who.agent_id, "confirmed": False}
+        d = {
+            "word": word,
+            "summary": rs.clip(args.summary.strip()),
+            "message": rs.clip((args.message or "").strip()) or None,
+            "opinions": rs.clip((args.opinions or "").strip()) or None,
+            "at": round(now, 3),
+            "by": who.by,
+            "agent_id": who.agent_id,
+            "confirmed": False,
+        }
         rs.record_decision(r, d)
 
         def audit(event, **fields):
@@ -155,22 +192,41 @@ def cmd_decide(args, argv):
             rs.apply_decision(r, d, now, audit)
         else:
             rec.update(pending=d, last_seen=round(now, 3))
-            rs.trace(r, "ReviewDecision", now, decision=word, by="agent", agent_id=who.agent_id,
-                     confirmed=False, summary=d["summary"][:300])
+            rs.trace(
+                r,
+                "ReviewDecision",
+                now,
+                decision=word,
+                by="agent",
+                agent_id=who.agent_id,
+                confirmed=False,
+                summary=d["summary"][:300],
+            )
         st.commit()
-        audit("review_decision", decision=word, confirmed=rec is None,
-              opinions=d["opinions"], **who.record())
+        audit(
+            "review_decision",
+            decision=word,
+            confirmed=rec is None,
+            opinions=d["opinions"],
+            **who.record(),
+        )
     finally:
         st.close()
     if rec is None:
-        out("Decision recorded: %s for session %s (by the person; it counts now)." % (word, args.sid))
+        out(
+            "Decision recorded: %s for session %s (by the person; it counts now)."
+            % (word, args.sid)
+        )
     else:
-        out("Decision recorded: %s for session %s (by reviewer agent %s; it counts once you, the "
-            "reviewer, finish)." % (word, args.sid, who.agent_id))
+        out(
+            "Decision recorded: %s for session %s (by reviewer agent %s; it counts once you, the "
+            "reviewer, finish)." % (word, args.sid, who.agent_id)
+        )
     return 0
 
 
 # ---------------------------------------------------------------- reading
+
 
 def cmd_context(args, argv):
     project = project_of(args)
@@ -184,8 +240,10 @@ def cmd_context(args, argv):
     out("Session: %s" % sid)
     out("Created: %s" % _iso(sess.get("created_at")))
     if r:
-        out("Review: %s (opened %s by %s)" % (r.get("status"), _iso(r.get("opened_at")),
-                                              r.get("opened_by") or "-"))
+        out(
+            "Review: %s (opened %s by %s)"
+            % (r.get("status"), _iso(r.get("opened_at")), r.get("opened_by") or "-")
+        )
     out("")
     prompts = r.get("prompts") or []
     if prompts:
@@ -195,8 +253,10 @@ def cmd_context(args, argv):
             out(_indent(p.get("text")))
     else:
         recent = (sess.get("requirements") or {}).get("requested") or []
-        out("User prompts: none recorded for the review%s" % (
-            "; the session's recent task prompts (times not recorded):" if recent else ""))
+        out(
+            "User prompts: none recorded for the review%s"
+            % ("; the session's recent task prompts (times not recorded):" if recent else "")
+        )
         for i, text in enumerate(recent, 1):
             out("[%d] -" % i)
             out(_indent(text))
@@ -204,13 +264,17 @@ def cmd_context(args, argv):
     out("")
     if isinstance(g, dict):
         ti = g.get("tool_input") or {}
-        out("Gate trigger: %s matched %r at %s" % (g.get("tool_name"), g.get("pattern_matched"),
-                                                  _iso(g.get("triggered_at"))))
+        out(
+            "Gate trigger: %s matched %r at %s"
+            % (g.get("tool_name"), g.get("pattern_matched"), _iso(g.get("triggered_at")))
+        )
         value = ti.get("value")
         out(_indent(value if isinstance(value, str) else json.dumps(value, sort_keys=True)))
         if ti.get("truncated"):
-            out("    (truncated at 10 KB; original %s bytes, sha256 %s)" % (ti.get("size"),
-                                                                          ti.get("sha256")))
+            out(
+                "    (truncated at 10 KB; original %s bytes, sha256 %s)"
+                % (ti.get("size"), ti.get("sha256"))
+            )
     else:
         out("Gate trigger: none")
     files = (sess.get("edits") or {}).get("unique_files") or []
@@ -221,8 +285,10 @@ def cmd_context(args, argv):
     d = r.get("decision")
     if isinstance(d, dict):
         out("")
-        out("Last decision: %s by %s at %s: %s" % (d.get("word"), d.get("by"), _iso(d.get("at")),
-                                                   d.get("summary")))
+        out(
+            "Last decision: %s by %s at %s: %s"
+            % (d.get("word"), d.get("by"), _iso(d.get("at")), d.get("summary"))
+        )
         if d.get("message"):
             out(_indent(d["message"]))
     return 0
@@ -241,9 +307,25 @@ def cmd_trace(args, argv):
     out("Trace of session %s (%d events)" % (sid, len(events)))
     for ev in events:
         data = ev.get("data") or {}
-        brief = " ".join("%s=%s" % (k, v) for k, v in sorted(data.items())
-                         if k in ("outcome", "decision", "by", "pattern", "tool", "reason",
-                                  "dropped", "agent_id", "opened", "tagged", "ok", "template"))
+        brief = " ".join(
+            "%s=%s" % (k, v)
+            for k, v in sorted(data.items())
+            if k
+            in (
+                "outcome",
+                "decision",
+                "by",
+                "pattern",
+                "tool",
+                "reason",
+                "dropped",
+                "agent_id",
+                "opened",
+                "tagged",
+                "ok",
+                "template",
+            )
+        )
         out("#%-4s %s %-15s %s" % (ev.get("n"), _iso(ev.get("ts")), ev.get("type"), brief))
         if args.verbose and data:
             out(_indent(json.dumps(data, indent=2, sort_keys=True), "      "))
@@ -272,18 +354,27 @@ def cmd_sessions(args, argv):
     if not sessions:
         out("no sessions recorded")
         return 0
-    out("%-38s %-20s %-9s %-8s %-7s %s" % ("SESSION", "CREATED", "REVIEW", "DECISION", "BLOCKS",
-                                          "FIRST PROMPT"))
+    out(
+        "%-38s %-20s %-9s %-8s %-7s %s"
+        % ("SESSION", "CREATED", "REVIEW", "DECISION", "BLOCKS", "FIRST PROMPT")
+    )
     for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0, reverse=True):
         s = sessions[sid]
         r = _review(s) or {}
         d = r.get("decision") or {}
         prompts = r.get("prompts") or []
         first = (prompts[0].get("text") if prompts else "") or ""
-        out("%-38s %-20s %-9s %-8s %-7s %s" % (
-            sid[:38], _iso(s.get("created_at")), r.get("status") or "-", d.get("word") or "-",
-            sum(1 for a in r.get("attempts") or [] if isinstance(a, dict)),
-            " ".join(first.split())[:50]))
+        out(
+            "%-38s %-20s %-9s %-8s %-7s %s"
+            % (
+                sid[:38],
+                _iso(s.get("created_at")),
+                r.get("status") or "-",
+                d.get("word") or "-",
+                sum(1 for a in r.get("attempts") or [] if isinstance(a, dict)),
+                " ".join(first.split())[:50],
+            )
+        )
     return 0
 
 
@@ -317,8 +408,10 @@ def cmd_stats(args, argv):
         row = rows[t]
         n = row["success"] + row["failure"]
         avg = row["blocks"] / float(row["success"]) if row["success"] else 0.0
-        out("| %-8s | %7d | %7d | %10.1f | %11.1f%% |" % (t[:8], row["success"], row["failure"],
-                                                        avg, 100.0 * row["success"] / n))
+        out(
+            "| %-8s | %7d | %7d | %10.1f | %11.1f%% |"
+            % (t[:8], row["success"], row["failure"], avg, 100.0 * row["success"] / n)
+        )
     out(line)
     total = sum(failures.values())
     if total:
@@ -326,12 +419,15 @@ def cmd_stats(args, argv):
         out("Failure breakdown:")
         for name in ("NotSpawned", "NoDecision", "BadSessionId"):
             if failures.get(name):
-                out("  %-13s %d (%d%%)" % (name + ":", failures[name],
-                                           round(100.0 * failures[name] / total)))
+                out(
+                    "  %-13s %d (%d%%)"
+                    % (name + ":", failures[name], round(100.0 * failures[name] / total))
+                )
     return 0
 
 
 # ---------------------------------------------------------------- clean (person only)
+
 
 def parse_age(text):
     """'7d' / '12h' / '30m' / '90s' / '2w' / '7' (days) -> seconds."""
@@ -351,8 +447,10 @@ def parse_age(text):
 def _pending_work(sess):
     from core.learning import hooks as learning
     from core.review import hooks as review
-    return bool(review.pending(sess) or learning.pending(sess)
-                or (sess.get("saneloop") or {}).get("active"))
+
+    return bool(
+        review.pending(sess) or learning.pending(sess) or (sess.get("saneloop") or {}).get("active")
+    )
 
 
 def cmd_clean(args, argv):
@@ -380,9 +478,20 @@ def cmd_clean(args, argv):
         st.commit()
     finally:
         st.close()
-    log.audit(project, "review_clean", by="person", removed=len(removed), kept_pending=kept,
-              before=None if args.all else args.before)
-    out("removed %d session%s%s" % (len(removed), "" if len(removed) == 1 else "s",
-                                    "; kept %d with pending work (a review, loop or reflection)"
-                                    % kept if kept else ""))
+    log.audit(
+        project,
+        "review_clean",
+        by="person",
+        removed=len(removed),
+        kept_pending=kept,
+        before=None if args.all else args.before,
+    )
+    out(
+        "removed %d session%s%s"
+        % (
+            len(removed),
+            "" if len(removed) == 1 else "s",
+            "; kept %d with pending work (a review, loop or reflection)" % kept if kept else "",
+        )
+    )
     return 0

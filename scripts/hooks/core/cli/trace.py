@@ -1,5 +1,6 @@
 """sane.py trace verify | blame FILE: read the Agent Trace ledger against the working tree
 (anyone may run them; they change nothing)."""
+
 import argparse
 import json
 import os
@@ -35,13 +36,24 @@ def _short(s, n=12):
 
 def verify(args, project):
     from core.trace import verify as trace_verify
+
     results, problems, nrec = trace_verify.verify(project)
     counts = {}
     for r in results:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     if args.json:
-        out(json.dumps({"records": nrec, "ranges": len(results), "counts": counts,
-                        "problems": problems, "results": results}, indent=2))
+        out(
+            json.dumps(
+                {
+                    "records": nrec,
+                    "ranges": len(results),
+                    "counts": counts,
+                    "problems": problems,
+                    "results": results,
+                },
+                indent=2,
+            )
+        )
         return 0
     for p in problems:
         err("sane.py: " + p)
@@ -52,18 +64,36 @@ def verify(args, project):
         where = ""
         if r["status"] == "moved":
             where = " -> %s:%d-%d" % (r["now_path"], r["now_start"], r["now_end"])
-        out("%-9s %s:%d-%d%s  (intent %s, session %s, %s)" % (
-            r["status"], r["path"], r["start"], r["end"], where, r["intent"] or "-",
-            _short(r["session"]), r["time"]))
-    out("%d records, %d ranges: %s%s" % (
-        nrec, len(results), ", ".join("%d %s" % (counts.get(k, 0), k) for k in
-                                      ("in place", "moved", "changed", "missing")),
-        "; %d ledger problems (above)" % len(problems) if problems else ""))
+        out(
+            "%-9s %s:%d-%d%s  (intent %s, session %s, %s)"
+            % (
+                r["status"],
+                r["path"],
+                r["start"],
+                r["end"],
+                where,
+                r["intent"] or "-",
+                _short(r["session"]),
+                r["time"],
+            )
+        )
+    out(
+        "%d records, %d ranges: %s%s"
+        % (
+            nrec,
+            len(results),
+            ", ".join(
+                "%d %s" % (counts.get(k, 0), k) for k in ("in place", "moved", "changed", "missing")
+            ),
+            "; %d ledger problems (above)" % len(problems) if problems else "",
+        )
+    )
     return 0
 
 
 def blame(args, project):
     from core.trace import verify as trace_verify
+
     rel = trace_verify.rel_of(project, args.file, os.getcwd())
     if rel is None:
         raise CliError("%s is outside the project %s" % (args.file, project))
@@ -73,9 +103,16 @@ def blame(args, project):
     if runs is None:
         raise CliError("%s cannot be read (or is over 16 MB)" % rel)
     if args.json:
-        out(json.dumps({"file": rel, "runs": [{"start": s, "end": e, "by": who}
-                                              for s, e, who in runs], "problems": problems},
-                       indent=2))
+        out(
+            json.dumps(
+                {
+                    "file": rel,
+                    "runs": [{"start": s, "end": e, "by": who} for s, e, who in runs],
+                    "problems": problems,
+                },
+                indent=2,
+            )
+        )
         return 0
     for p in problems:
         err("sane.py: " + p)
@@ -87,7 +124,16 @@ def blame(args, project):
         if not who:
             out("  %-11s -" % span)
             continue
-        out("  %-11s intent %-10s session %-12s agent %-10s %s %s%s" % (
-            span, who["intent"] or "-", _short(who["session"]), _short(who["agent"] or "main", 10),
-            who["time"], who["class"] or "", "  (moved from %s)" % who["from"] if who["from"] else ""))
+        out(
+            "  %-11s intent %-10s session %-12s agent %-10s %s %s%s"
+            % (
+                span,
+                who["intent"] or "-",
+                _short(who["session"]),
+                _short(who["agent"] or "main", 10),
+                who["time"],
+                who["class"] or "",
+                "  (moved from %s)" % who["from"] if who["from"] else "",
+            )
+        )
     return 0

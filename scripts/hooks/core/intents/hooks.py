@@ -6,6 +6,7 @@ Loaded by every hook: the module imports nothing heavy, and without an intents f
 costs one stat. The YAML is parsed only when the file changed (the result is cached in the
 signed state); see intents_file.py, intents_scope.py, intents_reads.py and trace*.py.
 """
+
 import os
 
 CLI = "python3 scripts/hooks/sane.py"
@@ -14,6 +15,7 @@ READ_TOOLS = ("Read", "NotebookRead")
 
 
 # ---------------------------------------------------------------- helpers
+
 
 class _NoFile:
     exists = broken = False
@@ -40,6 +42,7 @@ def load(ctx):
             cache.pop(os.path.join(ctx.project, ".claude", ".intentignore"), None)
         return NO_FILE
     from core.intents import loader as intents_file
+
     return intents_file.load(ctx.project, ctx.state["cache"].setdefault("yaml", {}))
 
 
@@ -80,14 +83,18 @@ def _list(items, limit=6):
 
 
 def active_text(intents):
-    return "; ".join("%s (%s; scope: %s)" % (it["id"], it["name"], _list(it["scope"], 3) or "none")
-                     for it in intents.active[:8])
+    return "; ".join(
+        "%s (%s; scope: %s)" % (it["id"], it["name"], _list(it["scope"], 3) or "none")
+        for it in intents.active[:8]
+    )
 
 
 def describe(project, it, history=True):
     """Scope, constraints, acceptance criteria and recent ledger history of an intent."""
-    lines = ["Scope (only these paths may change): %s" % (", ".join(it["scope"]) or
-                                                       "none: this intent allows no writes")]
+    lines = [
+        "Scope (only these paths may change): %s"
+        % (", ".join(it["scope"]) or "none: this intent allows no writes")
+    ]
     if it["constraints"]:
         lines.append("Constraints:")
         lines += ["- " + c for c in it["constraints"][:20]]
@@ -96,12 +103,15 @@ def describe(project, it, history=True):
         lines += ["- " + c for c in it["acceptance_criteria"][:20]]
     if history:
         from core.trace import ledger as trace
+
         recent = trace.recent_for_intent(project, it["id"])
         if recent:
             lines.append("Recent changes under this intent (newest first):")
             for ts, paths, mclass, sid in recent:
-                lines.append("- %s %s (%s, session %s)" % (ts, _list([p for p in paths if p], 4),
-                                                            mclass, sid))
+                lines.append(
+                    "- %s %s (%s, session %s)"
+                    % (ts, _list([p for p in paths if p], 4), mclass, sid)
+                )
         else:
             lines.append("No change has been recorded under this intent yet.")
     return "\n".join(lines)
@@ -109,20 +119,27 @@ def describe(project, it, history=True):
 
 def brief(project, it, history=True):
     """What the model needs once an intent is selected."""
-    return ("sane: intent %s (%s) is selected for this session [%s].\n%s"
-            % (it["id"], it["name"], it["status"], describe(project, it, history)))
+    return "sane: intent %s (%s) is selected for this session [%s].\n%s" % (
+        it["id"],
+        it["name"],
+        it["status"],
+        describe(project, it, history),
+    )
 
 
 def reminder(intents):
-    return ("sane: this project has active intents: %s. Before changing anything, select the one "
-            "this work belongs to: `%s intent select <ID>` (the person can type `intent <ID>`)."
-            % (active_text(intents), CLI))
+    return (
+        "sane: this project has active intents: %s. Before changing anything, select the one "
+        "this work belongs to: `%s intent select <ID>` (the person can type `intent <ID>`)."
+        % (active_text(intents), CLI)
+    )
 
 
 def _targets(ctx, facts):
     """(real write targets the intent gates judge, unknown). Temp-dir writes and the
     project's .git are not the intents' business."""
     from core import paths
+
     allow_temp = ctx.cfg.get("paths.allow_temp_writes", True)
     out = []
     git = os.path.join(ctx.project, ".git")
@@ -138,6 +155,7 @@ def _targets(ctx, facts):
 
 # ---------------------------------------------------------------- PreToolUse gates
 
+
 def pre_tool(ctx, facts):
     """[no-intent], [scope], destructive commands (ask or [destructive]), [stale-file].
     Reads are never blocked here; our own agent-allowed CLI calls pass."""
@@ -152,8 +170,12 @@ def pre_tool(ctx, facts):
         reason = destructive_gate(ctx, facts)
         if reason:
             return reason
-    if facts.kind == "write" and facts.writes and ctx.cfg.get("intents.stale_check", True) \
-            and _has_baselines(ctx):
+    if (
+        facts.kind == "write"
+        and facts.writes
+        and ctx.cfg.get("intents.stale_check", True)
+        and _has_baselines(ctx)
+    ):
         return stale_gate(ctx, facts)
     return None
 
@@ -168,50 +190,73 @@ def intent_gate(ctx, facts, targets, unknown):
     if not intents.exists:
         return None
     if intents.broken:
-        ctx.answer.tell_user("sane-hooks: .claude/active_intents.yaml has problems, so changes "
-                             "are blocked: %s" % intents.errors[0])
-        return ("[no-intent] The intents file .claude/active_intents.yaml cannot be used: %s. "
-                "Changes are blocked until it is fixed; reads still work. It is the person's "
-                "file: tell them the problem (`%s intent list` shows it)."
-                % ("; ".join(intents.errors[:3]), CLI))
+        ctx.answer.tell_user(
+            "sane-hooks: .claude/active_intents.yaml has problems, so changes "
+            "are blocked: %s" % intents.errors[0]
+        )
+        return (
+            "[no-intent] The intents file .claude/active_intents.yaml cannot be used: %s. "
+            "Changes are blocked until it is fixed; reads still work. It is the person's "
+            "file: tell them the problem (`%s intent list` shows it)."
+            % ("; ".join(intents.errors[:3]), CLI)
+        )
     it = current(ctx, intents)
     if it is None:
         if not intents.active or not ctx.cfg.get("intents.require_selection", True):
             return None
         sel = selected_id(ctx.session)
-        why = ("The selected intent %s is no longer IN_PROGRESS" % sel if sel else
-               "No intent is selected for this session")
-        return ("[no-intent] %s, and every change must cite one. Active intents: %s. Select the "
-                "one this change belongs to with `%s intent select <ID>` (or the person types "
-                "`intent <ID>`), then retry. Reads need no intent."
-                % (why, active_text(intents), CLI))
+        why = (
+            "The selected intent %s is no longer IN_PROGRESS" % sel
+            if sel
+            else "No intent is selected for this session"
+        )
+        return (
+            "[no-intent] %s, and every change must cite one. Active intents: %s. Select the "
+            "one this change belongs to with `%s intent select <ID>` (or the person types "
+            "`intent <ID>`), then retry. Reads need no intent." % (why, active_text(intents), CLI)
+        )
     return scope_gate(ctx, it, targets, unknown)
 
 
 def scope_gate(ctx, it, targets, unknown):
     from core.intents import loader as intents_file
     from core.intents import scope as intents_scope
-    how = ("Keep the change inside the scope, select the intent that owns it (`%s intent select "
-           "<ID>`), or ask the person to widen owned_scope in .claude/active_intents.yaml (or "
-           "to exempt the path in .claude/.intentignore)." % CLI)
+
+    how = (
+        "Keep the change inside the scope, select the intent that owns it (`%s intent select "
+        "<ID>`), or ask the person to widen owned_scope in .claude/active_intents.yaml (or "
+        "to exempt the path in .claude/.intentignore)." % CLI
+    )
     owns = ", ".join(it["scope"]) or "nothing (an empty scope allows no writes)"
     if unknown and not it["scope"]:
-        return ("[scope] This command runs code whose writes cannot be seen, and intent %s (%s) "
-                "owns no paths. %s" % (it["id"], it["name"], how))
+        return (
+            "[scope] This command runs code whose writes cannot be seen, and intent %s (%s) "
+            "owns no paths. %s" % (it["id"], it["name"], how)
+        )
     rules = None
     for path in targets:
         rel = intents_scope.relative(path, ctx.project)
         if rel is None:
-            return ("[scope] %s is outside the project; intent %s (%s) owns only: %s. %s"
-                    % (path, it["id"], it["name"], owns, how))
+            return "[scope] %s is outside the project; intent %s (%s) owns only: %s. %s" % (
+                path,
+                it["id"],
+                it["name"],
+                owns,
+                how,
+            )
         if intents_scope.in_scope(it["scope"], rel):
             continue
         if rules is None:
             rules = intents_file.load_ignore(ctx.project, ctx.state["cache"].setdefault("yaml", {}))
         if rules and intents_scope.ignored(rules, rel):
             continue
-        return ("[scope] %s is outside the scope of intent %s (%s), which owns: %s. %s"
-                % (rel or ".", it["id"], it["name"], owns, how))
+        return "[scope] %s is outside the scope of intent %s (%s), which owns: %s. %s" % (
+            rel or ".",
+            it["id"],
+            it["name"],
+            owns,
+            how,
+        )
     return None
 
 
@@ -220,40 +265,64 @@ def destructive_gate(ctx, facts):
     if mode in ("off", "false", "allow", "none"):
         return None
     from core import paths
-    if facts.writes and all(paths.in_temp(w, ctx.project) for w in facts.writes) \
-            and ctx.cfg.get("paths.allow_temp_writes", True):
+
+    if (
+        facts.writes
+        and all(paths.in_temp(w, ctx.project) for w in facts.writes)
+        and ctx.cfg.get("paths.allow_temp_writes", True)
+    ):
         return None  # only throw-away files under the temp dir
     cmd = " ".join(facts.text.split())[:200]
-    why = _list([r for r in facts.reasons if "destruct" in r.lower() or "force" in r.lower()
-                 or "recursive" in r.lower()] or facts.reasons, 2) or "destructive"
+    why = (
+        _list(
+            [
+                r
+                for r in facts.reasons
+                if "destruct" in r.lower() or "force" in r.lower() or "recursive" in r.lower()
+            ]
+            or facts.reasons,
+            2,
+        )
+        or "destructive"
+    )
     ctx.audit("destructive", mode=mode, command=cmd, tool_use_id=ctx.payload.get("tool_use_id"))
     if mode == "deny":
-        return ("[destructive] `%s` is destructive (%s) and intents.destructive is deny. Find a "
-                "non-destructive way, or ask the person to run it themselves." % (cmd, why))
-    ctx.answer.ask("[destructive] `%s` is destructive (%s). sane-hooks asks the person to "
-                   "confirm it before it runs." % (cmd, why))
+        return (
+            "[destructive] `%s` is destructive (%s) and intents.destructive is deny. Find a "
+            "non-destructive way, or ask the person to run it themselves." % (cmd, why)
+        )
+    ctx.answer.ask(
+        "[destructive] `%s` is destructive (%s). sane-hooks asks the person to "
+        "confirm it before it runs." % (cmd, why)
+    )
     return None
 
 
 def stale_gate(ctx, facts):
     from core.intents import reads as intents_reads
+
     path = _real(facts.writes[0])
     state = intents_reads.stale(ctx, path)
     if state is None:
         return None
     rel = path
     if path.startswith(ctx.project.rstrip("/") + "/"):
-        rel = path[len(ctx.project.rstrip("/")) + 1:]
+        rel = path[len(ctx.project.rstrip("/")) + 1 :]
     if state == "deleted":
-        return ("[stale-file] %s was deleted since you last read it (another process or agent "
-                "removed it). Check what happened and re-read the directory first; do not "
-                "recreate it from memory." % rel)
-    return ("[stale-file] %s changed since you last read or wrote it (another process or agent "
-            "wrote it). Re-read it first (Read %s), then make the change on its current content."
-            % (rel, rel))
+        return (
+            "[stale-file] %s was deleted since you last read it (another process or agent "
+            "removed it). Check what happened and re-read the directory first; do not "
+            "recreate it from memory." % rel
+        )
+    return (
+        "[stale-file] %s changed since you last read or wrote it (another process or agent "
+        "wrote it). Re-read it first (Read %s), then make the change on its current content."
+        % (rel, rel)
+    )
 
 
 # ---------------------------------------------------------------- PostToolUse
+
 
 def post_tool(ctx, facts, ok):
     """Read baselines, the trace ledger, and the intent brief after `intent select`."""
@@ -263,20 +332,26 @@ def post_tool(ctx, facts, ok):
     if tool in READ_TOOLS:
         if facts.reads and ctx.cfg.get("intents.stale_check", True):
             from core.intents import reads as intents_reads
+
             intents_reads.record(ctx, _real(facts.reads[0]))
         return
     if facts.kind == "write" and facts.writes:
         path = _real(facts.writes[0])
         if ctx.cfg.get("intents.stale_check", True):
             from core.intents import reads as intents_reads
+
             intents_reads.record(ctx, path)
         _trace(ctx, facts, [path])
     elif facts.kind == "shell":
         if facts.writes:
             from core.intents import reads as intents_reads
+
             git = os.path.join(ctx.project, ".git")
-            targets = [t for t in (_real(w) for w in facts.writes)
-                       if t != git and not t.startswith(git + os.sep)]
+            targets = [
+                t
+                for t in (_real(w) for w in facts.writes)
+                if t != git and not t.startswith(git + os.sep)
+            ]
             for t in targets:
                 intents_reads.refresh_if_tracked(ctx, t)
             _trace(ctx, facts, targets)
@@ -297,8 +372,9 @@ def _trace(ctx, facts, paths_):
     if not ctx.cfg.get("trace.enabled", True):
         return
     try:
-        from core.trace import ledger as trace
         from core.trace import code as trace_code
+        from core.trace import ledger as trace
+
         entries, mclass = _entries(ctx, facts, paths_)
         if not entries:
             return
@@ -307,20 +383,24 @@ def _trace(ctx, facts, paths_):
         it = intents.get(sel) if sel else None
         iid = it["id"] if it else None
         if iid:
-            entries = [(rel, rng, spans, trace_code.symbols(os.path.join(ctx.project, rel), spans))
-                       for rel, rng, spans, _ in entries]
+            entries = [
+                (rel, rng, spans, trace_code.symbols(os.path.join(ctx.project, rel), spans))
+                for rel, rng, spans, _ in entries
+            ]
         rec = trace.build(ctx, entries, mclass, iid)
         trace.append(ctx.project, rec)
         if iid and mclass == trace_code.INTENT_EVOLUTION:
             from core.trace import intent_map as trace_map
+
             trace_map.regenerate(ctx.project, intents.intents)
     except Exception as exc:  # the ledger never breaks a hook
         ctx.log("warn", "trace: %s: %s" % (exc.__class__.__name__, exc))
 
 
 def _entries(ctx, facts, paths_):
-    from core.trace import ledger as trace
     from core.trace import code as trace_code
+    from core.trace import ledger as trace
+
     ti, resp = ctx.tool_input, ctx.payload.get("tool_response")
     resp = resp if isinstance(resp, dict) else {}
     tool = facts.tool
@@ -341,10 +421,12 @@ def _entries(ctx, facts, paths_):
         return entries, mclass
     if tool == "Write":
         orig = resp.get("originalFile")
-        mclass = trace_code.mutation_class(orig if isinstance(orig, str) else None, ti.get("content"))
+        mclass = trace_code.mutation_class(
+            orig if isinstance(orig, str) else None, ti.get("content")
+        )
     else:
         mclass = trace_code.INTENT_EVOLUTION  # notebooks, shell writes: no reliable before/after
-    for path in paths_[:trace.MAX_FILES]:
+    for path in paths_[: trace.MAX_FILES]:
         e = trace.file_entry(ctx.project, path, "whole")
         if e:
             entries.append(e + ([],))
@@ -352,6 +434,7 @@ def _entries(ctx, facts, paths_):
 
 
 # ---------------------------------------------------------------- prompts and sessions
+
 
 def on_prompt(ctx, prompt):
     """`intent <ID>` selects (not consumed: the prompt goes on with the intent's context);
@@ -362,13 +445,16 @@ def on_prompt(ctx, prompt):
             return
     intents = load(ctx)
     if intents.broken:
-        ctx.answer.add_context("sane: .claude/active_intents.yaml has problems (%s); changes are "
-                               "blocked until the person fixes it." % intents.errors[0])
+        ctx.answer.add_context(
+            "sane: .claude/active_intents.yaml has problems (%s); changes are "
+            "blocked until the person fixes it." % intents.errors[0]
+        )
         ctx.answer.tell_user("sane-hooks: .claude/active_intents.yaml: %s" % intents.errors[0])
         return
     if not intents.active or current(ctx, intents) is not None:
         return
     from core.prompt import classify
+
     if classify(prompt) in ("task", "big_task"):
         ctx.answer.add_context(reminder(intents))
 
@@ -383,11 +469,18 @@ def _prompt_select(ctx, word):
     if it is None:
         return False  # not one of our ids: an ordinary prompt
     if it["status"] != "IN_PROGRESS":
-        ctx.answer.add_context("sane: intent %s is %s; only an IN_PROGRESS intent can be selected. "
-                               "%s" % (it["id"], it["status"], reminder(intents) if intents.active
-                                       else "No intent is IN_PROGRESS."))
-        ctx.answer.tell_user("sane-hooks: intent %s is %s, not IN_PROGRESS: not selected."
-                             % (it["id"], it["status"]))
+        ctx.answer.add_context(
+            "sane: intent %s is %s; only an IN_PROGRESS intent can be selected. "
+            "%s"
+            % (
+                it["id"],
+                it["status"],
+                reminder(intents) if intents.active else "No intent is IN_PROGRESS.",
+            )
+        )
+        ctx.answer.tell_user(
+            "sane-hooks: intent %s is %s, not IN_PROGRESS: not selected." % (it["id"], it["status"])
+        )
         return True
     select(ctx.session, it, "person", None, ctx.now)
     ctx.audit("intent_select", intent=it["id"], by="person", via="prompt")
@@ -399,8 +492,10 @@ def _prompt_select(ctx, word):
 def _session_note(ctx, short=False):
     intents = load(ctx)
     if intents.broken:
-        ctx.answer.add_context("sane: .claude/active_intents.yaml has problems (%s); changes are "
-                               "blocked until the person fixes it." % intents.errors[0])
+        ctx.answer.add_context(
+            "sane: .claude/active_intents.yaml has problems (%s); changes are "
+            "blocked until the person fixes it." % intents.errors[0]
+        )
         return
     it = current(ctx, intents)
     if it is not None:

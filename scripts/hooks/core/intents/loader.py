@@ -14,6 +14,7 @@ The schema (the seed's):
         created_at: "2026-02-18T12:00:00Z"
         updated_at: "2026-02-18T14:30:00Z"
 """
+
 import os
 
 from core.intents import scope as intents_scope
@@ -82,8 +83,10 @@ def load(project, cache=None):
 
 def parse_file(path, project, size=None):
     if size is not None and size > MAX_BYTES:
-        return [], ["%s: %d bytes is too large for an intents file (limit %d)"
-                    % (INTENTS_REL, size, MAX_BYTES)]
+        return [], [
+            "%s: %d bytes is too large for an intents file (limit %d)"
+            % (INTENTS_REL, size, MAX_BYTES)
+        ]
     try:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
@@ -100,8 +103,9 @@ def parse_text(text, project):
     try:
         import yaml
     except ImportError:
-        return [], ["%s: %s, so the intents cannot be read (pip install pyyaml)"
-                    % (INTENTS_REL, NO_YAML)]
+        return [], [
+            "%s: %s, so the intents cannot be read (pip install pyyaml)" % (INTENTS_REL, NO_YAML)
+        ]
     loader = None
     try:
         loader = yaml.SafeLoader(text)
@@ -159,44 +163,64 @@ def validate(data, node, project):
     if data is None:
         return [], []
     if not isinstance(data, dict):
-        return [], ["%s line %d: the top level must be a mapping with `active_intents:`"
-                    % (where, _line(node))]
+        return [], [
+            "%s line %d: the top level must be a mapping with `active_intents:`"
+            % (where, _line(node))
+        ]
     items = data.get("active_intents")
     if items is None:
-        return [], [] if not data else ["%s line %d: no `active_intents:` list (found: %s)"
-                                        % (where, _line(node), ", ".join(map(str, list(data)[:5])))]
+        return [], [] if not data else [
+            "%s line %d: no `active_intents:` list (found: %s)"
+            % (where, _line(node), ", ".join(map(str, list(data)[:5])))
+        ]
     if not isinstance(items, list):
-        return [], ["%s line %d: `active_intents` must be a list of intents"
-                    % (where, _line(node, "active_intents"))]
+        return [], [
+            "%s line %d: `active_intents` must be a list of intents"
+            % (where, _line(node, "active_intents"))
+        ]
     errors, out, seen = [], [], {}
     for i, it in enumerate(items[:MAX_INTENTS]):
         line = _line(node, "active_intents", i)
         if not isinstance(it, dict):
-            errors.append("%s line %d: intent #%d must be a mapping (id, name, status, "
-                          "owned_scope, ...)" % (where, line, i + 1))
+            errors.append(
+                "%s line %d: intent #%d must be a mapping (id, name, status, "
+                "owned_scope, ...)" % (where, line, i + 1)
+            )
             continue
         iid = it.get("id")
         if not isinstance(iid, str) or not iid.strip():
-            errors.append("%s line %d: intent #%d needs an `id` string (quote ids like \"001\")"
-                          % (where, _line(node, "active_intents", i, "id") if "id" in it else line,
-                             i + 1))
+            errors.append(
+                '%s line %d: intent #%d needs an `id` string (quote ids like "001")'
+                % (where, _line(node, "active_intents", i, "id") if "id" in it else line, i + 1)
+            )
             continue
         iid = iid.strip()
         label = "intent %r" % iid
         if any(c.isspace() for c in iid) or len(iid) > 100:
-            errors.append("%s line %d: %s: an id is one word of at most 100 characters"
-                          % (where, _line(node, "active_intents", i, "id"), label))
+            errors.append(
+                "%s line %d: %s: an id is one word of at most 100 characters"
+                % (where, _line(node, "active_intents", i, "id"), label)
+            )
         if iid in seen:
-            errors.append("%s line %d: %s: duplicate id (first defined on line %d)"
-                          % (where, _line(node, "active_intents", i, "id"), label, seen[iid]))
+            errors.append(
+                "%s line %d: %s: duplicate id (first defined on line %d)"
+                % (where, _line(node, "active_intents", i, "id"), label, seen[iid])
+            )
             continue
         seen[iid] = _line(node, "active_intents", i, "id")
         status = it.get("status")
         norm = status.strip().upper() if isinstance(status, str) else None
         if norm not in STATUSES:
-            errors.append("%s line %d: %s: unknown status %r (one of %s)"
-                          % (where, _line(node, "active_intents", i, "status") if "status" in it
-                             else line, label, status, " | ".join(STATUSES)))
+            errors.append(
+                "%s line %d: %s: unknown status %r (one of %s)"
+                % (
+                    where,
+                    _line(node, "active_intents", i, "status") if "status" in it else line,
+                    label,
+                    status,
+                    " | ".join(STATUSES),
+                )
+            )
         entry = {"id": iid, "name": _text(it.get("name")) or iid, "status": norm}
         for field in LIST_FIELDS:
             v = it.get(field)
@@ -211,9 +235,10 @@ def validate(data, node, project):
             vals = []
             for j, x in enumerate(v[:MAX_ITEMS]):
                 if not isinstance(x, (str, int, float)) or isinstance(x, bool) or x == "":
-                    errors.append("%s line %d: %s: `%s` item %d must be a non-empty string"
-                                  % (where, _line(node, "active_intents", i, field, j), label,
-                                     field, j + 1))
+                    errors.append(
+                        "%s line %d: %s: `%s` item %d must be a non-empty string"
+                        % (where, _line(node, "active_intents", i, field, j), label, field, j + 1)
+                    )
                     continue
                 vals.append(_text(x))
             entry[field] = vals
@@ -221,9 +246,10 @@ def validate(data, node, project):
         for j, pat in enumerate(entry["owned_scope"]):
             norm_pat, problem = intents_scope.normalise_pattern(pat, project)
             if problem:
-                errors.append("%s line %d: %s: owned_scope %s"
-                              % (where, _line(node, "active_intents", i, "owned_scope", j), label,
-                                 problem))
+                errors.append(
+                    "%s line %d: %s: owned_scope %s"
+                    % (where, _line(node, "active_intents", i, "owned_scope", j), label, problem)
+                )
             else:
                 scope.append(norm_pat)
         entry["scope"] = scope

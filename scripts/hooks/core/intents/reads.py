@@ -6,6 +6,7 @@ size and mtime still match is unchanged without hashing; otherwise it is re-hash
 alone is never "stale". Files over 64 MB are not hashed on every Read: for them a changed
 size or mtime is a change.
 """
+
 import os
 
 from core.trace import hashes as trace_hash
@@ -33,11 +34,16 @@ def _table(ctx, create):
             return None
         t = reads[key] = {}
         if len(reads) > AGENTS:
+
             def newest(k):
                 v = reads[k]
-                return max((e[3] for e in v.values() if isinstance(e, list) and len(e) > 3),
-                           default=0) if isinstance(v, dict) else 0
-            for k in sorted((k for k in reads if k != key), key=newest)[:len(reads) - AGENTS]:
+                return (
+                    max((e[3] for e in v.values() if isinstance(e, list) and len(e) > 3), default=0)
+                    if isinstance(v, dict)
+                    else 0
+                )
+
+            for k in sorted((k for k in reads if k != key), key=newest)[: len(reads) - AGENTS]:
                 del reads[k]
     return t
 
@@ -54,7 +60,12 @@ def record(ctx, path):
     if not os.path.isfile(path):
         return
     old = t.get(path)
-    if isinstance(old, list) and len(old) == 4 and old[1] == st.st_size and old[2] == st.st_mtime_ns:
+    if (
+        isinstance(old, list)
+        and len(old) == 4
+        and old[1] == st.st_size
+        and old[2] == st.st_mtime_ns
+    ):
         old[3] = round(ctx.now, 3)
         return
     if st.st_size > HASH_LIMIT:
@@ -67,7 +78,9 @@ def record(ctx, path):
     t.pop(path, None)
     t[path] = [digest, st.st_size, st.st_mtime_ns, round(ctx.now, 3)]
     if len(t) > PER_AGENT:
-        for k in sorted(t, key=lambda k: t[k][3] if isinstance(t[k], list) else 0)[:len(t) - PER_AGENT]:
+        for k in sorted(t, key=lambda k: t[k][3] if isinstance(t[k], list) else 0)[
+            : len(t) - PER_AGENT
+        ]:
             del t[k]
 
 

@@ -7,6 +7,7 @@ Scope globs are anchored at the project root (`src/auth/**` never matches `tmp/s
 under it (`src/*` stays one level). `.intentignore` lines follow .gitignore: a pattern without a `/` matches a name at
 any depth, `#` starts a comment, `!` re-includes.
 """
+
 import os
 
 from core.paths import CASE_INSENSITIVE
@@ -29,7 +30,7 @@ def normalise_pattern(pattern, project):
         root = project.rstrip("/") + "/"
         if not (_fold(p) + "/").startswith(_fold(root)):
             return None, "%r escapes the project (scopes are relative to %s)" % (pattern, project)
-        p = p[len(root):]
+        p = p[len(root) :]
     parts = []
     for seg in p.split("/"):
         if seg in ("", "."):
@@ -147,6 +148,7 @@ def in_scope(patterns, rel):
 
 # ---------------------------------------------------------------- .intentignore
 
+
 def parse_ignore(text):
     """[[negated, kind, pattern]] from .gitignore-style text. kind: "anchored" (has a `/`),
     "name" (a bare name at any depth), "dir" (a bare `name/`: a directory at any depth)."""
@@ -196,5 +198,5 @@ def relative(path, project):
         return ""
     if not fp.startswith(froot + os.sep):
         return None
-    rel = path[len(root) + 1:]
+    rel = path[len(root) + 1 :]
     return rel.replace(os.sep, "/") if os.sep != "/" else rel

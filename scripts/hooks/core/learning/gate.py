@@ -13,6 +13,7 @@
 `stop_hook_active` never opens the gate; while the agent is held (breaker, enforcement halt,
 tamper) the gate never blocks and what is pending stays pending.
 """
+
 import os
 
 from core.learning import tickets
@@ -26,9 +27,11 @@ CLOSES_CAP = 10
 OPEN = ("pending", "blocked")
 EXAMPLE_SUMMARY = "Example: set the session cookie before the login redirect"
 CATEGORIES_TEXT = "pattern, pitfall, convention, dependency, process, domain, debugging"
-CRITERIA_TEXT = ("behavior_changing (you would act differently next time), decision_rationale "
-                 "(why X over Y), stable_fact (still true and useful in later sessions), "
-                 "explicit_request (the person asked you to remember it)")
+CRITERIA_TEXT = (
+    "behavior_changing (you would act differently next time), decision_rationale "
+    "(why X over Y), stable_fact (still true and useful in later sessions), "
+    "explicit_request (the person asked you to remember it)"
+)
 
 
 def section(sess):
@@ -46,10 +49,15 @@ def status_of(sess):
 
 def trace(sec, now, event, details=None):
     tr = sec.setdefault("trace", [])
-    tr.append({"ts": round(now, 3), "event": event,
-               "details": details[:300] if isinstance(details, str) else details})
+    tr.append(
+        {
+            "ts": round(now, 3),
+            "event": event,
+            "details": details[:300] if isinstance(details, str) else details,
+        }
+    )
     if len(tr) > TRACE_CAP:
-        del tr[:len(tr) - TRACE_CAP]
+        del tr[: len(tr) - TRACE_CAP]
 
 
 def goto(sec, status, now, why):
@@ -69,8 +77,12 @@ def activate(sec, now, ticket, why):
     ticket = dict(ticket)
     ticket["detected_at"] = round(now, 3)
     sec["ticket"] = ticket
-    trace(sec, now, "TicketDetected", "%s %s %s (%s)" % (ticket.get("source"), ticket.get("id"),
-                                                         ticket.get("title") or "", why))
+    trace(
+        sec,
+        now,
+        "TicketDetected",
+        "%s %s %s (%s)" % (ticket.get("source"), ticket.get("id"), ticket.get("title") or "", why),
+    )
     if sec.get("status", "idle") in ("idle", "reflected", "skipped"):
         goto(sec, "active", now, why)
 
@@ -82,8 +94,14 @@ def arm(sec, now, system, tid, why, title=None):
     del closes[:-CLOSES_CAP]
     t = sec.get("ticket") or {}
     if t.get("id") != tid:
-        sec["ticket"] = {"id": tid, "source": system, "title": title or "", "description": "",
-                         "labels": [], "detected_at": round(now, 3)}
+        sec["ticket"] = {
+            "id": tid,
+            "source": system,
+            "title": title or "",
+            "description": "",
+            "labels": [],
+            "detected_at": round(now, 3),
+        }
     elif title and not t.get("title"):
         t["title"] = title
     sec["armed_by"] = system
@@ -105,8 +123,12 @@ def arm_session(sec, now, diff):
 
 def record_reflection(sec, now, accepted_ids, produced, rejected):
     ticket = (sec.get("ticket") or {}).get("id") if sec.get("armed_by") != "session" else None
-    sec["reflection"] = {"at": round(now, 3), "accepted": accepted_ids[:20],
-                         "produced": produced, "rejected": rejected}
+    sec["reflection"] = {
+        "at": round(now, 3),
+        "accepted": accepted_ids[:20],
+        "produced": produced,
+        "rejected": rejected,
+    }
     trace(sec, now, "ReflectionComplete", "%d of %d accepted" % (len(accepted_ids), produced))
     if sec.get("status") in OPEN or sec.get("status") == "active":
         sec["reflected_for"] = ticket or "session"
@@ -120,8 +142,12 @@ def record_reflection(sec, now, accepted_ids, produced, rejected):
 
 
 def record_skip(sec, now, reason, decider, lines):
-    sec["skip"] = {"reason": reason[:500], "decider": decider, "lines_changed": lines,
-                   "at": round(now, 3)}
+    sec["skip"] = {
+        "reason": reason[:500],
+        "decider": decider,
+        "lines_changed": lines,
+        "at": round(now, 3),
+    }
     trace(sec, now, "Skip", "%s: %s" % (decider, reason[:200]))
     if sec.get("armed_by") == "session":
         sec["session_done"] = True
@@ -131,24 +157,35 @@ def record_skip(sec, now, reason, decider, lines):
 
 def record_observation(sec, now, note, agent_id, agent_type, by):
     obs = sec.setdefault("observations", [])
-    obs.append({"note": note[:OBS_LEN], "at": round(now, 3), "agent_id": agent_id,
-                "agent_type": agent_type, "by": by})
+    obs.append(
+        {
+            "note": note[:OBS_LEN],
+            "at": round(now, 3),
+            "agent_id": agent_id,
+            "agent_type": agent_type,
+            "by": by,
+        }
+    )
     del obs[:-OBS_CAP]
     trace(sec, now, "ObservationRecorded", "%s: %s" % (agent_type or by, note[:120]))
 
 
 def pending_close(sec, tool_use_id, events, compound, now):
     pc = sec.setdefault("pending_close", {})
-    pc[str(tool_use_id)] = {"events": [[s, t] for _, s, t in events], "compound": compound,
-                            "at": round(now, 3)}
+    pc[str(tool_use_id)] = {
+        "events": [[s, t] for _, s, t in events],
+        "compound": compound,
+        "at": round(now, 3),
+    }
     if len(pc) > PENDING_CAP:
-        for k in sorted(pc, key=lambda k: pc[k].get("at") or 0)[:len(pc) - PENDING_CAP]:
+        for k in sorted(pc, key=lambda k: pc[k].get("at") or 0)[: len(pc) - PENDING_CAP]:
             del pc[k]
     for _, s, t in events:
         trace(sec, now, "TicketCloseDetected", "%s %s (PreToolUse)" % (s, t))
 
 
 # ---------------------------------------------------------------- Stop
+
 
 def _size_text(diff):
     if not diff:
@@ -175,7 +212,9 @@ def diff_since_head(project):
             lines += sum(int(p) for p in parts[:2] if p.isdigit())
             if parts[0] == "-":
                 lines += 1  # binary file: count it as a change
-    untracked = tickets.run(["git", "ls-files", "--others", "--exclude-standard", "-z"], project) or ""
+    untracked = (
+        tickets.run(["git", "ls-files", "--others", "--exclude-standard", "-z"], project) or ""
+    )
     for name in [n for n in untracked.split("\0") if n and not _ours(n)][:200]:
         files += 1
         try:
@@ -190,9 +229,14 @@ def diff_since_head(project):
 def _ours(rel):
     """sane-hooks' own files (state, logs, learnings, stats...) are not the session's work."""
     from core.paths import PROTECTED_PROJECT, PROTECTED_PROJECT_PREFIXES
+
     rel = rel.replace("\\", "/")
-    return (rel in PROTECTED_PROJECT or rel.startswith(PROTECTED_PROJECT_PREFIXES)
-            or rel.startswith(".claude/") and ".log" in rel)
+    return (
+        rel in PROTECTED_PROJECT
+        or rel.startswith(PROTECTED_PROJECT_PREFIXES)
+        or rel.startswith(".claude/")
+        and ".log" in rel
+    )
 
 
 def _resolve_stale_closes(ctx, sec):
@@ -211,8 +255,12 @@ def _resolve_stale_closes(ctx, sec):
             if system in tickets.TRACKER_CLI and tickets.is_closed(system, tid, ctx.project):
                 arm(sec, ctx.now, system, tid, "the tracker says closed (no PostToolUse seen)")
             else:
-                trace(sec, ctx.now, "TicketCloseFailed", "%s %s: no PostToolUse and not closed "
-                                                        "in the tracker" % (system, tid))
+                trace(
+                    sec,
+                    ctx.now,
+                    "TicketCloseFailed",
+                    "%s %s: no PostToolUse and not closed in the tracker" % (system, tid),
+                )
 
 
 def stop(ctx, held):
@@ -225,15 +273,24 @@ def stop(ctx, held):
     sec = section(sess)
     _resolve_stale_closes(ctx, sec)
     status = sec.get("status", "idle")
-    if (status == "idle" and mode == "session" and not sec.get("session_done")
-            and (sess.get("edits") or {}).get("count", 0) > 0):
+    if (
+        status == "idle"
+        and mode == "session"
+        and not sec.get("session_done")
+        and (sess.get("edits") or {}).get("count", 0) > 0
+    ):
         diff = sec.get("diff") or diff_since_head(ctx.project)
         arm_session(sec, ctx.now, diff)
         status = "pending"
     if status not in OPEN:
         return None
-    trace(sec, ctx.now, "StopHookCalled", "stop_hook_active=%s%s" % (
-        bool(ctx.payload.get("stop_hook_active")), ", held" if held else ""))
+    trace(
+        sec,
+        ctx.now,
+        "StopHookCalled",
+        "stop_hook_active=%s%s"
+        % (bool(ctx.payload.get("stop_hook_active")), ", held" if held else ""),
+    )
     if held:
         return None
     lc = ctx.cfg
@@ -244,18 +301,21 @@ def stop(ctx, held):
         decider = str(lc.get("learning.auto_skip.decider", "agent") or "agent").lower()
         if lines is not None and lines < threshold and decider in ("always", "agent"):
             if decider == "always" or sec.get("offered_skip"):
-                why = ("auto: %d lines changed, under the threshold of %d" % (lines, threshold)
-                       if decider == "always" else
-                       "auto: %d lines changed, under %d; the agent was asked once and chose "
-                       "neither" % (lines, threshold))
+                why = (
+                    "auto: %d lines changed, under the threshold of %d" % (lines, threshold)
+                    if decider == "always"
+                    else "auto: %d lines changed, under %d; the agent was asked once and chose "
+                    "neither" % (lines, threshold)
+                )
                 auto_skip(ctx, sec, why, lines)
                 return None
             sec["offered_skip"] = True
             return _block(ctx, sec, small=(lines, threshold))
     max_blocks = lc.int("learning.max_blocks", 3)
     cooldown = lc.int("learning.cooldown_seconds", 300)
-    if (sec.get("last_blocked_session") not in (None, ctx.sid)
-            or (cooldown > 0 and ctx.now - (sec.get("last_block_at") or ctx.now) > cooldown)):
+    if sec.get("last_blocked_session") not in (None, ctx.sid) or (
+        cooldown > 0 and ctx.now - (sec.get("last_block_at") or ctx.now) > cooldown
+    ):
         sec["block_count"] = 0
     if sec.get("block_count", 0) >= max_blocks:
         return _trip(ctx, sec, max_blocks)
@@ -264,26 +324,42 @@ def stop(ctx, held):
 
 def auto_skip(ctx, sec, reason, lines):
     from core.learning import stats
+
     record_skip(sec, ctx.now, reason, "auto", lines)
-    stats.append(ctx.project, "skip", session=ctx.sid, decider="auto", reason=reason,
-                 lines=lines, ticket=None)
+    stats.append(
+        ctx.project,
+        "skip",
+        session=ctx.sid,
+        decider="auto",
+        reason=reason,
+        lines=lines,
+        ticket=None,
+    )
     ctx.audit("learning_skip", decider="auto", reason=reason)
 
 
 def _trip(ctx, sec, max_blocks):
     from core.learning import stats
+
     n = sec.get("block_count", 0)
     trace(sec, ctx.now, "CircuitBreakerTripped", "%d blocks without a reflection" % n)
     if sec.get("armed_by") == "session":
         sec["session_done"] = True
     goto(sec, "idle", ctx.now, "breaker: %d blocks" % n)
     _reset_breaker(sec)
-    stats.append(ctx.project, "breaker", session=ctx.sid, blocks=n,
-                 ticket=(sec.get("ticket") or {}).get("id"))
+    stats.append(
+        ctx.project,
+        "breaker",
+        session=ctx.sid,
+        blocks=n,
+        ticket=(sec.get("ticket") or {}).get("id"),
+    )
     ctx.audit("learning_breaker", blocks=n, ticket=(sec.get("ticket") or {}).get("id"))
-    ctx.answer.tell_user("sane-hooks: the learning gate let the agent stop after %d blocks "
-                         "without a reflection (learning.max_blocks). Nothing was recorded "
-                         "for %s." % (n, _what(sec)))
+    ctx.answer.tell_user(
+        "sane-hooks: the learning gate let the agent stop after %d blocks "
+        "without a reflection (learning.max_blocks). Nothing was recorded "
+        "for %s." % (n, _what(sec))
+    )
     return None
 
 
@@ -305,16 +381,25 @@ def _block(ctx, sec, small=None):
 
 def _example(ctx, sec):
     import json
+
     files = []
     last = (ctx.session.get("edits") or {}).get("last_file")
     if isinstance(last, str) and last:
         files = [last]
-    ex = {"category": "pitfall", "summary": EXAMPLE_SUMMARY,
-          "detail": ("Example: what happened, why it matters, and what to do next time. The "
-                     "login view redirected before the cookie was set, so the next request was "
-                     "anonymous; set it first."),
-          "tags": ["auth", "cookies"], "criteria_met": ["behavior_changing"],
-          "scope": "project", "confidence": "medium", "context_files": files or ["src/login.py"]}
+    ex = {
+        "category": "pitfall",
+        "summary": EXAMPLE_SUMMARY,
+        "detail": (
+            "Example: what happened, why it matters, and what to do next time. The "
+            "login view redirected before the cookie was set, so the next request was "
+            "anonymous; set it first."
+        ),
+        "tags": ["auth", "cookies"],
+        "criteria_met": ["behavior_changing"],
+        "scope": "project",
+        "confidence": "medium",
+        "context_files": files or ["src/login.py"],
+    }
     return json.dumps({"learnings": [ex]})
 
 
@@ -322,35 +407,48 @@ def block_message(ctx, sec, small=None):
     sid = ctx.sid
     max_blocks = ctx.cfg.int("learning.max_blocks", 3)
     if small:
-        head = ("[learning] This session changed %d lines (under the auto-skip threshold of %d). "
-                "Decide once: skip if nothing here is worth remembering, or record what is."
-                % small)
+        head = (
+            "[learning] This session changed %d lines (under the auto-skip threshold of %d). "
+            "Decide once: skip if nothing here is worth remembering, or record what is." % small
+        )
     elif sec.get("armed_by") == "session":
-        head = ("[learning] This session changed files (%s): before stopping, record what the "
-                "work taught that a later session needs (block %d of %d)."
-                % (_size_text(sec.get("diff")), sec.get("block_count", 0), max_blocks))
+        head = (
+            "[learning] This session changed files (%s): before stopping, record what the "
+            "work taught that a later session needs (block %d of %d)."
+            % (_size_text(sec.get("diff")), sec.get("block_count", 0), max_blocks)
+        )
     else:
         t = sec.get("ticket") or {}
         closed = [c["id"] for c in sec.get("closes") or []][-3:]
-        head = ("[learning] Ticket %s%s was closed: before stopping, record what this work "
-                "taught that a later session needs (block %d of %d)."
-                % (", ".join(closed) or t.get("id") or "?",
-                   ' ("%s")' % t["title"][:80] if t.get("title") else "",
-                   sec.get("block_count", 0), max_blocks))
-    lines = [head,
-             "Record it (JSON on stdin; the example shows every field, write your own):",
-             "%s learn reflect %s <<'EOF'" % (CLI, sid), _example(ctx, sec), "EOF",
-             "Rules: category one of %s; summary 10-200 characters; detail 20-2000, saying more "
-             "than the summary; tags 1-10; criteria_met at least one that is true: %s; scope "
-             "project | team | personal | ephemeral (default project); optional confidence "
-             "high | medium | low, context_files, supersedes (the id of a learning this "
-             "corrects). Near-duplicates of existing learnings are rejected."
-             % (CATEGORIES_TEXT, CRITERIA_TEXT)]
+        head = (
+            "[learning] Ticket %s%s was closed: before stopping, record what this work "
+            "taught that a later session needs (block %d of %d)."
+            % (
+                ", ".join(closed) or t.get("id") or "?",
+                ' ("%s")' % t["title"][:80] if t.get("title") else "",
+                sec.get("block_count", 0),
+                max_blocks,
+            )
+        )
+    lines = [
+        head,
+        "Record it (JSON on stdin; the example shows every field, write your own):",
+        "%s learn reflect %s <<'EOF'" % (CLI, sid),
+        _example(ctx, sec),
+        "EOF",
+        "Rules: category one of %s; summary 10-200 characters; detail 20-2000, saying more "
+        "than the summary; tags 1-10; criteria_met at least one that is true: %s; scope "
+        "project | team | personal | ephemeral (default project); optional confidence "
+        "high | medium | low, context_files, supersedes (the id of a learning this "
+        "corrects). Near-duplicates of existing learnings are rejected."
+        % (CATEGORIES_TEXT, CRITERIA_TEXT),
+    ]
     obs = sec.get("observations") or []
     if obs:
         lines.append("Subagent observations to draw on:")
         for o in obs[-10:]:
             lines.append("- (%s) %s" % (o.get("agent_type") or o.get("by") or "?", o.get("note")))
-    lines.append('Nothing worth keeping? %s learn skip %s "why there is nothing to learn"'
-                 % (CLI, sid))
+    lines.append(
+        'Nothing worth keeping? %s learn skip %s "why there is nothing to learn"' % (CLI, sid)
+    )
     return "\n".join(lines)

@@ -28,6 +28,7 @@ def _concerns(facts):
 
 def _scan(ctx, facts):
     from core.learning import tickets
+
     systems = tickets.systems_enabled(ctx.cfg)
     if facts.tool in ("Bash", "PowerShell"):
         try:
@@ -50,6 +51,7 @@ def pre_tool(ctx, facts):
     events = [e for e in _scan(ctx, facts) if e[0] == "close"]
     if events:
         from core.learning import gate
+
         sec = gate.section(ctx.session)
         a = facts.analysis
         compound = bool(a is not None and len(getattr(a, "commands", ())) > 1)
@@ -69,13 +71,14 @@ def post_tool(ctx, facts, ok):
         _settle(ctx, sec, pend.pop(tid), ok)
     if facts.tool in TASK_TOOLS and (sec is None or not sec.get("tasks_seen")):
         from core.learning import gate
+
         sec = gate.section(sess)
         sec["tasks_seen"] = True
     if ok and _concerns(facts):
         starts = [e for e in _scan(ctx, facts) if e[0] == "start"]
         if starts:
-            from core.learning import gate
-            from core.learning import tickets
+            from core.learning import gate, tickets
+
             sec = gate.section(sess)
             for _, system, ticket_id in starts[:3]:
                 t = tickets.show(system, ticket_id, ctx.project) or {}
@@ -86,30 +89,44 @@ def post_tool(ctx, facts, ok):
 
 
 def _settle(ctx, sec, ent, ok):
-    from core.learning import gate
-    from core.learning import tickets
+    from core.learning import gate, tickets
+
     for system, ticket_id in ent.get("events") or []:
         if ok:
             known = sec.get("ticket") or {}
             title = None
-            if system in tickets.TRACKER_CLI and not (known.get("id") == ticket_id
-                                                      and known.get("title")):
+            if system in tickets.TRACKER_CLI and not (
+                known.get("id") == ticket_id and known.get("title")
+            ):
                 title = (tickets.show(system, ticket_id, ctx.project) or {}).get("title")
             gate.arm(sec, ctx.now, system, ticket_id, "PostToolUse", title=title)
-        elif (ent.get("compound") and system in tickets.TRACKER_CLI
-              and tickets.is_closed(system, ticket_id, ctx.project)):
-            gate.arm(sec, ctx.now, system, ticket_id,
-                     "the compound command failed but the tracker says closed")
+        elif (
+            ent.get("compound")
+            and system in tickets.TRACKER_CLI
+            and tickets.is_closed(system, ticket_id, ctx.project)
+        ):
+            gate.arm(
+                sec,
+                ctx.now,
+                system,
+                ticket_id,
+                "the compound command failed but the tracker says closed",
+            )
         else:
-            gate.trace(sec, ctx.now, "TicketCloseFailed",
-                       "%s %s: the command failed; the gate stays %s"
-                       % (system, ticket_id, sec.get("status", "idle")))
+            gate.trace(
+                sec,
+                ctx.now,
+                "TicketCloseFailed",
+                "%s %s: the command failed; the gate stays %s"
+                % (system, ticket_id, sec.get("status", "idle")),
+            )
 
 
 def _referenced(ctx, sec, facts, text=None):
     """An injected learning counts as referenced when the agent reads one of its context
     files or names its id."""
     import os
+
     todo = [x for x in sec["injected"] if x.get("outcome") != "referenced"]
     if not todo:
         return
@@ -120,24 +137,27 @@ def _referenced(ctx, sec, facts, text=None):
     for p in facts.reads:
         reads.add(p)
         if p.startswith(ctx.project + os.sep):
-            reads.add(p[len(ctx.project) + 1:])
+            reads.add(p[len(ctx.project) + 1 :])
     for x in todo:
         how = None
         if x["id"] in text:
             how = "named its id"
-        elif reads and any(f in reads or os.path.normpath(os.path.join(ctx.project, f)) in reads
-                           for f in x.get("files") or []):
+        elif reads and any(
+            f in reads or os.path.normpath(os.path.join(ctx.project, f)) in reads
+            for f in x.get("files") or []
+        ):
             how = "read one of its files"
         if how:
             _mark_referenced(ctx, sec, x, how)
 
 
 def _mark_referenced(ctx, sec, x, how):
-    from core.learning import gate
-    from core.learning import stats
+    from core.learning import gate, stats
+
     x["outcome"] = "referenced"
-    stats.append(ctx.project, "referenced", id=x["id"], session=ctx.sid, how=how,
-                 category=x.get("category"))
+    stats.append(
+        ctx.project, "referenced", id=x["id"], session=ctx.sid, how=how, category=x.get("category")
+    )
     gate.trace(sec, ctx.now, "LearningReferenced", "%s (%s)" % (x["id"], how))
 
 
@@ -153,11 +173,16 @@ def on_prompt(ctx, prompt):
 
 def reminder(ctx, sec):
     t = sec.get("ticket") or {}
-    what = ("this session's changes" if sec.get("armed_by") == "session"
-            else "ticket %s" % (t.get("id") or "?"))
-    return ("sane: a reflection is pending for %s. Before stopping, record what it taught with "
-            "`%s learn reflect %s` (JSON on stdin), or `%s learn skip %s \"reason\"`."
-            % (what, CLI, ctx.sid, CLI, ctx.sid))
+    what = (
+        "this session's changes"
+        if sec.get("armed_by") == "session"
+        else "ticket %s" % (t.get("id") or "?")
+    )
+    return (
+        "sane: a reflection is pending for %s. Before stopping, record what it taught with "
+        '`%s learn reflect %s` (JSON on stdin), or `%s learn skip %s "reason"`.'
+        % (what, CLI, ctx.sid, CLI, ctx.sid)
+    )
 
 
 def _notice(ctx, sec):
@@ -169,9 +194,8 @@ def _notice(ctx, sec):
 def session_start(ctx):
     """Discover the ticketing system and an in-progress ticket; inject the relevant learnings;
     passive decay once a day."""
-    from core.learning import gate
-    from core.learning import store
-    from core.learning import tickets
+    from core.learning import gate, store, tickets
+
     sec = gate.section(ctx.session)
     gate.trace(sec, ctx.now, "SessionStart", ctx.payload.get("source") or "startup")
     for other, s in ctx.state["sessions"].items():
@@ -191,11 +215,16 @@ def session_start(ctx):
             gate.activate(sec, ctx.now, t, "in progress at SessionStart")
     try:
         from core.learning import retrieval
+
         retrieval.inject(ctx, sec)
     except Exception as exc:  # retrieval must never cost the session its start
         import traceback
-        ctx.log("error", "learning retrieval failed open: %s" % exc.__class__.__name__,
-                trace=traceback.format_exc()[-2000:])
+
+        ctx.log(
+            "error",
+            "learning retrieval failed open: %s" % exc.__class__.__name__,
+            trace=traceback.format_exc()[-2000:],
+        )
     if sec.get("status") in OPEN:
         ctx.answer.add_context(reminder(ctx, sec))
 
@@ -205,7 +234,8 @@ def subagent_start(ctx):
     ctx.answer.add_context(
         "sane: noticed something a later session should know (a pitfall, a convention, a "
         "fact about this code)? Leave a note for the main agent's reflection: `%s learn "
-        "observe %s \"note\"`." % (CLI, ctx.sid))
+        'observe %s "note"`.' % (CLI, ctx.sid)
+    )
 
 
 def subagent_stop(ctx):
@@ -222,11 +252,14 @@ def stop_gate(ctx, held):
             msg = ctx.payload.get("last_assistant_message")
             if isinstance(msg, str) and "learn-" in msg:
                 from core.policy import Facts
+
                 _referenced(ctx, sec, Facts("Stop", "other"), text=msg)
     if (not sec or sec.get("status", "idle") not in OPEN and not sec.get("pending_close")) and (
-            (sess.get("edits") or {}).get("count", 0) == 0 or (sec or {}).get("session_done")):
+        (sess.get("edits") or {}).get("count", 0) == 0 or (sec or {}).get("session_done")
+    ):
         return None  # nothing closed and nothing written: nothing to reflect on
     from core.learning import gate
+
     return gate.stop(ctx, held)
 
 
@@ -236,12 +269,15 @@ def session_end(ctx):
     if not sec:
         return
     from core.learning import gate
+
     for x in sec.get("injected") or []:
         if x.get("outcome") == "surfaced":
             from core.learning import stats
+
             x["outcome"] = "dismissed"
-            stats.append(ctx.project, "dismissed", id=x["id"], session=ctx.sid,
-                         category=x.get("category"))
+            stats.append(
+                ctx.project, "dismissed", id=x["id"], session=ctx.sid, category=x.get("category")
+            )
             gate.trace(sec, ctx.now, "LearningDismissed", x["id"])
     gate.trace(sec, ctx.now, "SessionEnd", ctx.payload.get("reason"))
     if sec.get("status") == "active":
@@ -251,15 +287,23 @@ def session_end(ctx):
 def task_completed(ctx):
     """Claude Code's task list: a completed task is a ticket close (armed, never blocked)."""
     from core.learning import tickets
+
     if "tasks" not in tickets.systems_enabled(ctx.cfg):
         return
     from core.learning import gate
+
     sec = gate.section(ctx.session)
     sec["tasks_seen"] = True
     tid = ctx.payload.get("task_id")
     subject = ctx.payload.get("task_subject")
-    gate.arm(sec, ctx.now, "tasks", str(tid)[:100] if tid is not None else "?", "TaskCompleted",
-             title=subject[:300] if isinstance(subject, str) else None)
+    gate.arm(
+        sec,
+        ctx.now,
+        "tasks",
+        str(tid)[:100] if tid is not None else "?",
+        "TaskCompleted",
+        title=subject[:300] if isinstance(subject, str) else None,
+    )
 
 
 def pending(sess):

@@ -14,6 +14,7 @@ folds in only the new lines. The cache lives in the user's config dir, signed wi
 secret (HMAC over the project path and the bytes); a bad signature or another Python version
 just means a rebuild, never trusted data.
 """
+
 import array
 import hashlib
 import hmac
@@ -27,20 +28,21 @@ from core.learning import store
 
 VERSION = 5
 MAGIC = b"SANEIDX%d " % VERSION
-PRIOR_HIT_RATE = 0.5     # a learning never surfaced yet: neither good nor bad
-RECENCY_90D = 0.3        # recency weight at 90 days
+PRIOR_HIT_RATE = 0.5  # a learning never surfaced yet: neither good nor bad
+RECENCY_90D = 0.3  # recency weight at 90 days
 K_DAY = -math.log(RECENCY_90D) / 90.0
 K_SEC = K_DAY / 86400.0
 TR_DETAIL = 400
-STATUS = {"active": 97, "archived": 114, "superseded": 115}   # a r s
+STATUS = {"active": 97, "archived": 114, "superseded": 115}  # a r s
 STATUS_NAME = {v: k for k, v in STATUS.items()}
 CAT = "pattern pitfall convention dependency process domain debugging".split()
 COUNTERS = ("created", "off", "ln", "sur", "ref", "dis", "last_ref")
-TR_KINDS = ("tr", "reg")   # Total Recall daily logs, registers: never rewritten by us
+TR_KINDS = ("tr", "reg")  # Total Recall daily logs, registers: never rewritten by us
 
 
 def cache_path(project):
     from core.state import config_dir
+
     h = hashlib.sha256(project.encode("utf-8", "replace")).hexdigest()[:20]
     return os.path.join(config_dir(), "learning-cache", h + ".idx")
 
@@ -57,8 +59,24 @@ def log_weight(created, last_ref, sur, ref):
 
 class Entry:
     """One learning while the columns are being rebuilt."""
-    __slots__ = ("id", "summ", "tags", "files", "cat", "status", "created", "src", "off", "ln",
-                 "sur", "ref", "dis", "last_ref", "tr")
+
+    __slots__ = (
+        "id",
+        "summ",
+        "tags",
+        "files",
+        "cat",
+        "status",
+        "created",
+        "src",
+        "off",
+        "ln",
+        "sur",
+        "ref",
+        "dis",
+        "last_ref",
+        "tr",
+    )
 
     def __init__(self, lid, summ, tags, files, cat, status, created, src, off, ln, tr=None):
         self.id, self.summ, self.tags, self.files, self.cat = lid, summ, tags, files, cat
@@ -70,23 +88,35 @@ class Entry:
 def _entry(rec, src, off, ln, kind):
     tr = None
     if kind in TR_KINDS:
-        tr = [rec.get("summary") or "", (rec.get("detail") or "")[:TR_DETAIL],
-              rec.get("category") or "", rec.get("tags") or [], rec.get("context_files") or [],
-              rec.get("confidence") or "medium"]
+        tr = [
+            rec.get("summary") or "",
+            (rec.get("detail") or "")[:TR_DETAIL],
+            rec.get("category") or "",
+            rec.get("tags") or [],
+            rec.get("context_files") or [],
+            rec.get("confidence") or "medium",
+        ]
     cat = rec.get("category") or ""
-    return Entry(rec["id"], " ".join((rec.get("summary") or "").split()).lower(),
-                 [t.lower() for t in rec.get("tags") or [] if t],
-                 [f.rstrip("/") for f in rec.get("context_files") or [] if f.rstrip("/")],
-                 CAT.index(cat) if cat in CAT else 255,
-                 STATUS.get(rec.get("status") or "active", 97), int(rec.get("created") or 0),
-                 src, off, ln, tr)
+    return Entry(
+        rec["id"],
+        " ".join((rec.get("summary") or "").split()).lower(),
+        [t.lower() for t in rec.get("tags") or [] if t],
+        [f.rstrip("/") for f in rec.get("context_files") or [] if f.rstrip("/")],
+        CAT.index(cat) if cat in CAT else 255,
+        STATUS.get(rec.get("status") or "active", 97),
+        int(rec.get("created") or 0),
+        src,
+        off,
+        ln,
+        tr,
+    )
 
 
 class Index:
     def __init__(self):
-        self.sources = {}     # path -> [kind, size, mtime_ns, parsed bytes, tail hex]
-        self.paths = []       # src number -> path
-        self.overrides = {}   # Total Recall ids -> status (their files are never rewritten)
+        self.sources = {}  # path -> [kind, size, mtime_ns, parsed bytes, tail hex]
+        self.paths = []  # src number -> path
+        self.overrides = {}  # Total Recall ids -> status (their files are never rewritten)
         self.totals = {}
         self.stats_off = 0
         self.stats_tail = ""
@@ -115,7 +145,9 @@ class Index:
         self.src = array.array("H", (paths[e.src] for e in entries))
         for name in COUNTERS:
             setattr(self, name, array.array("q", (getattr(e, name) for e in entries)))
-        self.lw = array.array("d", (log_weight(e.created, e.last_ref, e.sur, e.ref) for e in entries))
+        self.lw = array.array(
+            "d", (log_weight(e.created, e.last_ref, e.sur, e.ref) for e in entries)
+        )
         self.tr = {e.id: e.tr for e in entries if e.tr is not None}
 
     def decompose(self):
@@ -128,10 +160,25 @@ class Index:
         res = []
         for i in range(self.n):
             lid = self.id_of(i)
-            e = Entry(lid, self.summ[self.summ_pos[i]:self.summ_pos[i + 1] - 1], tags[i],
-                      files[i], self.cat[i], self.status[i], self.created[i],
-                      self.paths[self.src[i]], self.off[i], self.ln[i], self.tr.get(lid))
-            e.sur, e.ref, e.dis, e.last_ref = self.sur[i], self.ref[i], self.dis[i], self.last_ref[i]
+            e = Entry(
+                lid,
+                self.summ[self.summ_pos[i] : self.summ_pos[i + 1] - 1],
+                tags[i],
+                files[i],
+                self.cat[i],
+                self.status[i],
+                self.created[i],
+                self.paths[self.src[i]],
+                self.off[i],
+                self.ln[i],
+                self.tr.get(lid),
+            )
+            e.sur, e.ref, e.dis, e.last_ref = (
+                self.sur[i],
+                self.ref[i],
+                self.dis[i],
+                self.last_ref[i],
+            )
             res.append(e)
         return res
 
@@ -145,7 +192,7 @@ class Index:
         return a
 
     def id_of(self, i):
-        return self.ids[self.id_pos[i]:self.id_pos[i + 1] - 1]
+        return self.ids[self.id_pos[i] : self.id_pos[i + 1] - 1]
 
     def find(self, lid):
         """Entry number of an id, or None. A few look-ups scan the ids; more build a map."""
@@ -173,12 +220,25 @@ class Index:
     # ------------------------------------------------------------ disk
 
     def dump(self):
-        doc = {"sources": self.sources, "paths": self.paths, "overrides": self.overrides,
-               "totals": self.totals, "stats_off": self.stats_off, "stats_tail": self.stats_tail,
-               "decay_at": self.decay_at, "n": self.n, "ids": self.ids, "summ": self.summ,
-               "tag_post": self.tag_post, "file_post": self.file_post, "cat": bytes(self.cat),
-               "status": bytes(self.status), "tr": self.tr, "lw": self.lw.tobytes(),
-               "src": self.src.tobytes()}
+        doc = {
+            "sources": self.sources,
+            "paths": self.paths,
+            "overrides": self.overrides,
+            "totals": self.totals,
+            "stats_off": self.stats_off,
+            "stats_tail": self.stats_tail,
+            "decay_at": self.decay_at,
+            "n": self.n,
+            "ids": self.ids,
+            "summ": self.summ,
+            "tag_post": self.tag_post,
+            "file_post": self.file_post,
+            "cat": bytes(self.cat),
+            "status": bytes(self.status),
+            "tr": self.tr,
+            "lw": self.lw.tobytes(),
+            "src": self.src.tobytes(),
+        }
         for name in ("id_pos", "summ_pos") + COUNTERS:
             doc[name] = getattr(self, name).tobytes()
         return marshal.dumps(doc)
@@ -189,8 +249,21 @@ class Index:
         idx = cls.__new__(cls)
         idx.dirty = False
         idx._map, idx._finds = None, 0
-        for key in ("sources", "paths", "overrides", "totals", "stats_off", "stats_tail",
-                    "decay_at", "n", "ids", "summ", "tag_post", "file_post", "tr"):
+        for key in (
+            "sources",
+            "paths",
+            "overrides",
+            "totals",
+            "stats_off",
+            "stats_tail",
+            "decay_at",
+            "n",
+            "ids",
+            "summ",
+            "tag_post",
+            "file_post",
+            "tr",
+        ):
             setattr(idx, key, doc[key])
         idx.cat = bytearray(doc["cat"])
         idx.status = bytearray(doc["status"])
@@ -225,7 +298,10 @@ def _positions(items, size):
 
 def _key(project):
     from core.state import secret_key
-    return secret_key() + b"|" + project.encode("utf-8", "replace") + b"|%d.%d" % sys.version_info[:2]
+
+    return (
+        secret_key() + b"|" + project.encode("utf-8", "replace") + b"|%d.%d" % sys.version_info[:2]
+    )
 
 
 def load(project):
@@ -237,7 +313,7 @@ def load(project):
     head, _, body = raw.partition(b"\n")
     if not head.startswith(MAGIC):
         return None
-    sig = head[len(MAGIC):].decode("ascii", "replace")
+    sig = head[len(MAGIC) :].decode("ascii", "replace")
     if not hmac.compare_digest(hmac.new(_key(project), body, hashlib.sha256).hexdigest(), sig):
         return None
     try:
@@ -263,6 +339,7 @@ def save(idx, project):
 
 
 # ---------------------------------------------------------------- refresh
+
 
 def wanted_sources(project, cfg):
     """[(path, kind)] in merge priority: project markdown, personal, Total Recall."""
@@ -313,8 +390,13 @@ def refresh(project, cfg, idx=None):
             entries = idx.decompose()
         try:
             with open(path, "rb") as fh:
-                if (old and kind not in TR_KINDS and old[3] and st.st_size > old[3]
-                        and old[0] == kind):
+                if (
+                    old
+                    and kind not in TR_KINDS
+                    and old[3]
+                    and st.st_size > old[3]
+                    and old[0] == kind
+                ):
                     fh.seek(max(0, old[3] - 64))
                     prefix = fh.read(old[3] - max(0, old[3] - 64))
                     if _tail(prefix) == old[4]:
@@ -323,8 +405,13 @@ def refresh(project, cfg, idx=None):
                         known = {e.id for e in entries if e.src == path}
                         entries.extend(e for e in new if e.id not in known)
                         parsed = old[3] + len(fresh)
-                        idx.sources[path] = [kind, st.st_size, st.st_mtime_ns, parsed,
-                                             _tail(prefix + fresh)]
+                        idx.sources[path] = [
+                            kind,
+                            st.st_size,
+                            st.st_mtime_ns,
+                            parsed,
+                            _tail(prefix + fresh),
+                        ]
                         continue
                     fh.seek(0)
                 data = fh.read()
@@ -365,6 +452,7 @@ def refresh(project, cfg, idx=None):
 def fold_stats(project, idx):
     """Fold the stats lines appended since the cache last saw the log."""
     from core.learning import stats
+
     path = stats.stats_path(project)
     try:
         size = os.path.getsize(path)

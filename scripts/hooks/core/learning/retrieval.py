@@ -9,6 +9,7 @@ written or last referenced), k chosen so that 90 days weigh 0.3. Strategies: con
 learnings overall), aggressive (at most 10, topped up with the best learnings overall at a
 base relevance of 0.1). An explicitly configured learning.retrieval.max_injections caps all.
 """
+
 import heapq
 import math
 import os
@@ -23,10 +24,12 @@ EXACT_TAG, PARTIAL_TAG, FILE_OVERLAP, KEYWORD = 1.0, 0.5, 0.8, 0.3
 HITS_CAP = 5000
 CONTEXT_CAP = 4000
 DETAIL_SHOWN = 300
-STOPWORDS = frozenset("""the and for with that this from into have has was were will would
+STOPWORDS = frozenset(
+    """the and for with that this from into have has was were will would
 should could about them then than there their what when where which while your you our are
 not but can just also some more most very make sure please need want like does done onto over
-under file files code todo ticket issue task work fix add""".split())
+under file files code todo ticket issue task work fix add""".split()
+)
 
 
 class Query:
@@ -63,8 +66,7 @@ def query_for(ticket=None, changed=(), text=""):
         parent = os.path.basename(os.path.dirname(f)).lower()
         if len(parent) >= 3:
             tags.append(parent)
-    return Query([t for t in tags if t and "|" not in t], [f for f in changed if "|" not in f],
-                 kws)
+    return Query([t for t in tags if t and "|" not in t], [f for f in changed if "|" not in f], kws)
 
 
 def changed_files(project, cap=50):
@@ -77,6 +79,7 @@ def changed_files_start(project):
     if not os.path.exists(os.path.join(project, ".git")):
         return None
     from core.learning.tickets import spawn
+
     argv = ["git", "-C", project, "status", "--porcelain", "-z", "--untracked-files=all"]
     return spawn(argv) or ("sync", argv)
 
@@ -85,6 +88,7 @@ def changed_files_finish(handle, cap=50):
     if handle is None:
         return []
     from core.learning.tickets import collect, run
+
     if handle[0] == "sync":
         out = run(handle[1], None)
         out = out.encode("utf-8") if out is not None else None
@@ -107,6 +111,7 @@ def changed_files_finish(handle, cap=50):
 
 
 # ---------------------------------------------------------------- ranking
+
 
 def _hits(blob, pos, needle):
     out = []
@@ -148,9 +153,9 @@ def relevance(idx, q):
         keys = [f]
         d = os.path.dirname(f)
         while d and d not in ("/", "."):
-            keys.append(d)        # a learning about a directory covers the files in it
+            keys.append(d)  # a learning about a directory covers the files in it
             d = os.path.dirname(d)
-        if "/" not in f:          # a bare file name matches it in any directory
+        if "/" not in f:  # a bare file name matches it in any directory
             keys += [k for k in idx.file_post if k.endswith("/" + f)]
         for key in keys:
             for i in post(idx.file_post, key):
@@ -184,8 +189,9 @@ def rank(idx, q, now, strategy, min_rel, cap):
             continue
         eff = r + 0.01 * (n - 1) if n < 10 else r + 0.09
         keyed.append((log(eff if eff < 1.0 else 1.0) + lw[i], i, r))
-    scored = [(math.exp(min(0.0, k - shift)), i, round(r, 3))
-              for k, i, r in heapq.nlargest(cap, keyed)]
+    scored = [
+        (math.exp(min(0.0, k - shift)), i, round(r, 3)) for k, i, r in heapq.nlargest(cap, keyed)
+    ]
     if strategy == "aggressive" or (q.empty and strategy == "moderate"):
         rest = (i for i in range(idx.n) if status[i] == 97 and i not in rel)
         for i in heapq.nlargest(cap, rest, key=lw.__getitem__):
@@ -198,8 +204,16 @@ def view(idx, i):
     lid = idx.id_of(i)
     tr = idx.tr.get(lid)
     if tr is not None:
-        return {"id": lid, "summary": tr[0], "detail": tr[1], "category": tr[2], "tags": tr[3],
-                "context_files": tr[4], "confidence": tr[5], "source": "total-recall"}
+        return {
+            "id": lid,
+            "summary": tr[0],
+            "detail": tr[1],
+            "category": tr[2],
+            "tags": tr[3],
+            "context_files": tr[4],
+            "confidence": tr[5],
+            "source": "total-recall",
+        }
     path = idx.path_of(i)
     rec = store.read_entry(path, idx.off[i], idx.ln[i])
     if rec is None or rec.get("id") != lid:
@@ -221,13 +235,15 @@ def find_entry(path, lid):
     if k < 0:
         return None
     end = data.find(store.ENTRY, k)
-    return store.parse_entry(data[k:end if end >= 0 else len(data)].decode("utf-8", "replace"))
+    return store.parse_entry(data[k : end if end >= 0 else len(data)].decode("utf-8", "replace"))
 
 
 def render(picks):
     """additionalContext text for the injected learnings."""
-    out = ["sane: learnings recorded in earlier sessions of this project, most relevant "
-           "first. Use them where they apply; when one helps, mention its id."]
+    out = [
+        "sane: learnings recorded in earlier sessions of this project, most relevant "
+        "first. Use them where they apply; when one helps, mention its id."
+    ]
     size = len(out[0])
     for score, rec in picks:
         extra = []
@@ -237,10 +253,14 @@ def render(picks):
             extra.append("files: " + ", ".join(rec["context_files"][:4]))
         detail = " ".join((rec.get("detail") or "").split())
         if len(detail) > DETAIL_SHOWN:
-            detail = detail[:DETAIL_SHOWN - 3] + "..."
-        item = "- [%s] %s (%s%s)\n  %s" % (rec.get("category") or "?", rec.get("summary") or "",
-                                           rec["id"], "; " + "; ".join(extra) if extra else "",
-                                           detail)
+            detail = detail[: DETAIL_SHOWN - 3] + "..."
+        item = "- [%s] %s (%s%s)\n  %s" % (
+            rec.get("category") or "?",
+            rec.get("summary") or "",
+            rec["id"],
+            "; " + "; ".join(extra) if extra else "",
+            detail,
+        )
         if size + len(item) > CONTEXT_CAP:
             break
         out.append(item)
@@ -250,10 +270,12 @@ def render(picks):
 
 # ---------------------------------------------------------------- decay
 
+
 def decay(project, cfg, idx, now, force=False):
     """Archive active learnings unused for passive_duration_days, unless their hit rate is at
     or above immunity_hit_rate. Once a day unless forced. Returns the archived ids."""
     from core.learning import stats
+
     if not force and now - (idx.decay_at or 0) < 86400:
         return []
     idx.decay_at = now
@@ -283,8 +305,13 @@ def decay(project, cfg, idx, now, force=False):
     done = store.set_status(project, md, now) if md else set()
     archived = sorted(done) + tr
     for lid in archived:
-        stats.append(project, "archived", id=lid, reason="passive decay (unused %g days)" % days,
-                     backend="total-recall" if lid in tr else "markdown")
+        stats.append(
+            project,
+            "archived",
+            id=lid,
+            reason="passive decay (unused %g days)" % days,
+            backend="total-recall" if lid in tr else "markdown",
+        )
     if archived:
         stats.append(project, "decay", archived=len(archived))
         lidx.refresh(project, cfg, idx)
@@ -293,8 +320,8 @@ def decay(project, cfg, idx, now, force=False):
 
 def inject(ctx, sec):
     """SessionStart: rank, inject, record `surfaced`, decay once a day."""
-    from core.learning import gate
-    from core.learning import stats
+    from core.learning import gate, stats
+
     project, cfg, now = ctx.project, ctx.cfg, ctx.now
     git = changed_files_start(project)
     idx = lidx.refresh(project, cfg)
@@ -311,7 +338,7 @@ def inject(ctx, sec):
             if rec is not None:
                 picks.append((score, rec))
     text = render(picks)
-    shown = picks[:text.count("\n- [")] if text else []
+    shown = picks[: text.count("\n- [")] if text else []
     if text:
         ctx.answer.add_context(text)
         inj = [x for x in sec.get("injected") or [] if x.get("outcome") == "referenced"]
@@ -319,10 +346,23 @@ def inject(ctx, sec):
         for score, rec in shown:
             cat = rec.get("category")
             if rec["id"] not in known:
-                inj.append({"id": rec["id"], "score": round(score, 4), "category": cat,
-                            "files": (rec.get("context_files") or [])[:10], "outcome": "surfaced"})
-            stats.append(project, "surfaced", id=rec["id"], session=ctx.sid,
-                         score=round(score, 4), category=cat)
+                inj.append(
+                    {
+                        "id": rec["id"],
+                        "score": round(score, 4),
+                        "category": cat,
+                        "files": (rec.get("context_files") or [])[:10],
+                        "outcome": "surfaced",
+                    }
+                )
+            stats.append(
+                project,
+                "surfaced",
+                id=rec["id"],
+                session=ctx.sid,
+                score=round(score, 4),
+                category=cat,
+            )
         sec["injected"] = inj[-20:]
         gate.trace(sec, now, "LearningsInjected", "%d (see injected)" % len(shown))
     if idx.dirty:

@@ -5,6 +5,7 @@ criteria are plausible given the text (strict: an implausible claim rejects; len
 lowers the confidence; off: no judgement). Near-duplicates of an active learning, or of
 another candidate in the same batch, are rejected. Every rejection carries its reason.
 """
+
 import os
 import time
 
@@ -24,20 +25,98 @@ MAX_CANDIDATES = 20
 
 # Indicator phrases per criterion: the write gate's plausibility check (seed 002, 6.2).
 INDICATORS = {
-    "behavior_changing": ("instead", "always", "never", "don't", "do not", "avoid", "must",
-                          "should", "next time", "prefer", "make sure", "remember to", "before",
-                          "otherwise", "use ", "rather", "only ", "need to", "needs to",
-                          "careful", "watch out", "beware", "breaks", "fails", "check "),
-    "decision_rationale": ("because", "chose", "chosen", "choose", "instead of", "over ",
-                           "trade-off", "tradeoff", "rather than", "so that", "decided",
-                           "reason", "why ", "since ", "in order to", "alternative", "versus",
-                           " vs ", "pros", "cons", "cheaper", "faster", "simpler", "safer"),
-    "stable_fact": ("is ", "are ", "requires", "uses", "lives in", "located", "defined in",
-                    "configured", "version", "returns", "expects", "depends on", "default",
-                    "takes ", "runs ", "stored", "`", "/", ".py", "()", "=", "::"),
-    "explicit_request": ("remember", "user asked", "user said", "user wants", "the person",
-                         "asked me", "asked to", "requested", "request", "told me", "wants ",
-                         "insisted", "explicitly"),
+    "behavior_changing": (
+        "instead",
+        "always",
+        "never",
+        "don't",
+        "do not",
+        "avoid",
+        "must",
+        "should",
+        "next time",
+        "prefer",
+        "make sure",
+        "remember to",
+        "before",
+        "otherwise",
+        "use ",
+        "rather",
+        "only ",
+        "need to",
+        "needs to",
+        "careful",
+        "watch out",
+        "beware",
+        "breaks",
+        "fails",
+        "check ",
+    ),
+    "decision_rationale": (
+        "because",
+        "chose",
+        "chosen",
+        "choose",
+        "instead of",
+        "over ",
+        "trade-off",
+        "tradeoff",
+        "rather than",
+        "so that",
+        "decided",
+        "reason",
+        "why ",
+        "since ",
+        "in order to",
+        "alternative",
+        "versus",
+        " vs ",
+        "pros",
+        "cons",
+        "cheaper",
+        "faster",
+        "simpler",
+        "safer",
+    ),
+    "stable_fact": (
+        "is ",
+        "are ",
+        "requires",
+        "uses",
+        "lives in",
+        "located",
+        "defined in",
+        "configured",
+        "version",
+        "returns",
+        "expects",
+        "depends on",
+        "default",
+        "takes ",
+        "runs ",
+        "stored",
+        "`",
+        "/",
+        ".py",
+        "()",
+        "=",
+        "::",
+    ),
+    "explicit_request": (
+        "remember",
+        "user asked",
+        "user said",
+        "user wants",
+        "the person",
+        "asked me",
+        "asked to",
+        "requested",
+        "request",
+        "told me",
+        "wants ",
+        "insisted",
+        "explicitly",
+    ),
 }
 
 
@@ -82,6 +161,7 @@ def iso(ts):
 def parse_iso(text):
     """Epoch seconds from `YYYY-MM-DDTHH:MM:SSZ` (or a date); None if it is not one."""
     import calendar
+
     t = text.strip()
     try:
         y, mo, d = int(t[0:4]), int(t[5:7]), int(t[8:10])
@@ -96,6 +176,7 @@ def parse_iso(text):
 
 
 # ---------------------------------------------------------------- normalisation
+
 
 def one_line(text):
     return " ".join(text.split())
@@ -137,6 +218,7 @@ def plausible(criterion, text):
 
 
 # ---------------------------------------------------------------- layer 1 and 2
+
 
 def check_candidate(raw, mode="lenient"):
     """(learning fields dict, None) or (None, reason). No ids or session data yet."""
@@ -204,11 +286,16 @@ def check_candidate(raw, mode="lenient"):
     hits = {c: plausible(c, text) for c in crit}
     plausible_n = sum(1 for c in crit if hits[c])
     if mode == "strict" and not plausible_n:
-        return None, ("write gate (strict): nothing in the text supports the claimed criteria "
-                      "(%s); say why it changes behaviour, the rationale, the stable fact, or "
-                      "that the person asked" % ", ".join(crit))
+        return None, (
+            "write gate (strict): nothing in the text supports the claimed criteria "
+            "(%s); say why it changes behaviour, the rationale, the stable fact, or "
+            "that the person asked" % ", ".join(crit)
+        )
     if mode == "strict" and "explicit_request" in crit and not hits["explicit_request"]:
-        return None, "write gate (strict): explicit_request claimed but the text never says the person asked"
+        return (
+            None,
+            "write gate (strict): explicit_request claimed but the text never says the person asked",
+        )
     if mode == "off":
         computed = "medium"
     elif plausible_n == 0:
@@ -220,9 +307,17 @@ def check_candidate(raw, mode="lenient"):
     confidence = given or computed
     if computed == "low" and mode != "off":
         confidence = "low"  # an unsupported claim never keeps a higher confidence
-    return {"category": cat, "summary": summary, "detail": detail, "tags": tags,
-            "criteria_met": crit, "scope": scope, "confidence": confidence,
-            "context_files": files, "supersedes": sup.strip() if sup else None}, None
+    return {
+        "category": cat,
+        "summary": summary,
+        "detail": detail,
+        "tags": tags,
+        "criteria_met": crit,
+        "scope": scope,
+        "confidence": confidence,
+        "context_files": files,
+        "supersedes": sup.strip() if sup else None,
+    }, None
 
 
 def candidates_of(doc):
@@ -246,7 +341,11 @@ def validate(candidates, active, mode="lenient"):
     accepted, rejected = [], []
     seen = []
     for i, raw in enumerate(candidates[:MAX_CANDIDATES], 1):
-        shown = raw.get("summary") if isinstance(raw, dict) and isinstance(raw.get("summary"), str) else ""
+        shown = (
+            raw.get("summary")
+            if isinstance(raw, dict) and isinstance(raw.get("summary"), str)
+            else ""
+        )
         fields, why = check_candidate(raw, mode)
         if why is None:
             key = norm_summary_key(fields["summary"])
@@ -268,7 +367,9 @@ def validate(candidates, active, mode="lenient"):
         seen.append((i, key))
         accepted.append(fields)
     for i in range(MAX_CANDIDATES, len(candidates)):
-        rejected.append(Rejection(i + 1, "", "more than %d candidates in one reflection" % MAX_CANDIDATES))
+        rejected.append(
+            Rejection(i + 1, "", "more than %d candidates in one reflection" % MAX_CANDIDATES)
+        )
     return accepted, rejected
 
 
@@ -284,7 +385,13 @@ def _duplicate(key, summaries, skip_id=None):
 
 def build(fields, session, ticket, now):
     """A full learning record from validated fields."""
-    rec = {"id": new_id(now), "schema": SCHEMA_VERSION, "status": "active",
-           "session": session, "ticket": ticket, "created": int(now)}
+    rec = {
+        "id": new_id(now),
+        "schema": SCHEMA_VERSION,
+        "status": "active",
+        "session": session,
+        "ticket": ticket,
+        "created": int(now),
+    }
     rec.update(fields)
     return rec

@@ -5,6 +5,7 @@ Events: written, surfaced, referenced, dismissed, reflection, rejected, skip, ar
 restored, superseded, breaker, decay. One JSON object per line, each line one write() on an
 O_APPEND descriptor, so concurrent hooks and CLI runs never interleave.
 """
+
 import json
 import os
 import time
@@ -129,6 +130,7 @@ def _overlap(a, b):
 
 # ---------------------------------------------------------------- report
 
+
 def summary(idx):
     """The numbers `learn stats` shows, as a dict."""
     t = idx.totals
@@ -148,18 +150,26 @@ def summary(idx):
     cand = t.get("candidates", 0)
     decisions = t.get("reflections", 0) - t.get("failed_reflections", 0) + t.get("skips", 0)
     return {
-        "learnings": idx.n, "active": sum(1 for s in idx.status if s == 97),
+        "learnings": idx.n,
+        "active": sum(1 for s in idx.status if s == 97),
         "by_category": by_cat,
-        "hit_rate": round(ref / sur, 3) if sur else None, "surfaced": sur, "referenced": ref,
+        "hit_rate": round(ref / sur, 3) if sur else None,
+        "surfaced": sur,
+        "referenced": ref,
         "dismissed": sum(idx.dis),
-        "reflections": t.get("reflections", 0), "candidates": cand,
-        "accepted": t.get("accepted", 0), "rejected": t.get("rejected", 0),
+        "reflections": t.get("reflections", 0),
+        "candidates": cand,
+        "accepted": t.get("accepted", 0),
+        "rejected": t.get("rejected", 0),
         "write_gate_pass_rate": round(t.get("accepted", 0) / cand, 3) if cand else None,
-        "skips": t.get("skips", 0), "skips_by": t.get("skips_by", {}),
+        "skips": t.get("skips", 0),
+        "skips_by": t.get("skips_by", {}),
         "skip_rate": round(t.get("skips", 0) / decisions, 3) if decisions else None,
-        "criteria": t.get("criteria", {}), "written": t.get("written", 0),
+        "criteria": t.get("criteria", {}),
+        "written": t.get("written", 0),
         "rejected_then_accepted": t.get("rejected_then_accepted", 0),
-        "breaker_trips": t.get("breaker", 0), "archived": t.get("archived", 0),
+        "breaker_trips": t.get("breaker", 0),
+        "archived": t.get("archived", 0),
     }
 
 
@@ -172,28 +182,46 @@ def insights(s):
     out = []
     written = s["written"]
     crit = s["criteria"]
-    if written >= 5 and crit.get("behavior_changing", 0) >= 0.9 * written and (
-            s["hit_rate"] is None or s["hit_rate"] < 0.2):
-        out.append("rubber-stamping: %d%% of learnings claim behavior_changing and the hit rate "
-                   "is %s; the criteria may be claimed by habit"
-                   % (round(100.0 * crit.get("behavior_changing", 0) / written),
-                      "unknown" if s["hit_rate"] is None else "%.0f%%" % (100 * s["hit_rate"])))
+    if (
+        written >= 5
+        and crit.get("behavior_changing", 0) >= 0.9 * written
+        and (s["hit_rate"] is None or s["hit_rate"] < 0.2)
+    ):
+        out.append(
+            "rubber-stamping: %d%% of learnings claim behavior_changing and the hit rate "
+            "is %s; the criteria may be claimed by habit"
+            % (
+                round(100.0 * crit.get("behavior_changing", 0) / written),
+                "unknown" if s["hit_rate"] is None else "%.0f%%" % (100 * s["hit_rate"]),
+            )
+        )
     pr = s["write_gate_pass_rate"]
     if pr is not None and s["candidates"] >= 10 and pr < 0.3:
-        out.append("gate too strict: only %.0f%% of candidates pass; consider "
-                   "learning.write_gate: lenient" % (100 * pr))
+        out.append(
+            "gate too strict: only %.0f%% of candidates pass; consider "
+            "learning.write_gate: lenient" % (100 * pr)
+        )
     if s["rejected_then_accepted"] >= 2:
-        out.append("gate too strict: %d rejected topics were accepted later"
-                   % s["rejected_then_accepted"])
-    if pr is not None and s["candidates"] >= 20 and pr > 0.95 and (
-            s["hit_rate"] is not None and s["hit_rate"] < 0.2 and s["surfaced"] >= 20):
-        out.append("gate too loose: %.0f%% of candidates pass but only %.0f%% of surfaced "
-                   "learnings are used; consider learning.write_gate: strict"
-                   % (100 * pr, 100 * s["hit_rate"]))
+        out.append(
+            "gate too strict: %d rejected topics were accepted later" % s["rejected_then_accepted"]
+        )
+    if (
+        pr is not None
+        and s["candidates"] >= 20
+        and pr > 0.95
+        and (s["hit_rate"] is not None and s["hit_rate"] < 0.2 and s["surfaced"] >= 20)
+    ):
+        out.append(
+            "gate too loose: %.0f%% of candidates pass but only %.0f%% of surfaced "
+            "learnings are used; consider learning.write_gate: strict"
+            % (100 * pr, 100 * s["hit_rate"])
+        )
     for name, row in sorted(s["by_category"].items()):
         if row["surfaced"] >= 10 and (row["hit_rate"] or 0) < 0.1:
-            out.append("low-hit category: %s (%d surfaced, %.0f%% used)"
-                       % (name, row["surfaced"], 100 * (row["hit_rate"] or 0)))
+            out.append(
+                "low-hit category: %s (%d surfaced, %.0f%% used)"
+                % (name, row["surfaced"], 100 * (row["hit_rate"] or 0))
+            )
     if s["skip_rate"] is not None and s["skips"] >= 4 and s["skip_rate"] > 0.6:
         out.append("high skip rate: %.0f%% of gate decisions were skips" % (100 * s["skip_rate"]))
     return out
@@ -202,26 +230,49 @@ def insights(s):
 def table(s):
     """`learn stats` as text tables."""
     pct = lambda v: "-" if v is None else "%.0f%%" % (100 * v)  # noqa: E731
-    lines = ["learnings: %d (%d active); surfaced %d, referenced %d, dismissed %d; hit rate %s"
-             % (s["learnings"], s["active"], s["surfaced"], s["referenced"], s["dismissed"],
-                pct(s["hit_rate"])), "",
-             "%-12s %9s %7s %9s %10s %8s" % ("category", "learnings", "active", "surfaced",
-                                            "referenced", "hit rate")]
+    lines = [
+        "learnings: %d (%d active); surfaced %d, referenced %d, dismissed %d; hit rate %s"
+        % (
+            s["learnings"],
+            s["active"],
+            s["surfaced"],
+            s["referenced"],
+            s["dismissed"],
+            pct(s["hit_rate"]),
+        ),
+        "",
+        "%-12s %9s %7s %9s %10s %8s"
+        % ("category", "learnings", "active", "surfaced", "referenced", "hit rate"),
+    ]
     for name in CATS:
         row = s["by_category"].get(name)
         if row:
-            lines.append("%-12s %9d %7d %9d %10d %8s" % (name, row["learnings"], row["active"],
-                                                          row["surfaced"], row["referenced"],
-                                                          pct(row["hit_rate"])))
-    lines += ["", "%-28s %s" % ("reflections", s["reflections"]),
-              "%-28s %d of %d (%s)" % ("write gate: accepted", s["accepted"], s["candidates"],
-                                       pct(s["write_gate_pass_rate"])),
-              "%-28s %s" % ("skips", ", ".join("%s %d" % kv for kv in sorted(s["skips_by"].items()))
-                            or "0"),
-              "%-28s %s" % ("skip rate", pct(s["skip_rate"])),
-              "%-28s %s" % ("criteria claimed", ", ".join("%s %d" % kv for kv in
-                                                          sorted(s["criteria"].items())) or "-"),
-              "%-28s %d" % ("breaker trips", s["breaker_trips"])]
+            lines.append(
+                "%-12s %9d %7d %9d %10d %8s"
+                % (
+                    name,
+                    row["learnings"],
+                    row["active"],
+                    row["surfaced"],
+                    row["referenced"],
+                    pct(row["hit_rate"]),
+                )
+            )
+    lines += [
+        "",
+        "%-28s %s" % ("reflections", s["reflections"]),
+        "%-28s %d of %d (%s)"
+        % ("write gate: accepted", s["accepted"], s["candidates"], pct(s["write_gate_pass_rate"])),
+        "%-28s %s"
+        % ("skips", ", ".join("%s %d" % kv for kv in sorted(s["skips_by"].items())) or "0"),
+        "%-28s %s" % ("skip rate", pct(s["skip_rate"])),
+        "%-28s %s"
+        % (
+            "criteria claimed",
+            ", ".join("%s %d" % kv for kv in sorted(s["criteria"].items())) or "-",
+        ),
+        "%-28s %d" % ("breaker trips", s["breaker_trips"]),
+    ]
     ins = insights(s)
     lines += ["", "insights:"] + (["  - " + x for x in ins] or ["  none"])
     return "\n".join(lines)

@@ -23,6 +23,7 @@ A scalar value is written as is unless it is empty, has a newline, surrounding b
 starts with `"` or `[`: then it is a JSON string. A list is `a, b` unless an item needs
 quoting or has a comma: then it is a JSON array. Unknown `- key: value` lines are kept.
 """
+
 import json
 import os
 import time
@@ -30,15 +31,30 @@ import time
 from core.learning.schema import iso, one_line, parse_iso
 
 MARKDOWN = os.path.join(".claude", "learnings.md")
-MD_HEADER = ("# Learnings\n\n<!-- Written by `sane.py learn` (sane-hooks). One `## learn-...` "
-             "section per learning; format: README, \"Learnings file format\". -->\n")
-PERSONAL_HEADER = ("# Personal learnings\n\n<!-- Written by `sane.py learn` (sane-hooks): "
-                   "personal-scope learnings, outside every project. -->\n")
-FIELDS = (("category", "category"), ("status", "status"), ("scope", "scope"),
-          ("confidence", "confidence"), ("criteria", "criteria_met"), ("tags", "tags"),
-          ("files", "context_files"), ("session", "session"), ("ticket", "ticket"),
-          ("created", "created"), ("updated", "updated"), ("supersedes", "supersedes"),
-          ("superseded_by", "superseded_by"), ("schema", "schema"))
+MD_HEADER = (
+    "# Learnings\n\n<!-- Written by `sane.py learn` (sane-hooks). One `## learn-...` "
+    'section per learning; format: README, "Learnings file format". -->\n'
+)
+PERSONAL_HEADER = (
+    "# Personal learnings\n\n<!-- Written by `sane.py learn` (sane-hooks): "
+    "personal-scope learnings, outside every project. -->\n"
+)
+FIELDS = (
+    ("category", "category"),
+    ("status", "status"),
+    ("scope", "scope"),
+    ("confidence", "confidence"),
+    ("criteria", "criteria_met"),
+    ("tags", "tags"),
+    ("files", "context_files"),
+    ("session", "session"),
+    ("ticket", "ticket"),
+    ("created", "created"),
+    ("updated", "updated"),
+    ("supersedes", "supersedes"),
+    ("superseded_by", "superseded_by"),
+    ("schema", "schema"),
+)
 KEY_OF = {k: f for k, f in FIELDS}
 LIST_FIELDS = frozenset(("criteria_met", "tags", "context_files"))
 TIME_FIELDS = frozenset(("created", "updated"))
@@ -48,6 +64,7 @@ ENTRY = b"\n## learn-"
 
 def personal_path():
     from core.state import config_dir
+
     return os.path.join(config_dir(), "personal-learnings.md")
 
 
@@ -57,8 +74,9 @@ def markdown_path(project):
 
 # ---------------------------------------------------------------- markdown format
 
+
 def _needs_json(s):
-    return not s or s != s.strip() or "\n" in s or s[0] in "\"["
+    return not s or s != s.strip() or "\n" in s or s[0] in '"['
 
 
 def _enc(value):
@@ -159,11 +177,11 @@ def split_md(data):
         data_, shift = data, 0
     parts = []
     pos = data_.find(ENTRY)
-    header = data_[:pos if pos >= 0 else len(data_)]
+    header = data_[: pos if pos >= 0 else len(data_)]
     while pos >= 0:
         nxt = data_.find(ENTRY, pos + 1)
         end = nxt if nxt >= 0 else len(data_)
-        parts.append((pos + 1 + shift, data_[pos + 1:end]))
+        parts.append((pos + 1 + shift, data_[pos + 1 : end]))
         pos = nxt
     return header[1:] if shift else header, parts
 
@@ -269,10 +287,12 @@ def rewrite_md(path, changes):
 
 # ---------------------------------------------------------------- Total Recall
 
+
 def total_recall_detected(project):
     return os.path.isdir(os.path.join(project, "memory")) and (
         os.path.isfile(os.path.join(project, "rules", "total-recall.md"))
-        or os.path.isfile(os.path.join(project, ".claude", "rules", "total-recall.md")))
+        or os.path.isfile(os.path.join(project, ".claude", "rules", "total-recall.md"))
+    )
 
 
 def backend_of(project, cfg):
@@ -288,16 +308,25 @@ def backend_of(project, cfg):
 def render_tr(rec):
     """The seed's daily-log entry, with the `sane:` id prefix."""
     t = time.localtime(rec.get("created") or time.time())
-    lines = ["[%02d:%02d] **%s** (sane:%s): %s" % (t.tm_hour, t.tm_min,
-                                                  (rec.get("category") or "").capitalize(),
-                                                  rec["id"], one_line(rec.get("summary") or ""))]
+    lines = [
+        "[%02d:%02d] **%s** (sane:%s): %s"
+        % (
+            t.tm_hour,
+            t.tm_min,
+            (rec.get("category") or "").capitalize(),
+            rec["id"],
+            one_line(rec.get("summary") or ""),
+        )
+    ]
     if rec.get("supersedes"):
         lines.append("> [supersedes sane:%s]" % rec["supersedes"])
     for dl in (rec.get("detail") or "").split("\n"):
         lines.append("> " + dl if dl else ">")
     lines.append("")
-    meta = ["Tags: " + " ".join("#" + t for t in rec.get("tags") or []),
-            "Confidence: " + (rec.get("confidence") or "medium").capitalize()]
+    meta = [
+        "Tags: " + " ".join("#" + t for t in rec.get("tags") or []),
+        "Confidence: " + (rec.get("confidence") or "medium").capitalize(),
+    ]
     if rec.get("ticket"):
         meta.append("Ticket: " + rec["ticket"])
     if rec.get("scope") and rec["scope"] != "project":
@@ -328,11 +357,20 @@ def parse_tr(text, date):
             continue
         start = i
         hm = line[1:6]
-        cat = line[line.find("**") + 2:line.rfind("**", 0, k)].strip().lower()
-        lid, _, summary = line[k + 6:].partition("): ")
-        rec = {"id": lid.rstrip(")"), "category": cat, "summary": summary.strip(),
-               "status": "active", "scope": "project", "confidence": "medium", "tags": [],
-               "context_files": [], "criteria_met": [], "detail": ""}
+        cat = line[line.find("**") + 2 : line.rfind("**", 0, k)].strip().lower()
+        lid, _, summary = line[k + 6 :].partition("): ")
+        rec = {
+            "id": lid.rstrip(")"),
+            "category": cat,
+            "summary": summary.strip(),
+            "status": "active",
+            "scope": "project",
+            "confidence": "medium",
+            "tags": [],
+            "context_files": [],
+            "criteria_met": [],
+            "detail": "",
+        }
         detail = []
         i += 1
         while i < n and (lines[i].startswith(">") or not lines[i].strip()):
@@ -411,7 +449,9 @@ def date_of(path):
 
 def append_tr(project, recs, now):
     """Append entries to today's daily log under `## Learnings`. Raises OSError."""
-    path = os.path.join(tr_daily_dir(project), time.strftime("%Y-%m-%d", time.localtime(now)) + ".md")
+    path = os.path.join(
+        tr_daily_dir(project), time.strftime("%Y-%m-%d", time.localtime(now)) + ".md"
+    )
     os.makedirs(os.path.dirname(path), exist_ok=True)
     try:
         with open(path, "rb") as fh:
@@ -441,6 +481,7 @@ def append_tr(project, recs, now):
 
 # ---------------------------------------------------------------- routing by scope
 
+
 def write(project, cfg, recs, now):
     """Store accepted learnings by scope. Returns (where per id, notes for the caller).
 
@@ -450,6 +491,7 @@ def write(project, cfg, recs, now):
     goes to the audit log (the gate still opens: the seed's fail-open).
     """
     from core import log
+
     primary = backend_of(project, cfg)
     where, notes = {}, []
     groups = {"tr": [], "md": [], "personal": [], "dropped": []}
@@ -468,8 +510,10 @@ def write(project, cfg, recs, now):
                 where[r["id"]] = "total-recall:" + os.path.relpath(path, project)
         except OSError as exc:
             keep = [r for r in groups["tr"] if r.get("scope") != "ephemeral"]
-            notes.append("Total Recall write failed (%s); saved to %s instead"
-                         % (exc.__class__.__name__, MARKDOWN))
+            notes.append(
+                "Total Recall write failed (%s); saved to %s instead"
+                % (exc.__class__.__name__, MARKDOWN)
+            )
             for r in groups["tr"]:
                 if r.get("scope") == "ephemeral":
                     where[r["id"]] = "dropped"
@@ -477,10 +521,14 @@ def write(project, cfg, recs, now):
     for r in groups["dropped"]:
         where[r["id"]] = "dropped"
     if groups["dropped"]:
-        notes.append("%d ephemeral learning(s) dropped: ephemeral scope is kept only in Total "
-                     "Recall's daily log, and Total Recall is not active" % len(groups["dropped"]))
-    for key, path, header in (("md", markdown_path(project), MD_HEADER),
-                              ("personal", personal_path(), PERSONAL_HEADER)):
+        notes.append(
+            "%d ephemeral learning(s) dropped: ephemeral scope is kept only in Total "
+            "Recall's daily log, and Total Recall is not active" % len(groups["dropped"])
+        )
+    for key, path, header in (
+        ("md", markdown_path(project), MD_HEADER),
+        ("personal", personal_path(), PERSONAL_HEADER),
+    ):
         batch = groups[key]
         if not batch:
             continue
@@ -490,11 +538,17 @@ def write(project, cfg, recs, now):
                 where[r["id"]] = "personal" if key == "personal" else "markdown"
         except OSError as exc:
             for r in batch:
-                log.audit(project, "learning_lost", learning=r, reason="%s: %s" % (
-                    exc.__class__.__name__, exc))
+                log.audit(
+                    project,
+                    "learning_lost",
+                    learning=r,
+                    reason="%s: %s" % (exc.__class__.__name__, exc),
+                )
                 where[r["id"]] = "audit"
-            notes.append("could not write %s (%s); %d learning(s) kept in .claude/audit.jsonl "
-                         "(event learning_lost)" % (path, exc.__class__.__name__, len(batch)))
+            notes.append(
+                "could not write %s (%s); %d learning(s) kept in .claude/audit.jsonl "
+                "(event learning_lost)" % (path, exc.__class__.__name__, len(batch))
+            )
     return where, notes
 
 

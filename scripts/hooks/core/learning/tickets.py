@@ -5,6 +5,7 @@ Trackers are external CLIs (`tissue`, beads' `bd`): called with a 2 s timeout, e
 ignored. Close detection looks at every simple command of a Bash call through the shell
 analyser, so `tissue status X closed && git push` or `bash -c "bd close X"` are seen.
 """
+
 import json
 import os
 import time
@@ -17,22 +18,56 @@ STARTED = ("in_progress", "in-progress", "inprogress", "started", "doing", "acti
 
 # Filters through core.shell.matches (every segment); the ids come from that command's argv.
 CLOSE_PATTERNS = {
-    "tissue": ("tissue status * closed", "tissue edit *--status closed*",
-               "tissue edit *--status=closed*"),
-    "beads": ("bd close *", "bd update *--status closed*", "bd update *--status=closed*",
-              "bd update *-s closed*", "beads close *"),
+    "tissue": (
+        "tissue status * closed",
+        "tissue edit *--status closed*",
+        "tissue edit *--status=closed*",
+    ),
+    "beads": (
+        "bd close *",
+        "bd update *--status closed*",
+        "bd update *--status=closed*",
+        "bd update *-s closed*",
+        "beads close *",
+    ),
 }
 START_PATTERNS = {
-    "tissue": ("tissue status * in?progress", "tissue edit *--status in?progress*",
-               "tissue edit *--status=in?progress*"),
-    "beads": ("bd update *--status in?progress*", "bd update *--status=in?progress*",
-              "bd update *-s in?progress*"),
+    "tissue": (
+        "tissue status * in?progress",
+        "tissue edit *--status in?progress*",
+        "tissue edit *--status=in?progress*",
+    ),
+    "beads": (
+        "bd update *--status in?progress*",
+        "bd update *--status=in?progress*",
+        "bd update *-s in?progress*",
+    ),
 }
 MCP_PREFIX = {"tissue": "mcp__tissue__", "beads": "mcp__beads__"}
 ID_KEYS = ("id", "issue_id", "ticket_id", "ticket", "issue", "issueId", "ticketId", "task_id")
-FLAG_VALUES = frozenset(("--reason", "-r", "--message", "-m", "--comment", "--title", "-t",
-                         "--description", "-d", "--priority", "-p", "--assignee", "-a",
-                         "--labels", "-l", "--type", "--db", "--actor", "--json-file"))
+FLAG_VALUES = frozenset(
+    (
+        "--reason",
+        "-r",
+        "--message",
+        "-m",
+        "--comment",
+        "--title",
+        "-t",
+        "--description",
+        "-d",
+        "--priority",
+        "-p",
+        "--assignee",
+        "-a",
+        "--labels",
+        "-l",
+        "--type",
+        "--db",
+        "--actor",
+        "--json-file",
+    )
+)
 
 
 def systems_enabled(cfg):
@@ -50,7 +85,9 @@ def detected(system, project, sec=None):
     if system == "beads":
         return os.path.isdir(os.path.join(project, ".beads"))
     if system == "tasks":
-        return bool(os.environ.get("CLAUDE_CODE_TASK_LIST_ID")) or bool(sec and sec.get("tasks_seen"))
+        return bool(os.environ.get("CLAUDE_CODE_TASK_LIST_ID")) or bool(
+            sec and sec.get("tasks_seen")
+        )
     return system == "session"
 
 
@@ -64,6 +101,7 @@ def mode(cfg, project, sec=None):
 
 # ---------------------------------------------------------------- the trackers
 
+
 def spawn(argv):
     """Start argv (found on PATH) with its stdout on a pipe, without the subprocess module
     (SessionStart's budget): (pid, fd), or None. Where posix_spawn is missing: None."""
@@ -71,11 +109,18 @@ def spawn(argv):
         return None
     r, w = os.pipe()
     try:
-        pid = os.posix_spawnp(argv[0], argv, dict(os.environ, GIT_OPTIONAL_LOCKS="0"),
-                              file_actions=[(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                                            (os.POSIX_SPAWN_DUP2, w, 1),
-                                            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-                                            (os.POSIX_SPAWN_CLOSE, r), (os.POSIX_SPAWN_CLOSE, w)])
+        pid = os.posix_spawnp(
+            argv[0],
+            argv,
+            dict(os.environ, GIT_OPTIONAL_LOCKS="0"),
+            file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (os.POSIX_SPAWN_DUP2, w, 1),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                (os.POSIX_SPAWN_CLOSE, r),
+                (os.POSIX_SPAWN_CLOSE, w),
+            ],
+        )
     except (OSError, ValueError):
         os.close(r)
         os.close(w)
@@ -89,6 +134,7 @@ def collect(handle, timeout=TIMEOUT):
     if handle is None:
         return None
     import select
+
     pid, fd = handle
     chunks, deadline = [], time.monotonic() + timeout
     poller = select.poll()
@@ -122,9 +168,16 @@ def collect(handle, timeout=TIMEOUT):
 def run(argv, cwd):
     """stdout of a tracker CLI, or None on any failure (missing, timeout, non-zero)."""
     import subprocess
+
     try:
-        proc = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=TIMEOUT, env=dict(os.environ, GIT_OPTIONAL_LOCKS="0"))
+        proc = subprocess.run(
+            argv,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=TIMEOUT,
+            env=dict(os.environ, GIT_OPTIONAL_LOCKS="0"),
+        )
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
     if proc.returncode != 0:
@@ -158,12 +211,16 @@ def ticket_of(item, system):
         return None
     desc = item.get("description") or item.get("body") or item.get("desc") or ""
     labels = item.get("labels") or item.get("tags") or []
-    return {"id": str(tid)[:100], "source": system,
-            "title": str(item.get("title") or item.get("summary") or item.get("subject") or "")[:300],
-            "description": str(desc)[:1000] if isinstance(desc, str) else "",
-            "labels": [str(x)[:40] for x in labels if isinstance(x, (str, int))][:10]
-            if isinstance(labels, list) else [],
-            "status": str(item.get("status") or item.get("state") or "").lower()[:40]}
+    return {
+        "id": str(tid)[:100],
+        "source": system,
+        "title": str(item.get("title") or item.get("summary") or item.get("subject") or "")[:300],
+        "description": str(desc)[:1000] if isinstance(desc, str) else "",
+        "labels": [str(x)[:40] for x in labels if isinstance(x, (str, int))][:10]
+        if isinstance(labels, list)
+        else [],
+        "status": str(item.get("status") or item.get("state") or "").lower()[:40],
+    }
 
 
 def in_progress(system, project):
@@ -197,6 +254,7 @@ def is_closed(system, tid, project):
 
 # ---------------------------------------------------------------- tool calls
 
+
 def _ids_after(argv, word, first_only):
     """Ticket ids in argv after the subcommand `word`, skipping flags and their values."""
     try:
@@ -205,7 +263,7 @@ def _ids_after(argv, word, first_only):
         return []
     out = []
     skip = False
-    for a in argv[k + 1:]:
+    for a in argv[k + 1 :]:
         if skip:
             skip = False
             continue
@@ -233,6 +291,7 @@ def _command_events(c, system, action):
 def scan_shell(analysis, systems):
     """[(action 'close'|'start', system, ticket id)] for every segment of a Bash call."""
     from core.shell import analysis as shell
+
     if analysis is None:
         return []
     out = []
@@ -255,6 +314,7 @@ def scan_shell(analysis, systems):
 
 def _segment_matches(c, pat):
     from core.shell import analysis as shell
+
     probe = shell.Analysis(c.text, [c], [])
     return shell.matches(pat, probe)
 
@@ -267,8 +327,10 @@ def scan_mcp(tool, tool_input, systems):
     for system, prefix in MCP_PREFIX.items():
         if system not in systems or not low.startswith(prefix):
             continue
-        name = low[len(prefix):]
-        tid = next((tool_input[k] for k in ID_KEYS if isinstance(tool_input.get(k), (str, int))), None)
+        name = low[len(prefix) :]
+        tid = next(
+            (tool_input[k] for k in ID_KEYS if isinstance(tool_input.get(k), (str, int))), None
+        )
         ids = [str(tid)[:100]] if tid is not None else []
         if not ids and isinstance(tool_input.get("ids"), list):
             ids = [str(x)[:100] for x in tool_input["ids"] if isinstance(x, (str, int))]

@@ -11,6 +11,7 @@ reviewer may run `sane.py review decide` (that allowance is the single-use autho
 gates record, consumed by cli_review); the decision counts once that reviewer's SubagentStop
 confirms it. The main thread's decide is denied here, before the authorisation is recorded.
 """
+
 AGENT_TOOLS = ("Agent", "Task")
 OPEN = ("pending", "blocked")
 SCOPES = ("session", "prompt", "tool")
@@ -18,17 +19,42 @@ SCOPES = ("session", "prompt", "tool")
 # list as a running background task) is taken as gone: a Stop no longer waits for it.
 REVIEWER_IDLE = 900
 # sane.py subcommands the reviewer may run besides `review decide`: they only read.
-READ_ONLY_SANE = frozenset((("status",), ("doctor",), ("config",), ("logs",), ("loop", "status"),
-                            ("review", "context"), ("review", "trace"), ("review", "debug"),
-                            ("review", "stats"), ("review", "sessions"), ("learn", "list"),
-                            ("learn", "search"), ("learn", "stats"), ("learn", "trace"),
-                            ("trace", "verify"), ("trace", "blame"), ("intent", "show"),
-                            ("intent", "list")))
-VALUE_OPTIONS = ("--project", "--session", "--message", "--opinions", "--days", "--before",
-                 "--lines", "--file")
+READ_ONLY_SANE = frozenset(
+    (
+        ("status",),
+        ("doctor",),
+        ("config",),
+        ("logs",),
+        ("loop", "status"),
+        ("review", "context"),
+        ("review", "trace"),
+        ("review", "debug"),
+        ("review", "stats"),
+        ("review", "sessions"),
+        ("learn", "list"),
+        ("learn", "search"),
+        ("learn", "stats"),
+        ("learn", "trace"),
+        ("trace", "verify"),
+        ("trace", "blame"),
+        ("intent", "show"),
+        ("intent", "list"),
+    )
+)
+VALUE_OPTIONS = (
+    "--project",
+    "--session",
+    "--message",
+    "--opinions",
+    "--days",
+    "--before",
+    "--lines",
+    "--file",
+)
 
 
 # ---------------------------------------------------------------- small helpers
+
 
 def reviewer_type(ctx):
     name = ctx.cfg.get("review.reviewer_agent")
@@ -58,6 +84,7 @@ def _section(ctx):
         r = sess["review"] = {}
     if not r.get("status"):
         from core.review import state as review_state
+
         review_state.init(r, ctx.sid, ctx.now, sess.get("created_at"))
     return r
 
@@ -83,8 +110,12 @@ def words(args):
             skip = False
             continue
         if a.startswith("-"):
-            if a.startswith("--") and "=" not in a and len(a) > 2 and any(
-                    o.startswith(a) for o in VALUE_OPTIONS):
+            if (
+                a.startswith("--")
+                and "=" not in a
+                and len(a) > 2
+                and any(o.startswith(a) for o in VALUE_OPTIONS)
+            ):
                 skip = True
             elif a == "-m":
                 skip = True
@@ -95,7 +126,7 @@ def words(args):
 
 def is_decide(args):
     """Conservative: any call with `decide` after `review` is a decide."""
-    return "decide" in args and "review" in args[:args.index("decide")]
+    return "decide" in args and "review" in args[: args.index("decide")]
 
 
 def _approval(ctx, r):
@@ -118,14 +149,16 @@ def _approval(ctx, r):
 
 # ---------------------------------------------------------------- PreToolUse
 
+
 def reviewer_spawn_allowed(ctx, facts):
     """The main thread's Agent call for the reviewer, with this session's SESSION_ID: the
     breaker and the enforcement halt let it through."""
     if facts.tool not in AGENT_TOOLS or ctx.agent_id is not None:
         return False
     ti = ctx.tool_input
-    return (ti.get("subagent_type") == reviewer_type(ctx)
-            and session_id_in(ti.get("prompt")) == ctx.sid)
+    return (
+        ti.get("subagent_type") == reviewer_type(ctx) and session_id_in(ti.get("prompt")) == ctx.sid
+    )
 
 
 def pre_tool(ctx, facts):
@@ -139,6 +172,7 @@ def pre_tool(ctx, facts):
         for call in facts.sane_calls:
             if is_decide(call.args):
                 from core.review import text as review_text
+
                 return review_text.main_thread_decide(ctx.sid, reviewer_type(ctx), ctx.session)
     if facts.tool in AGENT_TOOLS and ctx.agent_id is None:
         ti = ctx.tool_input
@@ -156,6 +190,7 @@ def pre_tool(ctx, facts):
 def _reviewer_call(ctx, facts, r):
     """The reviewer only reads; its one change is its own decide, for its own session."""
     from core.review import text as review_text
+
     for call in facts.sane_calls:
         w = words(call.args)
         if is_decide(call.args):
@@ -168,7 +203,10 @@ def _reviewer_call(ctx, facts, r):
             return review_text.reviewer_cli(" ".join(w[:2]) or "(no subcommand)")
     if facts.kind in ("write", "mcp_write"):
         return review_text.reviewer_mutation(
-            "%s %s" % (facts.tool, ", ".join(facts.raw_writes[:3])) if facts.raw_writes else facts.tool)
+            "%s %s" % (facts.tool, ", ".join(facts.raw_writes[:3]))
+            if facts.raw_writes
+            else facts.tool
+        )
     if facts.kind == "shell" and facts.mutation(ctx.project, ctx.cfg):
         return review_text.reviewer_mutation("`%s`" % facts.text[:200])
     if r is not None:
@@ -179,12 +217,12 @@ def _reviewer_call(ctx, facts, r):
 def _bad_session_id(ctx, got):
     from core.review import state as rs
     from core.review import text as review_text
+
     r = _section(ctx)
     a = rs.pending_attempt(r)
     if a is not None:
         rs.finish_attempt(r, a, "BadSessionId", ctx.now, ctx.audit, got=(got or "")[:128])
-    rs.trace(r, "GateBlocked", ctx.now, tool=ctx.tool, reason="BadSessionId",
-             got=(got or "")[:128])
+    rs.trace(r, "GateBlocked", ctx.now, tool=ctx.tool, reason="BadSessionId", got=(got or "")[:128])
     tid = review_text.select_template(ctx.cfg)
     text, problem = review_text.load_template(ctx.project, tid)
     if problem:
@@ -202,6 +240,7 @@ def _glob_head(pat):
 def _globber():
     """fnmatchcase(name, pattern) without importing `re` (about 7 ms)."""
     from core.globs import fnmatchcase
+
     return fnmatchcase
 
 
@@ -223,6 +262,7 @@ def match_gate(ctx, facts, gates):
             continue
         if facts.kind == "shell":
             from core.shell import analysis as shell
+
             if facts.analysis is not None and shell.matches(cpat, facts.analysis):
                 return pat
             head = _glob_head(cpat)
@@ -243,6 +283,7 @@ def _gate(ctx, facts, gates):
         return None
     from core.review import state as rs
     from core.review import text as review_text
+
     r = _section(ctx)
     tid = ctx.payload.get("tool_use_id")
     call = rs.summary_of(facts.tool, ctx.tool_input, 200)
@@ -251,24 +292,47 @@ def _gate(ctx, facts, gates):
         used = scope(ctx) == "tool"
         if used:
             rs.drop_approval(r)  # the seed's Approved -> Idle: one approval, one gated call
-        rs.trace(r, "GateAllowed", ctx.now, tool=facts.tool, call=call, pattern=pattern,
-                 reason=why + ("; approval used" if used else ""), tool_use_id=tid)
+        rs.trace(
+            r,
+            "GateAllowed",
+            ctx.now,
+            tool=facts.tool,
+            call=call,
+            pattern=pattern,
+            reason=why + ("; approval used" if used else ""),
+            tool_use_id=tid,
+        )
         r["last_gate_tid"] = tid
         ctx.audit("review_gate_allowed", tool=facts.tool, pattern=pattern, reason=why)
         return None
     status = r.get("status")
     if status == "approved":
         rs.drop_approval(r)
-    trigger = {"tool_name": facts.tool, "tool_input": rs.truncated(ctx.tool_input),
-               "triggered_at": round(ctx.now, 3), "pattern_matched": pattern, "tool_use_id": tid}
+    trigger = {
+        "tool_name": facts.tool,
+        "tool_input": rs.truncated(ctx.tool_input),
+        "triggered_at": round(ctx.now, 3),
+        "pattern_matched": pattern,
+        "tool_use_id": tid,
+    }
     opened = rs.open_review(r, ctx.now, "gate", trigger)
-    rs.trace(r, "GateBlocked", ctx.now, tool=facts.tool, call=call, pattern=pattern,
-             opened=opened, tool_use_id=tid)
-    return review_text.gate_denied("`%s`" % call, pattern, status, ctx.sid, reviewer_type(ctx),
-                                   ctx.session, scope(ctx))
+    rs.trace(
+        r,
+        "GateBlocked",
+        ctx.now,
+        tool=facts.tool,
+        call=call,
+        pattern=pattern,
+        opened=opened,
+        tool_use_id=tid,
+    )
+    return review_text.gate_denied(
+        "`%s`" % call, pattern, status, ctx.sid, reviewer_type(ctx), ctx.session, scope(ctx)
+    )
 
 
 # ---------------------------------------------------------------- PostToolUse
+
 
 def post_tool(ctx, facts, ok):
     """PostToolUse (ok=True) and PostToolUseFailure (ok=False): ToolCompleted in the trace
@@ -283,12 +347,21 @@ def post_tool(ctx, facts, ok):
     if rec is None and r.get("status") not in OPEN and (not tid or tid != r.get("last_gate_tid")):
         return
     from core.review import state as rs
-    rs.trace(r, "ToolCompleted", ctx.now, tool=ctx.tool, ok=ok, tool_use_id=tid,
-             call=rs.summary_of(ctx.tool, ctx.tool_input, 200),
-             **({"agent_id": ctx.agent_id} if ctx.agent_id else {}))
+
+    rs.trace(
+        r,
+        "ToolCompleted",
+        ctx.now,
+        tool=ctx.tool,
+        ok=ok,
+        tool_use_id=tid,
+        call=rs.summary_of(ctx.tool, ctx.tool_input, 200),
+        **({"agent_id": ctx.agent_id} if ctx.agent_id else {}),
+    )
 
 
 # ---------------------------------------------------------------- prompts and sessions
+
 
 def on_prompt(ctx, prompt):
     """UserPromptSubmit for a prompt that is not a consumed command: `#review` / `#roz` (or
@@ -304,6 +377,7 @@ def on_prompt(ctx, prompt):
     if r is None and not opens:
         return
     from core.review import state as rs
+
     r = _section(ctx)
     r["last_prompt_at"] = round(ctx.now, 3)
     ended = False
@@ -312,14 +386,21 @@ def on_prompt(ctx, prompt):
     opened = rs.open_review(r, ctx.now, "prompt" if tagged else m) if opens else False
     if opens or r.get("status") in OPEN:
         rs.add_prompt(r, text, ctx.now)
-    rs.trace(r, "PromptReceived", ctx.now, tagged=tagged, opened=opened,
-             **({"approval": "ended"} if ended else {}))
+    rs.trace(
+        r,
+        "PromptReceived",
+        ctx.now,
+        tagged=tagged,
+        opened=opened,
+        **({"approval": "ended"} if ended else {}),
+    )
     if opened:
         ctx.audit("review_open", by="prompt" if tagged else m)
         ctx.answer.add_context(
             "sane: a review is open for this session (SESSION_ID=%s). Before you stop, an "
             "independent reviewer subagent (`%s`) must approve the work; the Stop hook will "
-            "give you the exact Agent call." % (ctx.sid, reviewer_type(ctx)))
+            "give you the exact Agent call." % (ctx.sid, reviewer_type(ctx))
+        )
 
 
 def session_start(ctx):
@@ -329,12 +410,15 @@ def session_start(ctx):
     if r is None:
         return
     from core.review import state as rs
+
     if r.get("sid") != ctx.sid:
         import json
+
         old_sid = r.get("sid")
         new = json.loads(json.dumps(r))
-        new.update(sid=ctx.sid, carried_from=old_sid, block_count=0, last_block_at=None,
-                   reviewers={})
+        new.update(
+            sid=ctx.sid, carried_from=old_sid, block_count=0, last_block_at=None, reviewers={}
+        )
         new.pop("carried_to", None)
         ctx.session["review"] = new
         old = ctx.state["sessions"].get(old_sid) if isinstance(old_sid, str) else None
@@ -343,8 +427,10 @@ def session_start(ctx):
         r = new
     rs.trace(r, "SessionStart", ctx.now, source=str(ctx.payload.get("source") or "")[:20])
     if r.get("status") in OPEN:
-        ctx.answer.add_context("sane: a review is still pending for this session (SESSION_ID=%s); "
-                               "the reviewer must approve before you stop." % ctx.sid)
+        ctx.answer.add_context(
+            "sane: a review is still pending for this session (SESSION_ID=%s); "
+            "the reviewer must approve before you stop." % ctx.sid
+        )
 
 
 def subagent_start(ctx):
@@ -353,6 +439,7 @@ def subagent_start(ctx):
         return
     from core.review import state as rs
     from core.review import text as review_text
+
     r = _section(ctx)
     rs.announce(r, ctx.agent_id, ctx.agent_type, ctx.now)
     rs.trace(r, "ReviewerStart", ctx.now, agent_id=ctx.agent_id)
@@ -360,6 +447,7 @@ def subagent_start(ctx):
     ext = ctx.cfg.get("review.external_models") or {}
     names, tools = [], []
     import shutil
+
     for name in ("codex", "gemini"):
         cmd = ext.get(name) if isinstance(ext, dict) else None
         if isinstance(cmd, str) and cmd.strip():
@@ -379,6 +467,7 @@ def subagent_stop(ctx):
     if rec is None:
         return
     from core.review import state as rs
+
     d = rec.get("pending")
     if isinstance(d, dict):
         rec.update(stopped_at=round(ctx.now, 3), pending=None, decided=d.get("word"))
@@ -390,8 +479,11 @@ def subagent_stop(ctx):
         return
     if not rec.get("nudged"):
         from core.review import text as review_text
+
         rec["nudged"] = True
-        rs.trace(r, "ReviewerStop", ctx.now, agent_id=ctx.agent_id, outcome="no decision: sent back")
+        rs.trace(
+            r, "ReviewerStop", ctx.now, agent_id=ctx.agent_id, outcome="no decision: sent back"
+        )
         ctx.answer.deny(review_text.nudge(ctx.sid))
         return
     rec["stopped_at"] = round(ctx.now, 3)
@@ -404,6 +496,7 @@ def subagent_stop(ctx):
 
 # ---------------------------------------------------------------- Stop
 
+
 def stop_gate(ctx, held):
     """Stop. Return a block reason or None. held: the gates may not block now (breaker,
     enforcement halt, tamper): keep what is pending and return None."""
@@ -412,31 +505,44 @@ def stop_gate(ctx, held):
         return None
     from core.review import state as rs
     from core.review import text as review_text
+
     now = ctx.now
     active = ctx.payload.get("stop_hook_active") is True
     if held:
         rs.trace(r, "StopHookCalled", now, outcome="held", stop_hook_active=active)
         return None
     cooldown = ctx.cfg.get("review.cooldown_seconds")
-    if (r.get("block_count") and isinstance(cooldown, (int, float)) and cooldown > 0
-            and now - float(r.get("last_block_at") or now) > cooldown):
+    if (
+        r.get("block_count")
+        and isinstance(cooldown, (int, float))
+        and cooldown > 0
+        and now - float(r.get("last_block_at") or now) > cooldown
+    ):
         r["block_count"] = 0
     live = rs.running(r, now, REVIEWER_IDLE, ctx.payload.get("background_tasks"))
     if live:
-        rs.trace(r, "StopHookCalled", now, outcome="waiting", stop_hook_active=active,
-                 reviewers=live)
+        rs.trace(
+            r, "StopHookCalled", now, outcome="waiting", stop_hook_active=active, reviewers=live
+        )
         return review_text.waiting(live, now, r.get("reviewers") or {})
     rs.settle_attempts(r, now, ctx.audit)
     max_blocks = ctx.cfg.int("review.max_blocks", 3)
     if r.get("block_count", 0) >= max_blocks:
         blocks = rs.force_approve(r, now, ctx.audit)
         ctx.audit("force_approve", blocks=blocks, max_blocks=max_blocks)
-        rs.trace(r, "StopHookCalled", now, outcome="force_approve", stop_hook_active=active,
-                 blocks=blocks)
+        rs.trace(
+            r,
+            "StopHookCalled",
+            now,
+            outcome="force_approve",
+            stop_hook_active=active,
+            blocks=blocks,
+        )
         ctx.answer.tell_user(
             "sane-hooks: the review gate let this Stop through after %d blocks with no reviewer "
             "decision (review.max_blocks = %d). The work was NOT approved and gated commands "
-            "stay gated; start a new review with a `#review` prompt." % (blocks, max_blocks))
+            "stay gated; start a new review with a `#review` prompt." % (blocks, max_blocks)
+        )
         return None
     tid = review_text.select_template(ctx.cfg)
     text, problem = review_text.load_template(ctx.project, tid)
@@ -448,8 +554,15 @@ def stop_gate(ctx, held):
     r["last_block_at"] = round(now, 3)
     r["status"] = "blocked"
     rs.new_attempt(r, tid, now)
-    rs.trace(r, "StopHookCalled", now, outcome="blocked", stop_hook_active=active,
-             block=r["block_count"], template=tid)
+    rs.trace(
+        r,
+        "StopHookCalled",
+        now,
+        outcome="blocked",
+        stop_hook_active=active,
+        block=r["block_count"],
+        template=tid,
+    )
     body = review_text.render(text, ctx.sid, reviewer_type(ctx), ctx.session)
     return review_text.stop_block(body, r.get("decision"))
 
@@ -459,6 +572,7 @@ def session_end(ctx):
     r = _existing(ctx)
     if r is not None:
         from core.review import state as rs
+
         rs.trace(r, "SessionEnd", ctx.now, reason=str(ctx.payload.get("reason") or "")[:40])
 
 

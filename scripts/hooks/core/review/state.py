@@ -4,27 +4,46 @@ reviewers and the Stop-block attempts. Only JSON types; every list and dict is c
 States (roz): idle (no review), pending (awaiting review), blocked (a Stop was blocked: spawn
 the reviewer), approved (a confirmed COMPLETE). Imported only when the review gate has work.
 """
+
 OPEN = ("pending", "blocked")
-TRACE_CAP = 120       # events kept per session before compaction ...
-TRACE_KEEP = 80       # ... down to this many, behind one TraceCompacted marker
+TRACE_CAP = 120  # events kept per session before compaction ...
+TRACE_KEEP = 80  # ... down to this many, behind one TraceCompacted marker
 PROMPTS_CAP = 20
 PROMPT_CHARS = 2000
 HISTORY_CAP = 20
 ATTEMPTS_CAP = 30
 REVIEWERS_CAP = 10
 INPUT_LIMIT = 10 * 1024  # stored tool inputs: 10 KB, then sha256 + size of the original
-TEXT_CAP = 4000          # summary / message / opinions of a decision
+TEXT_CAP = 4000  # summary / message / opinions of a decision
 DECISIONS = ("COMPLETE", "ISSUES")
 
 
 def init(r, sid, now, created_at=None):
     """A fresh section (the seed's Idle), its trace opening with SessionStart."""
     r.clear()
-    r.update(sid=sid, status="idle", created_at=created_at or now, opened_at=None,
-             opened_by=None, prompts=[], last_prompt_at=None, gate_trigger=None, decision=None,
-             history=[], approved_at=None, block_count=0, last_block_at=None, cycle_blocks=0,
-             forced=0, forced_at=None, reviewers={}, attempts=[], trace=[], trace_n=0,
-             last_gate_tid=None)
+    r.update(
+        sid=sid,
+        status="idle",
+        created_at=created_at or now,
+        opened_at=None,
+        opened_by=None,
+        prompts=[],
+        last_prompt_at=None,
+        gate_trigger=None,
+        decision=None,
+        history=[],
+        approved_at=None,
+        block_count=0,
+        last_block_at=None,
+        cycle_blocks=0,
+        forced=0,
+        forced_at=None,
+        reviewers={},
+        attempts=[],
+        trace=[],
+        trace_n=0,
+        last_gate_tid=None,
+    )
     trace(r, "SessionStart", created_at or now)
     return r
 
@@ -48,8 +67,15 @@ def trace(r, kind, now, **data):
             else:
                 dropped += 1
         del t[:cut]
-        t.insert(0, {"n": t[0]["n"] - 1 if t else n, "ts": round(now, 3), "type": "TraceCompacted",
-                     "data": {"dropped": dropped, "kept": TRACE_KEEP}})
+        t.insert(
+            0,
+            {
+                "n": t[0]["n"] - 1 if t else n,
+                "ts": round(now, 3),
+                "type": "TraceCompacted",
+                "data": {"dropped": dropped, "kept": TRACE_KEEP},
+            },
+        )
     return ev
 
 
@@ -61,20 +87,34 @@ def truncated(value, limit=INPUT_LIMIT):
     """A tool input as stored: as is up to `limit` bytes of JSON, else the first `limit` bytes
     with the original's sha256 and size (the seed's TruncatedInput)."""
     import json
+
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
     raw = text.encode("utf-8", "replace")
     if len(raw) <= limit:
         return {"value": value, "truncated": False}
     import hashlib
-    return {"value": raw[:limit].decode("utf-8", "ignore"), "truncated": True,
-            "sha256": hashlib.sha256(raw).hexdigest(), "size": len(raw)}
+
+    return {
+        "value": raw[:limit].decode("utf-8", "ignore"),
+        "truncated": True,
+        "sha256": hashlib.sha256(raw).hexdigest(),
+        "size": len(raw),
+    }
 
 
 def summary_of(tool, tool_input, limit=300):
     """A short one-line description of a tool call for the trace."""
     ti = tool_input if isinstance(tool_input, dict) else {}
-    for key in ("command", "file_path", "notebook_path", "path", "url", "query", "pattern",
-                "description"):
+    for key in (
+        "command",
+        "file_path",
+        "notebook_path",
+        "path",
+        "url",
+        "query",
+        "pattern",
+        "description",
+    ):
         v = ti.get(key)
         if isinstance(v, str) and v:
             return ("%s: %s" % (tool, v))[:limit]
@@ -83,14 +123,16 @@ def summary_of(tool, tool_input, limit=300):
 
 # ---------------------------------------------------------------- prompts
 
+
 def add_prompt(r, text, now):
     p = r.setdefault("prompts", [])
     p.append({"at": round(now, 3), "text": text[:PROMPT_CHARS]})
     if len(p) > PROMPTS_CAP:
-        del p[:len(p) - PROMPTS_CAP]
+        del p[: len(p) - PROMPTS_CAP]
 
 
 # ---------------------------------------------------------------- transitions
+
 
 def open_review(r, now, by, trigger=None):
     """Idle/Approved -> Pending. An open review only gains the newer gate trigger.
@@ -99,8 +141,15 @@ def open_review(r, now, by, trigger=None):
         r["gate_trigger"] = trigger
     if r.get("status") in OPEN:
         return False
-    r.update(status="pending", opened_at=now, opened_by=by, approved_at=None, block_count=0,
-             last_block_at=None, cycle_blocks=0)
+    r.update(
+        status="pending",
+        opened_at=now,
+        opened_by=by,
+        approved_at=None,
+        block_count=0,
+        last_block_at=None,
+        cycle_blocks=0,
+    )
     return True
 
 
@@ -118,7 +167,7 @@ def record_decision(r, d):
     h = r.setdefault("history", [])
     h.append({k: d.get(k) for k in ("word", "summary", "by", "agent_id", "at", "confirmed")})
     if len(h) > HISTORY_CAP:
-        del h[:len(h) - HISTORY_CAP]
+        del h[: len(h) - HISTORY_CAP]
 
 
 def apply_decision(r, d, now, audit):
@@ -133,8 +182,9 @@ def apply_decision(r, d, now, audit):
             break
     a = pending_attempt(r)
     if a is not None:
-        finish_attempt(r, a, "Success", now, audit, decision=d["word"],
-                       blocks=int(r.get("cycle_blocks") or 0))
+        finish_attempt(
+            r, a, "Success", now, audit, decision=d["word"], blocks=int(r.get("cycle_blocks") or 0)
+        )
     r.update(block_count=0, last_block_at=None, cycle_blocks=0)
     if d["word"] == "COMPLETE":
         r.update(status="approved", approved_at=now)
@@ -142,8 +192,16 @@ def apply_decision(r, d, now, audit):
         if r.get("status") not in OPEN:
             r.update(opened_at=now, opened_by="issues")
         r["status"] = "pending"
-    trace(r, "ReviewDecision", now, decision=d["word"], by=d.get("by"),
-          agent_id=d.get("agent_id"), confirmed=True, summary=(d.get("summary") or "")[:300])
+    trace(
+        r,
+        "ReviewDecision",
+        now,
+        decision=d["word"],
+        by=d.get("by"),
+        agent_id=d.get("agent_id"),
+        confirmed=True,
+        summary=(d.get("summary") or "")[:300],
+    )
 
 
 def force_approve(r, now, audit):
@@ -153,19 +211,33 @@ def force_approve(r, now, audit):
     if a is not None:
         finish_attempt(r, a, "NoDecision" if spawned_since(r, a) else "NotSpawned", now, audit)
     blocks = int(r.get("block_count") or 0)
-    r.update(status="idle", block_count=0, last_block_at=None, cycle_blocks=0,
-             forced=int(r.get("forced") or 0) + 1, forced_at=now, approved_at=None)
+    r.update(
+        status="idle",
+        block_count=0,
+        last_block_at=None,
+        cycle_blocks=0,
+        forced=int(r.get("forced") or 0) + 1,
+        forced_at=now,
+        approved_at=None,
+    )
     return blocks
 
 
 # ---------------------------------------------------------------- reviewers
 
+
 def announce(r, agent_id, agent_type, now):
     rv = r.setdefault("reviewers", {})
-    rv[agent_id] = {"type": agent_type, "started_at": round(now, 3), "last_seen": round(now, 3),
-                    "stopped_at": None, "decided": None, "nudged": False}
+    rv[agent_id] = {
+        "type": agent_type,
+        "started_at": round(now, 3),
+        "last_seen": round(now, 3),
+        "stopped_at": None,
+        "decided": None,
+        "nudged": False,
+    }
     if len(rv) > REVIEWERS_CAP:
-        for k in sorted(rv, key=lambda a: rv[a].get("started_at") or 0)[:len(rv) - REVIEWERS_CAP]:
+        for k in sorted(rv, key=lambda a: rv[a].get("started_at") or 0)[: len(rv) - REVIEWERS_CAP]:
             if k != agent_id:
                 del rv[k]
 
@@ -188,18 +260,21 @@ def running(r, now, idle_limit, background=None):
 
 def spawned_since(r, a):
     at = a.get("at") or 0
-    return any(isinstance(rec, dict) and (rec.get("started_at") or 0) >= at
-               for rec in (r.get("reviewers") or {}).values())
+    return any(
+        isinstance(rec, dict) and (rec.get("started_at") or 0) >= at
+        for rec in (r.get("reviewers") or {}).values()
+    )
 
 
 # ---------------------------------------------------------------- attempts (template A/B stats)
+
 
 def new_attempt(r, template, now):
     at = r.setdefault("attempts", [])
     a = {"template": template, "at": round(now, 3), "outcome": "Pending"}
     at.append(a)
     if len(at) > ATTEMPTS_CAP:
-        del at[:len(at) - ATTEMPTS_CAP]
+        del at[: len(at) - ATTEMPTS_CAP]
     return a
 
 
@@ -221,5 +296,6 @@ def finish_attempt(r, a, outcome, now, audit, **extra):
     a["outcome"] = outcome
     a["ended_at"] = round(now, 3)
     a.update(extra)
-    audit("review_attempt", template=a.get("template"), outcome=outcome,
-          started=a.get("at"), **extra)
+    audit(
+        "review_attempt", template=a.get("template"), outcome=outcome, started=a.get("at"), **extra
+    )

@@ -1,5 +1,6 @@
 """The review gate's words: block templates (`.claude/sane-templates/block-<id>.md`, weighted
 A/B choice, built-in fallback) and every message the agent or the person reads."""
+
 import os
 
 CLI = "python3 scripts/hooks/sane.py"
@@ -30,8 +31,9 @@ answers ISSUES, fix what it found and spawn it again.
 
 
 def _safe_id(tid):
-    return isinstance(tid, str) and 0 < len(tid) <= 40 and all(
-        c.isalnum() or c in "-_" for c in tid)
+    return (
+        isinstance(tid, str) and 0 < len(tid) <= 40 and all(c.isalnum() or c in "-_" for c in tid)
+    )
 
 
 def select_template(cfg):
@@ -41,7 +43,7 @@ def select_template(cfg):
         return active
     weights = cfg.get("review.templates.weights") or {}
     pool = []
-    for k, v in (weights.items() if isinstance(weights, dict) else ()):
+    for k, v in weights.items() if isinstance(weights, dict) else ():
         try:
             w = int(v)
         except (TypeError, ValueError):
@@ -76,7 +78,9 @@ def load_template(project, tid):
         return text, None
     except (OSError, UnicodeDecodeError) as exc:
         return BUILTIN, "template %s unreadable (%s); built-in template used" % (
-            path, exc.__class__.__name__)
+            path,
+            exc.__class__.__name__,
+        )
 
 
 def files_changed(sess, limit=40):
@@ -87,34 +91,47 @@ def files_changed(sess, limit=40):
 
 
 def render(text, sid, reviewer, sess):
-    return (text.replace("{{session_id}}", sid).replace("{{reviewer_agent}}", reviewer)
-            .replace("{{files_changed}}", files_changed(sess)).replace("{{cli}}", CLI))
+    return (
+        text.replace("{{session_id}}", sid)
+        .replace("{{reviewer_agent}}", reviewer)
+        .replace("{{files_changed}}", files_changed(sess))
+        .replace("{{cli}}", CLI)
+    )
 
 
 def agent_call(sid, reviewer, sess):
     """The exact Agent call, for denials that do not carry the whole template."""
-    return render("the Agent tool with subagent_type \"{{reviewer_agent}}\", run_in_background "
-                  "false, and a prompt that starts with the line `SESSION_ID={{session_id}}` "
-                  "followed by `## Summary` (what you did and why) and `## Files Changed`",
-                  sid, reviewer, sess)
+    return render(
+        'the Agent tool with subagent_type "{{reviewer_agent}}", run_in_background '
+        "false, and a prompt that starts with the line `SESSION_ID={{session_id}}` "
+        "followed by `## Summary` (what you did and why) and `## Files Changed`",
+        sid,
+        reviewer,
+        sess,
+    )
 
 
 def decide_commands(sid):
-    return ('  %s review decide %s COMPLETE "what you checked and why it is right" '
-            '--opinions "<who gave a second opinion, or none>"\n'
-            '  %s review decide %s ISSUES "what is wrong" --message "what the agent must fix" '
-            '--opinions "<who gave a second opinion, or none>"' % (CLI, sid, CLI, sid))
+    return (
+        '  %s review decide %s COMPLETE "what you checked and why it is right" '
+        '--opinions "<who gave a second opinion, or none>"\n'
+        '  %s review decide %s ISSUES "what is wrong" --message "what the agent must fix" '
+        '--opinions "<who gave a second opinion, or none>"' % (CLI, sid, CLI, sid)
+    )
 
 
 # ---------------------------------------------------------------- messages
+
 
 def stop_block(body, decision):
     """[review] Stop block: the reviewer's ISSUES first, then the template."""
     head = "[review] "
     if decision and decision.get("word") == "ISSUES" and decision.get("confirmed"):
-        head += ("The reviewer found ISSUES, so you may not stop yet.\nReviewer's summary: %s\n"
-                 "What to fix: %s\n\nFix these, then have the work reviewed again.\n\n"
-                 % (decision.get("summary") or "-", decision.get("message") or "-"))
+        head += (
+            "The reviewer found ISSUES, so you may not stop yet.\nReviewer's summary: %s\n"
+            "What to fix: %s\n\nFix these, then have the work reviewed again.\n\n"
+            % (decision.get("summary") or "-", decision.get("message") or "-")
+        )
     return head + body
 
 
@@ -122,69 +139,100 @@ def waiting(aids, now, reviewers):
     parts = []
     for aid in aids:
         rec = reviewers.get(aid) or {}
-        parts.append("%s (started %ds ago)" % (aid, max(0, int(now - (rec.get("started_at") or now)))))
-    return ("[review] Waiting for the reviewer: %s has not finished yet. Its verdict counts only "
-            "once it finishes, and this wait does not count toward the review breaker. Wait for "
-            "it (check its output with the TaskOutput tool, or run a short `sleep 30` in Bash), "
-            "then end your turn again." % ", ".join(parts))
+        parts.append(
+            "%s (started %ds ago)" % (aid, max(0, int(now - (rec.get("started_at") or now))))
+        )
+    return (
+        "[review] Waiting for the reviewer: %s has not finished yet. Its verdict counts only "
+        "once it finishes, and this wait does not count toward the review breaker. Wait for "
+        "it (check its output with the TaskOutput tool, or run a short `sleep 30` in Bash), "
+        "then end your turn again." % ", ".join(parts)
+    )
 
 
 def gate_denied(call, pattern, status, sid, reviewer, sess, scope):
-    why = {"pending": "a review is open and not yet approved",
-           "blocked": "a review is open and not yet approved",
-           "approved": "the approval has expired",
-           "idle": "this session has no reviewer approval"}.get(status, "no approval")
-    return ("[review-gate] %s matches the review gate %r and %s. A review is now open for this "
-            "session. Spawn the reviewer with %s; once it records COMPLETE, retry this call "
-            "(approval scope: %s)." % (call, pattern, why, agent_call(sid, reviewer, sess), scope))
+    why = {
+        "pending": "a review is open and not yet approved",
+        "blocked": "a review is open and not yet approved",
+        "approved": "the approval has expired",
+        "idle": "this session has no reviewer approval",
+    }.get(status, "no approval")
+    return (
+        "[review-gate] %s matches the review gate %r and %s. A review is now open for this "
+        "session. Spawn the reviewer with %s; once it records COMPLETE, retry this call "
+        "(approval scope: %s)." % (call, pattern, why, agent_call(sid, reviewer, sess), scope)
+    )
 
 
 def bad_session_id(got, sid, reviewer, sess, template):
-    return ("[review] The reviewer's prompt must start with `SESSION_ID=%s` (this session); it "
-            "has %s. Call the Agent tool again:\n\n%s"
-            % (sid, "`SESSION_ID=%s`" % got if got else "no SESSION_ID line",
-               render(template, sid, reviewer, sess)))
+    return (
+        "[review] The reviewer's prompt must start with `SESSION_ID=%s` (this session); it "
+        "has %s. Call the Agent tool again:\n\n%s"
+        % (
+            sid,
+            "`SESSION_ID=%s`" % got if got else "no SESSION_ID line",
+            render(template, sid, reviewer, sess),
+        )
+    )
 
 
 def main_thread_decide(sid, reviewer, sess):
-    return ("[review] Only the reviewer subagent may record a review decision: the agent whose "
-            "work is reviewed cannot approve it, in any spelling. Spawn the reviewer with %s and "
-            "let it decide. (The person can also decide, outside Claude Code: `%s review decide "
-            "%s COMPLETE \"summary\"`.)" % (agent_call(sid, reviewer, sess), CLI, sid))
+    return (
+        "[review] Only the reviewer subagent may record a review decision: the agent whose "
+        "work is reviewed cannot approve it, in any spelling. Spawn the reviewer with %s and "
+        "let it decide. (The person can also decide, outside Claude Code: `%s review decide "
+        '%s COMPLETE "summary"`.)' % (agent_call(sid, reviewer, sess), CLI, sid)
+    )
 
 
 def reviewer_mutation(what):
-    return ("[review] The reviewer only reads: %s would change something. Review by reading the "
-            "files, `git diff` and `git log`, ask for second opinions in read-only mode, and "
-            "record the verdict with `%s review decide`." % (what, CLI))
+    return (
+        "[review] The reviewer only reads: %s would change something. Review by reading the "
+        "files, `git diff` and `git log`, ask for second opinions in read-only mode, and "
+        "record the verdict with `%s review decide`." % (what, CLI)
+    )
 
 
 def reviewer_wrong_session(got, sid):
-    return ("[review] This reviewer reviews session %s; it may not decide for %s. Use `%s review "
-            "decide %s ...`." % (sid, got or "(none)", CLI, sid))
+    return (
+        "[review] This reviewer reviews session %s; it may not decide for %s. Use `%s review "
+        "decide %s ...`." % (sid, got or "(none)", CLI, sid)
+    )
 
 
 def reviewer_cli(name):
-    return ("[review] The reviewer may not run `sane.py %s`: it changes state. The reviewer reads, "
-            "and only records its verdict with `%s review decide`." % (name, CLI))
+    return (
+        "[review] The reviewer may not run `sane.py %s`: it changes state. The reviewer reads, "
+        "and only records its verdict with `%s review decide`." % (name, CLI)
+    )
 
 
 def nudge(sid):
-    return ("[review] You are finishing without recording a decision, so the review does not "
-            "count. Record it now with exactly one of:\n%s" % decide_commands(sid))
+    return (
+        "[review] You are finishing without recording a decision, so the review does not "
+        "count. Record it now with exactly one of:\n%s" % decide_commands(sid)
+    )
 
 
 def reviewer_context(sid, tools, external):
-    lines = ["sane review gate: you review session %s (SESSION_ID=%s)." % (sid, sid),
-             "Get the person's prompts, the gate trigger and the changed files with "
-             "`%s review context %s`." % (CLI, sid)]
+    lines = [
+        "sane review gate: you review session %s (SESSION_ID=%s)." % (sid, sid),
+        "Get the person's prompts, the gate trigger and the changed files with "
+        "`%s review context %s`." % (CLI, sid),
+    ]
     if tools:
-        lines.append("Second-opinion tools installed here: %s. Ask at least one of them, "
-                     "read-only, in this order." % ", ".join(
-                         "%s (`%s`)" % (name, cmd) for name, cmd in tools))
+        lines.append(
+            "Second-opinion tools installed here: %s. Ask at least one of them, "
+            "read-only, in this order."
+            % ", ".join("%s (`%s`)" % (name, cmd) for name, cmd in tools)
+        )
     else:
-        lines.append("No second-opinion tool is installed here (looked for: %s). Say so in your "
-                     "summary and record `--opinions none`." % (", ".join(external) or "none configured"))
-    lines.append("You may only read: any change to files is denied. Record your verdict with:\n"
-                 + decide_commands(sid))
+        lines.append(
+            "No second-opinion tool is installed here (looked for: %s). Say so in your "
+            "summary and record `--opinions none`." % (", ".join(external) or "none configured")
+        )
+    lines.append(
+        "You may only read: any change to files is denied. Record your verdict with:\n"
+        + decide_commands(sid)
+    )
     return "\n".join(lines)

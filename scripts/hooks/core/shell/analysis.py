@@ -45,12 +45,13 @@ Conventions the gates rely on:
   into the command they run (Command.wrappers keeps their words); shells run by -c are
   listed themselves and then their inner commands.
 """
+
 import os
 
 from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
 from core.shell.lexer import MAX_LEN, Bound, Ctx, Parser, Redirect  # noqa: F401 (API)
 
-__all__ = ['Analysis', 'Command', 'Redirect', 'analyse', 'matches', 'sane_args']
+__all__ = ["Analysis", "Command", "Redirect", "analyse", "matches", "sane_args"]
 
 _home = None
 _cache = {}
@@ -58,8 +59,17 @@ _cache = {}
 
 class Analysis:
     """Every simple command a Bash command string would run, and their union of effects."""
-    __slots__ = ('command', 'commands', 'reads', 'writes', 'unknown', 'destructive',
-                 'reasons', 'code')
+
+    __slots__ = (
+        "command",
+        "commands",
+        "reads",
+        "writes",
+        "unknown",
+        "destructive",
+        "reasons",
+        "code",
+    )
 
     def __init__(self, command, commands, errors):
         self.command = command
@@ -92,12 +102,21 @@ class Analysis:
         self.unknown = unknown
         self.destructive = destructive
         self.reasons = reasons
-        self.code = code            # inline code / stdin scripts seen, for "names a path" checks
+        self.code = code  # inline code / stdin scripts seen, for "names a path" checks
 
     def __repr__(self):
-        return ('Analysis(programs=%r, reads=%r, writes=%r, unknown=%r, destructive=%r, '
-                'reasons=%r)' % ([c.program for c in self.commands], self.reads, self.writes,
-                                 self.unknown, self.destructive, self.reasons))
+        return (
+            "Analysis(programs=%r, reads=%r, writes=%r, unknown=%r, destructive=%r, "
+            "reasons=%r)"
+            % (
+                [c.program for c in self.commands],
+                self.reads,
+                self.writes,
+                self.unknown,
+                self.destructive,
+                self.reasons,
+            )
+        )
 
 
 def analyse(command, home=None, env=None):
@@ -106,18 +125,18 @@ def analyse(command, home=None, env=None):
     global _home
     if home is None:
         if _home is None:
-            _home = os.path.expanduser('~')
+            _home = os.path.expanduser("~")
         home = _home
-    home = home.rstrip('/') or '/'
+    home = home.rstrip("/") or "/"
     ctx = Ctx(home, env, expand)
-    text = command if isinstance(command, str) else ''
+    text = command if isinstance(command, str) else ""
     if not isinstance(command, str):
-        ctx.error('command is not a string')
-    if '\0' in text:
-        ctx.error('NUL byte in command')
-        text = text.replace('\0', '')
+        ctx.error("command is not a string")
+    if "\0" in text:
+        ctx.error("NUL byte in command")
+        text = text.replace("\0", "")
     if len(text) > MAX_LEN:
-        ctx.error('command longer than %d bytes' % MAX_LEN)
+        ctx.error("command longer than %d bytes" % MAX_LEN)
     p = Parser(text, ctx)
     try:
         p.run()
@@ -125,14 +144,14 @@ def analyse(command, home=None, env=None):
         ctx.error(str(e))
         _salvage(p, ctx)
     except RecursionError:
-        ctx.error('nesting too deep')
-    except Exception as e:      # never crash a hook: an analyser bug is `unknown`
-        ctx.error('analyser error (%s)' % type(e).__name__)
+        ctx.error("nesting too deep")
+    except Exception as e:  # never crash a hook: an analyser bug is `unknown`
+        ctx.error("analyser error (%s)" % type(e).__name__)
     for c in ctx.out:
-        if c.cwd == '$PWD':
+        if c.cwd == "$PWD":
             args = sane_args(c)
-            if args and args[0].startswith('$PWD/'):
-                c.flag('sane.py run from a directory the analysis cannot know', unknown=True)
+            if args and args[0].startswith("$PWD/"):
+                c.flag("sane.py run from a directory the analysis cannot know", unknown=True)
     return Analysis(command, ctx.out, ctx.errors)
 
 
@@ -159,13 +178,13 @@ def matches(pattern, command):
     """fnmatch-style glob against each simple command's normalised text (program + args;
     env prefixes, wrappers and `bash -c` layers stripped).  True if any command matches."""
     a = command if isinstance(command, Analysis) else _analysis(command)
-    pat = ' '.join(pattern.split())
+    pat = " ".join(pattern.split())
     for c in a.commands:
         if _glob(pat, c.text):
             return True
-        if c.argv and c.argv[0] != c.program and _glob(pat, ' '.join(c.argv)):
+        if c.argv and c.argv[0] != c.program and _glob(pat, " ".join(c.argv)):
             return True
-        if c.wrappers and _glob(pat, ' '.join(c.wrappers + c.argv)):
+        if c.wrappers and _glob(pat, " ".join(c.wrappers + c.argv)):
             return True
     return False
 
@@ -180,21 +199,20 @@ def sane_args(cmd):
     if not argv:
         return None
     prog = cmd.program
-    if prog == 'sane.py':
+    if prog == "sane.py":
         return [_at(cmd.cwd, argv[0])] + argv[1:]
     low = prog.lower()
-    if low.startswith('python') or low.startswith('pypy'):
-        kind, script, rest = interp_scan(argv[1:], 'c', (), 'WXQ', (), 'm')
-        if kind == 'script' and prog_name(script) == 'sane.py':
+    if low.startswith("python") or low.startswith("pypy"):
+        kind, script, rest = interp_scan(argv[1:], "c", (), "WXQ", (), "m")
+        if kind == "script" and prog_name(script) == "sane.py":
             return [_at(cmd.cwd, script)] + list(rest)
     return None
 
 
 def _at(cwd, path):
-    if not cwd or path[:1] in ('/', '$', '~'):
+    if not cwd or path[:1] in ("/", "$", "~"):
         return path
-    return cwd.rstrip('/') + '/' + (path[2:] if path[:2] == './' else path)
+    return cwd.rstrip("/") + "/" + (path[2:] if path[:2] == "./" else path)
 
 
 from core.globs import _glob  # noqa: E402  (shared with paths and review: no `re`)
-

@@ -11,16 +11,32 @@ are reads, nothing else.
 
 from core.shell.lexer import DYNAMIC, DYNPOS, Raw
 
-__all__ = ['Command', 'expand', 'prog_name']
+__all__ = ["Command", "expand", "prog_name"]
+
 
 class Command:
     """One simple command that would run."""
-    __slots__ = ('argv', 'program', 'env', 'redirects', 'reads', 'writes', 'destructive',
-                 'unknown', 'reasons', 'stdin_is_data', 'text', 'wrappers', 'code', 'cwd')
+
+    __slots__ = (
+        "argv",
+        "program",
+        "env",
+        "redirects",
+        "reads",
+        "writes",
+        "destructive",
+        "unknown",
+        "reasons",
+        "stdin_is_data",
+        "text",
+        "wrappers",
+        "code",
+        "cwd",
+    )
 
     def __init__(self):
         self.argv = []
-        self.program = ''
+        self.program = ""
         self.env = {}
         self.redirects = []
         self.reads = []
@@ -29,13 +45,13 @@ class Command:
         self.unknown = False
         self.reasons = []
         self.stdin_is_data = False
-        self.text = ''
+        self.text = ""
         self.wrappers = []
         self.code = []
-        self.cwd = None         # after an earlier `cd` in the same command: where it runs
+        self.cwd = None  # after an earlier `cd` in the same command: where it runs
 
     def __repr__(self):
-        return 'Command(%r)' % (self.argv,)
+        return "Command(%r)" % (self.argv,)
 
     def flag(self, reason, unknown=False, destructive=False):
         if unknown:
@@ -49,21 +65,48 @@ class Command:
 # ---------------------------------------------------------------------------- helpers
 
 
-_NOT_FILES = frozenset(('/dev/null', '/dev/zero', '/dev/stdout', '/dev/stderr', '/dev/stdin',
-                        '/dev/tty', '/dev/random', '/dev/urandom', '/dev/full', '-', ''))
+_NOT_FILES = frozenset(
+    (
+        "/dev/null",
+        "/dev/zero",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/stdin",
+        "/dev/tty",
+        "/dev/random",
+        "/dev/urandom",
+        "/dev/full",
+        "-",
+        "",
+    )
+)
 
-_DISKS = ('/dev/sd', '/dev/hd', '/dev/vd', '/dev/xvd', '/dev/nvme', '/dev/mmcblk', '/dev/disk',
-          '/dev/rdisk', '/dev/md', '/dev/dm-', '/dev/mapper/', '/dev/loop', '/dev/sr')
+_DISKS = (
+    "/dev/sd",
+    "/dev/hd",
+    "/dev/vd",
+    "/dev/xvd",
+    "/dev/nvme",
+    "/dev/mmcblk",
+    "/dev/disk",
+    "/dev/rdisk",
+    "/dev/md",
+    "/dev/dm-",
+    "/dev/mapper/",
+    "/dev/loop",
+    "/dev/sr",
+)
 
-_VAGUE = frozenset('$`*?[')
+_VAGUE = frozenset("$`*?[")
+
 
 def prog_name(w):
     """Normalised program name: basename, quotes and a leading backslash already gone."""
-    j = w.rfind('/')
+    j = w.rfind("/")
     if j >= 0:
-        w = w[j + 1:]
-    w = w.lstrip('\\')
-    if w[-4:].lower() == '.exe':
+        w = w[j + 1 :]
+    w = w.lstrip("\\")
+    if w[-4:].lower() == ".exe":
         w = w[:-4]
     return w
 
@@ -77,11 +120,16 @@ def vague(p):
 
 
 def pathlike(a):
-    return (a[:1] in ('.', '~', '/') or '/' in a) and a[:1] != '-' and '\n' not in a \
-        and ' ' not in a and '://' not in a
+    return (
+        (a[:1] in (".", "~", "/") or "/" in a)
+        and a[:1] != "-"
+        and "\n" not in a
+        and " " not in a
+        and "://" not in a
+    )
 
 
-def opts(a, short_arg='', long_arg=(), first_operand_stops=False):
+def opts(a, short_arg="", long_arg=(), first_operand_stops=False):
     """Generic getopt: -> (list of (name, value|True), operands).  `short_arg` lists short
     options that take a value (attached or next word); `long_arg` long ones (--x=v or --x v)."""
     found = []
@@ -90,11 +138,11 @@ def opts(a, short_arg='', long_arg=(), first_operand_stops=False):
     n = len(a)
     while i < n:
         w = a[i]
-        if w == '--':
-            ops.extend(a[i + 1:])
+        if w == "--":
+            ops.extend(a[i + 1 :])
             break
-        if w[:2] == '--':
-            name, eq, val = w.partition('=')
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
             if eq:
                 found.append((name, val))
             elif name in long_arg and i + 1 < n:
@@ -102,20 +150,20 @@ def opts(a, short_arg='', long_arg=(), first_operand_stops=False):
                 i += 1
             else:
                 found.append((name, True))
-        elif w[:1] == '-' and len(w) > 1:
+        elif w[:1] == "-" and len(w) > 1:
             j = 1
             while j < len(w):
                 ch = w[j]
                 if ch in short_arg:
                     if j + 1 < len(w):
-                        found.append(('-' + ch, w[j + 1:]))
+                        found.append(("-" + ch, w[j + 1 :]))
                     elif i + 1 < n:
-                        found.append(('-' + ch, a[i + 1]))
+                        found.append(("-" + ch, a[i + 1]))
                         i += 1
                     else:
-                        found.append(('-' + ch, ''))
+                        found.append(("-" + ch, ""))
                     break
-                found.append(('-' + ch, True))
+                found.append(("-" + ch, True))
                 j += 1
         else:
             if first_operand_stops:
@@ -139,7 +187,7 @@ def _vals(found, *names):
 
 def _stdin_redirect(raw):
     for r in reversed(raw.redirs):
-        if r.fd in (None, 0) and r.op in ('<<', '<<-', '<<<', '<', '<>'):
+        if r.fd in (None, 0) and r.op in ("<<", "<<-", "<<<", "<", "<>"):
             return r
     return None
 
@@ -149,24 +197,24 @@ def stdin_text(raw):
     (a pipe from curl, `< file`); '' when nothing is fed."""
     r = _stdin_redirect(raw)
     if r is not None:
-        return None if r.op in ('<', '<>') else (r.body or '')
+        return None if r.op in ("<", "<>") else (r.body or "")
     if not raw.piped:
-        return ''
+        return ""
     prev = raw.prev
     pc = prev.cmd if prev is not None else None
     if pc is None or pc.unknown:
         return None
     a = pc.argv[1:]
-    if pc.program == 'echo':
-        while a and a[0] in ('-n', '-e', '-E', '-ne', '-en'):
+    if pc.program == "echo":
+        while a and a[0] in ("-n", "-e", "-E", "-ne", "-en"):
             a = a[1:]
-        return ' '.join(a) + '\n'
-    if pc.program == 'printf' and len(a) == 1 and '%' not in a[0]:
-        return a[0].replace('\\n', '\n').replace('\\t', '\t')
-    if pc.program == 'cat' and not a:
+        return " ".join(a) + "\n"
+    if pc.program == "printf" and len(a) == 1 and "%" not in a[0]:
+        return a[0].replace("\\n", "\n").replace("\\t", "\t")
+    if pc.program == "cat" and not a:
         r = _stdin_redirect(prev)
-        if r is not None and r.op != '<':
-            return r.body or ''
+        if r is not None and r.op != "<":
+            return r.body or ""
     return None
 
 
@@ -183,18 +231,17 @@ def _stdin_code(c, a, p, raw, lang, shell=False):
     body = stdin_text(raw)
     if body is None:
         r = _stdin_redirect(raw)
-        if r is not None and r.op in ('<', '<>'):
+        if r is not None and r.op in ("<", "<>"):
             c.reads.append(r.target)
-        c.flag('script piped into %s' % lang if shell else '%s code on stdin' % lang,
-               unknown=True)
+        c.flag("script piped into %s" % lang if shell else "%s code on stdin" % lang, unknown=True)
         return
-    if body == '':
+    if body == "":
         return
     c.code.append(body)
     if shell:
         p.subparse(body, pos=list(a))
     else:
-        c.flag('%s code on stdin' % lang, unknown=True)
+        c.flag("%s code on stdin" % lang, unknown=True)
 
 
 # ---------------------------------------------------------------------------- wrappers
@@ -203,30 +250,48 @@ def _stdin_code(c, a, p, raw, lang, shell=False):
 
 def _env_assigns(c, a):
     i = 0
-    while i < len(a) and '=' in a[i] and a[i][:1] not in ('-', '=') \
-            and a[i].split('=', 1)[0].replace('_', 'a').isalnum():
-        k, _, v = a[i].partition('=')
+    while (
+        i < len(a)
+        and "=" in a[i]
+        and a[i][:1] not in ("-", "=")
+        and a[i].split("=", 1)[0].replace("_", "a").isalnum()
+    ):
+        k, _, v = a[i].partition("=")
         c.env[k] = v
         i += 1
     return a[i:]
 
 
 def _w_sudo(c, a, p, raw):
-    found, rest = opts(a[1:], 'ugCDhprtTU', ('--user', '--group', '--chdir', '--host',
-                                              '--prompt', '--role', '--type', '--close-from',
-                                              '--command-timeout', '--other-user'), True)
-    if _has(found, '-e', '--edit'):
-        return ['sudoedit'] + rest
+    found, rest = opts(
+        a[1:],
+        "ugCDhprtTU",
+        (
+            "--user",
+            "--group",
+            "--chdir",
+            "--host",
+            "--prompt",
+            "--role",
+            "--type",
+            "--close-from",
+            "--command-timeout",
+            "--other-user",
+        ),
+        True,
+    )
+    if _has(found, "-e", "--edit"):
+        return ["sudoedit"] + rest
     rest = _env_assigns(c, rest)
-    if not rest and _has(found, '-s', '--shell', '-i', '--login'):
-        return ['sh']                   # a root shell reading its stdin
+    if not rest and _has(found, "-s", "--shell", "-i", "--login"):
+        return ["sh"]  # a root shell reading its stdin
     return rest or None
 
 
 def _w_doas(c, a, p, raw):
-    found, rest = opts(a[1:], 'uC', (), True)
-    if not rest and _has(found, '-s'):
-        return ['sh']
+    found, rest = opts(a[1:], "uC", (), True)
+    if not rest and _has(found, "-s"):
+        return ["sh"]
     return rest or None
 
 
@@ -235,31 +300,34 @@ def _w_env(c, a, p, raw):
     a = list(a)
     while i < len(a):
         w = a[i]
-        if w == '--':
+        if w == "--":
             i += 1
             break
-        if w in ('-u', '--unset', '-P'):
+        if w in ("-u", "--unset", "-P"):
             i += 2
             continue
-        if w in ('-C', '--chdir'):
-            _cd(p.ctx, a[i + 1] if i + 1 < len(a) else '')
+        if w in ("-C", "--chdir"):
+            _cd(p.ctx, a[i + 1] if i + 1 < len(a) else "")
             i += 2
             continue
-        if w.startswith('--chdir='):
+        if w.startswith("--chdir="):
             _cd(p.ctx, w[8:])
             i += 1
             continue
-        if w in ('-S', '--split-string') or w.startswith('--split-string=') or \
-                (w.startswith('-S') and len(w) > 2):
-            if w in ('-S', '--split-string'):
-                text = a[i + 1] if i + 1 < len(a) else ''
+        if (
+            w in ("-S", "--split-string")
+            or w.startswith("--split-string=")
+            or (w.startswith("-S") and len(w) > 2)
+        ):
+            if w in ("-S", "--split-string"):
+                text = a[i + 1] if i + 1 < len(a) else ""
                 i += 2
             else:
-                text = w[15:] if w.startswith('--') else w[2:]
+                text = w[15:] if w.startswith("--") else w[2:]
                 i += 1
             a[i:i] = text.split()
             continue
-        if w[:1] == '-' and len(w) > 1:
+        if w[:1] == "-" and len(w) > 1:
             i += 1
             continue
         break
@@ -267,19 +335,20 @@ def _w_env(c, a, p, raw):
     return rest or None
 
 
-def _w_plain(short_arg='', long_arg=()):
+def _w_plain(short_arg="", long_arg=()):
     def w(c, a, p, raw):
         found, rest = opts(a[1:], short_arg, long_arg, True)
         return rest or None
+
     return w
 
 
 def _w_nice(c, a, p, raw):
     rest = a[1:]
-    while rest and rest[0][:1] == '-':
-        if rest[0] in ('-n', '--adjustment'):
+    while rest and rest[0][:1] == "-":
+        if rest[0] in ("-n", "--adjustment"):
             rest = rest[2:]
-        elif rest[0] == '--':
+        elif rest[0] == "--":
             rest = rest[1:]
             break
         else:
@@ -288,82 +357,82 @@ def _w_nice(c, a, p, raw):
 
 
 def _w_timeout(c, a, p, raw):
-    found, rest = opts(a[1:], 'sk', ('--signal', '--kill-after'), True)
+    found, rest = opts(a[1:], "sk", ("--signal", "--kill-after"), True)
     return rest[1:] or None
 
 
 def _w_time(c, a, p, raw):
-    found, rest = opts(a[1:], 'of', ('--output', '--format'), True)
-    for v in _vals(found, '-o', '--output'):
+    found, rest = opts(a[1:], "of", ("--output", "--format"), True)
+    for v in _vals(found, "-o", "--output"):
         c.writes.append(v)
     return rest or None
 
 
 def _w_command(c, a, p, raw):
-    found, rest = opts(a[1:], '', (), True)
-    if _has(found, '-v', '-V'):
+    found, rest = opts(a[1:], "", (), True)
+    if _has(found, "-v", "-V"):
         return None
     return rest or None
 
 
 def _w_exec(c, a, p, raw):
-    found, rest = opts(a[1:], 'a', (), True)
+    found, rest = opts(a[1:], "a", (), True)
     return rest or None
 
 
 def _w_ionice(c, a, p, raw):
-    found, rest = opts(a[1:], 'cnp', ('--class', '--classdata', '--pid', '--pgid', '--uid'),
-                       True)
-    if _has(found, '-p', '--pid', '-P', '--pgid', '-u', '--uid'):
+    found, rest = opts(a[1:], "cnp", ("--class", "--classdata", "--pid", "--pgid", "--uid"), True)
+    if _has(found, "-p", "--pid", "-P", "--pgid", "-u", "--uid"):
         return None
     return rest or None
 
 
 def _w_taskset(c, a, p, raw):
-    found, rest = opts(a[1:], '', (), True)
-    if _has(found, '-p', '--pid'):
+    found, rest = opts(a[1:], "", (), True)
+    if _has(found, "-p", "--pid"):
         return None
     return rest[1:] or None
 
 
 def _w_chrt(c, a, p, raw):
-    found, rest = opts(a[1:], 'T', ('--sched-runtime', '--sched-period', '--sched-deadline'),
-                       True)
-    if _has(found, '-p', '--pid'):
+    found, rest = opts(a[1:], "T", ("--sched-runtime", "--sched-period", "--sched-deadline"), True)
+    if _has(found, "-p", "--pid"):
         return None
     return rest[1:] or None
 
 
 def _w_chroot(c, a, p, raw):
-    found, rest = opts(a[1:], '', ('--userspec', '--groups'), True)
+    found, rest = opts(a[1:], "", ("--userspec", "--groups"), True)
     return rest[1:] or None
 
 
 def _w_trace(c, a, p, raw):
-    found, rest = opts(a[1:], 'oeEpPsSuUaIXb', ('--output',), True)
-    for v in _vals(found, '-o', '--output'):
+    found, rest = opts(a[1:], "oeEpPsSuUaIXb", ("--output",), True)
+    for v in _vals(found, "-o", "--output"):
         c.writes.append(v)
-    if _has(found, '-p'):
+    if _has(found, "-p"):
         return None
     return rest or None
 
 
 def _w_valgrind(c, a, p, raw):
     rest = a[1:]
-    while rest and rest[0][:1] == '-':
-        if rest[0].startswith('--log-file='):
+    while rest and rest[0][:1] == "-":
+        if rest[0].startswith("--log-file="):
             c.writes.append(rest[0][11:])
         rest = rest[1:]
     return rest or None
 
 
-def _w_run(short_arg='', long_arg=()):
+def _w_run(short_arg="", long_arg=()):
     """`uv run`, `poetry run`, `conda run -n x`: the rest is a command."""
+
     def w(c, a, p, raw):
-        if len(a) < 2 or a[1] != 'run':
+        if len(a) < 2 or a[1] != "run":
             return None
         found, rest = opts(a[2:], short_arg, long_arg, True)
         return rest or None
+
     return w
 
 
@@ -378,43 +447,52 @@ def _w_xargs(c, a, p, raw):
     n = len(rest)
     while i < n:
         w = rest[i]
-        if w == '--':
+        if w == "--":
             i += 1
             break
-        if w[:1] != '-' or w == '-':
+        if w[:1] != "-" or w == "-":
             break
-        name, eq, val = w.partition('=')
-        if w[:2] == '--':
-            if name == '--replace':
-                rep = val if eq else '{}'
-            elif name == '--arg-file':
-                c.reads.append(val if eq else (rest[i + 1] if i + 1 < n else ''))
+        name, eq, val = w.partition("=")
+        if w[:2] == "--":
+            if name == "--replace":
+                rep = val if eq else "{}"
+            elif name == "--arg-file":
+                c.reads.append(val if eq else (rest[i + 1] if i + 1 < n else ""))
                 i += 0 if eq else 1
-            elif name in ('--eof', '--max-lines'):
+            elif name in ("--eof", "--max-lines"):
                 pass
-            elif not eq and name in ('--max-args', '--max-procs', '--max-chars', '--delimiter',
-                                     '--process-slot-var'):
+            elif not eq and name in (
+                "--max-args",
+                "--max-procs",
+                "--max-chars",
+                "--delimiter",
+                "--process-slot-var",
+            ):
                 i += 1
             i += 1
             continue
         ch = w[1]
-        if ch in 'IaLnPsd':
+        if ch in "IaLnPsd":
             val = w[2:]
             if not val and i + 1 < n:
                 val = rest[i + 1]
                 i += 1
-            if ch == 'I':
+            if ch == "I":
                 rep = val
-            elif ch == 'a':
+            elif ch == "a":
                 c.reads.append(val)
-        elif ch == 'i':
-            rep = w[2:] or '{}'
+        elif ch == "i":
+            rep = w[2:] or "{}"
         i += 1
-    rest = rest[i:] or ['echo']
-    feed = '$(xargs-input)'
+    rest = rest[i:] or ["echo"]
+    feed = "$(xargs-input)"
     prev = raw.prev.cmd if raw.piped and raw.prev is not None else None
-    if prev is not None and prev.program == 'find' and prev.reads and \
-            not any(vague(r) for r in prev.reads):
+    if (
+        prev is not None
+        and prev.program == "find"
+        and prev.reads
+        and not any(vague(r) for r in prev.reads)
+    ):
         feed = prev.reads[0]
     if rep:
         return [w.replace(rep, feed) for w in rest]
@@ -422,29 +500,82 @@ def _w_xargs(c, a, p, raw):
 
 
 WRAPPERS = {
-    'sudo': _w_sudo, 'doas': _w_doas, 'env': _w_env, 'nohup': _w_plain(),
-    'setsid': _w_plain(), 'time': _w_time, 'nice': _w_nice, 'timeout': _w_timeout,
-    'ionice': _w_ionice, 'stdbuf': _w_plain('ioe', ('--input', '--output', '--error')),
-    'command': _w_command, 'builtin': _w_plain(), 'exec': _w_exec, 'xargs': _w_xargs,
-    'taskset': _w_taskset, 'chrt': _w_chrt, 'caffeinate': _w_plain('tw'),
-    'unbuffer': _w_plain(), 'torsocks': _w_plain(), 'proxychains': _w_plain('f'),
-    'proxychains4': _w_plain('f'), 'busybox': _w_busybox, 'toybox': _w_busybox,
-    'chroot': _w_chroot, 'strace': _w_trace, 'ltrace': _w_trace, 'valgrind': _w_valgrind,
-    'uv': _w_run('p', ('--python', '--with', '--project', '--directory', '--package',
-                       '--extra', '--group', '--env-file', '--index', '--from')),
-    'poetry': _w_run(), 'pipenv': _w_run(), 'pdm': _w_run(), 'hatch': _w_run(),
-    'rye': _w_run(), 'conda': _w_run('np', ('--name', '--prefix')),
-    'mamba': _w_run('np', ('--name', '--prefix')), 'micromamba': _w_run('np', ('--name',)),
-    'nsenter': _w_plain('tTSG'), 'unshare': _w_plain(), 'firejail': _w_plain(),
-    'catchsegv': _w_plain(),
-    'systemd-run': _w_plain('upMEH', ('--unit', '--property', '--machine', '--setenv',
-                                       '--host', '--description', '--slice', '--uid', '--gid',
-                                       '--working-directory', '--on-calendar',
-                                       '--on-active')),
+    "sudo": _w_sudo,
+    "doas": _w_doas,
+    "env": _w_env,
+    "nohup": _w_plain(),
+    "setsid": _w_plain(),
+    "time": _w_time,
+    "nice": _w_nice,
+    "timeout": _w_timeout,
+    "ionice": _w_ionice,
+    "stdbuf": _w_plain("ioe", ("--input", "--output", "--error")),
+    "command": _w_command,
+    "builtin": _w_plain(),
+    "exec": _w_exec,
+    "xargs": _w_xargs,
+    "taskset": _w_taskset,
+    "chrt": _w_chrt,
+    "caffeinate": _w_plain("tw"),
+    "unbuffer": _w_plain(),
+    "torsocks": _w_plain(),
+    "proxychains": _w_plain("f"),
+    "proxychains4": _w_plain("f"),
+    "busybox": _w_busybox,
+    "toybox": _w_busybox,
+    "chroot": _w_chroot,
+    "strace": _w_trace,
+    "ltrace": _w_trace,
+    "valgrind": _w_valgrind,
+    "uv": _w_run(
+        "p",
+        (
+            "--python",
+            "--with",
+            "--project",
+            "--directory",
+            "--package",
+            "--extra",
+            "--group",
+            "--env-file",
+            "--index",
+            "--from",
+        ),
+    ),
+    "poetry": _w_run(),
+    "pipenv": _w_run(),
+    "pdm": _w_run(),
+    "hatch": _w_run(),
+    "rye": _w_run(),
+    "conda": _w_run("np", ("--name", "--prefix")),
+    "mamba": _w_run("np", ("--name", "--prefix")),
+    "micromamba": _w_run("np", ("--name",)),
+    "nsenter": _w_plain("tTSG"),
+    "unshare": _w_plain(),
+    "firejail": _w_plain(),
+    "catchsegv": _w_plain(),
+    "systemd-run": _w_plain(
+        "upMEH",
+        (
+            "--unit",
+            "--property",
+            "--machine",
+            "--setenv",
+            "--host",
+            "--description",
+            "--slice",
+            "--uid",
+            "--gid",
+            "--working-directory",
+            "--on-calendar",
+            "--on-active",
+        ),
+    ),
 }
 
 
 # ---------------------------------------------------------------------------- handlers
+
 
 def _h_default(c, a, p, raw):
     return None
@@ -452,39 +583,93 @@ def _h_default(c, a, p, raw):
 
 def _h_readers(c, a, p, raw):
     """cat, head, base64 ...: every operand is read."""
-    if c.program == 'iconv':
-        found, ops = opts(a, 'fto', ('--from-code', '--to-code', '--output'))
-        c.writes.extend(_vals(found, '-o', '--output'))
+    if c.program == "iconv":
+        found, ops = opts(a, "fto", ("--from-code", "--to-code", "--output"))
+        c.writes.extend(_vals(found, "-o", "--output"))
         c.reads.extend(ops)
         return None
-    if c.program == 'tree':
-        found, ops = opts(a, 'oLPIHT', ('--filelimit', '--fromfile', '--charset', '--sort',
-                                         '--timefmt', '--hintro', '--houtro'))
-        c.writes.extend(_vals(found, '-o'))
+    if c.program == "tree":
+        found, ops = opts(
+            a,
+            "oLPIHT",
+            (
+                "--filelimit",
+                "--fromfile",
+                "--charset",
+                "--sort",
+                "--timefmt",
+                "--hintro",
+                "--houtro",
+            ),
+        )
+        c.writes.extend(_vals(found, "-o"))
         c.reads.extend(ops)
         return None
-    found, ops = opts(a, 'nNcbwi' if c.program in ('head', 'tail') else '')
+    found, ops = opts(a, "nNcbwi" if c.program in ("head", "tail") else "")
     c.reads.extend(ops)
 
 
 def _h_grep(c, a, p, raw):
     prog = c.program
-    short = 'efmABCdDX' if prog in ('grep', 'egrep', 'fgrep', 'zgrep') else 'efmABCtTgjrM'
-    long_ = ('--regexp', '--file', '--max-count', '--after-context', '--before-context',
-             '--context', '--type', '--type-not', '--glob', '--iglob', '--threads',
-             '--replace', '--max-depth', '--max-filesize', '--ignore-file', '--include',
-             '--exclude', '--exclude-dir', '--label', '--color', '--colors', '--sort',
-             '--sortr', '--type-add', '--encoding', '--engine', '--pre', '--path-separator',
-             '--context-separator', '--field-match-separator', '--max-columns')
+    short = "efmABCdDX" if prog in ("grep", "egrep", "fgrep", "zgrep") else "efmABCtTgjrM"
+    long_ = (
+        "--regexp",
+        "--file",
+        "--max-count",
+        "--after-context",
+        "--before-context",
+        "--context",
+        "--type",
+        "--type-not",
+        "--glob",
+        "--iglob",
+        "--threads",
+        "--replace",
+        "--max-depth",
+        "--max-filesize",
+        "--ignore-file",
+        "--include",
+        "--exclude",
+        "--exclude-dir",
+        "--label",
+        "--color",
+        "--colors",
+        "--sort",
+        "--sortr",
+        "--type-add",
+        "--encoding",
+        "--engine",
+        "--pre",
+        "--path-separator",
+        "--context-separator",
+        "--field-match-separator",
+        "--max-columns",
+    )
     found, ops = opts(a, short, long_)
-    skip = set(_vals(found, '-e', '--regexp', '-g', '--glob', '--iglob', '--include',
-                     '--exclude', '--exclude-dir', '-r', '--replace'))
-    pats = _vals(found, '-f', '--file')
+    skip = set(
+        _vals(
+            found,
+            "-e",
+            "--regexp",
+            "-g",
+            "--glob",
+            "--iglob",
+            "--include",
+            "--exclude",
+            "--exclude-dir",
+            "-r",
+            "--replace",
+        )
+    )
+    pats = _vals(found, "-f", "--file")
     c.reads.extend(pats)
-    if _vals(found, '--pre'):
-        c.flag('rg --pre runs a command', unknown=True)
-    if not _has(found, '-e', '--regexp', '-f', '--file') and ops and \
-            not _has(found, '--files', '--type-list'):
+    if _vals(found, "--pre"):
+        c.flag("rg --pre runs a command", unknown=True)
+    if (
+        not _has(found, "-e", "--regexp", "-f", "--file")
+        and ops
+        and not _has(found, "--files", "--type-list")
+    ):
         skip.add(ops[0])
         ops = ops[1:]
     c.reads.extend(ops)
@@ -492,45 +677,75 @@ def _h_grep(c, a, p, raw):
 
 
 def _h_cd(c, a, p, raw):
-    found, ops = opts(a, '')
+    found, ops = opts(a, "")
     target = ops[0] if ops else p.ctx.home
     c.reads.extend(ops[:1])
-    if c.program == 'popd':
+    if c.program == "popd":
         p.ctx.cwd = p.ctx.stack.pop() if p.ctx.stack else DYNAMIC
         return None
-    if c.program == 'pushd':
+    if c.program == "pushd":
         p.ctx.stack.append(p.ctx.cwd)
     _cd(p.ctx, target)
 
 
 def _cd(ctx, target):
-    if target == '-' or vague(target) or ctx.cwd is DYNAMIC and target[:1] != '/':
+    if target == "-" or vague(target) or ctx.cwd is DYNAMIC and target[:1] != "/":
         ctx.cwd = DYNAMIC
-    elif target[:1] == '/' or ctx.cwd is None:
-        ctx.cwd = target.rstrip('/') or '/'
+    elif target[:1] == "/" or ctx.cwd is None:
+        ctx.cwd = target.rstrip("/") or "/"
     else:
         ctx.cwd = _join(ctx.cwd, target)
 
 
 def _join(base, p):
-    if p[:1] == '/':
+    if p[:1] == "/":
         return p
-    if p in ('', '.'):
+    if p in ("", "."):
         return base
-    if base == '.':
+    if base == ".":
         return p
-    return base.rstrip('/') + '/' + p
+    return base.rstrip("/") + "/" + p
 
 
 # variables whose value is a command some program runs, and ones that load code
-_ENV_COMMANDS = frozenset((
-    'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER',
-    'GIT_ASKPASS', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'EDITOR', 'VISUAL', 'PAGER', 'MANPAGER',
-    'GIT_EXTERNAL_DIFF', 'PROMPT_COMMAND', 'LESSOPEN', 'LESSCLOSE', 'GIT_PROXY_COMMAND'))
-_ENV_LOADS = frozenset((
-    'LD_PRELOAD', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'BASH_ENV', 'ENV', 'PERL5OPT',
-    'RUBYOPT', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'PYTHONSTARTUP', 'PYTHONHOME',
-    'ZDOTDIR', 'PYTHONINSPECT'))
+_ENV_COMMANDS = frozenset(
+    (
+        "GIT_SSH_COMMAND",
+        "GIT_SSH",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_PAGER",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "EDITOR",
+        "VISUAL",
+        "PAGER",
+        "MANPAGER",
+        "GIT_EXTERNAL_DIFF",
+        "PROMPT_COMMAND",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "GIT_PROXY_COMMAND",
+    )
+)
+_ENV_LOADS = frozenset(
+    (
+        "LD_PRELOAD",
+        "LD_AUDIT",
+        "DYLD_INSERT_LIBRARIES",
+        "BASH_ENV",
+        "ENV",
+        "PERL5OPT",
+        "RUBYOPT",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT",
+        "PYTHONSTARTUP",
+        "PYTHONHOME",
+        "ZDOTDIR",
+        "PYTHONINSPECT",
+    )
+)
 
 
 def _env_code(c, env, p):
@@ -538,28 +753,31 @@ def _env_code(c, env, p):
         if k in _ENV_COMMANDS and v.strip():
             c.code.append(v)
             p.subparse(v)
-        elif k in _ENV_LOADS or k == 'NODE_OPTIONS' and any(
-                x in v for x in ('-r', 'require', 'import', 'loader')):
-            c.flag('%s makes the program load code' % k, unknown=True)
+        elif (
+            k in _ENV_LOADS
+            or k == "NODE_OPTIONS"
+            and any(x in v for x in ("-r", "require", "import", "loader"))
+        ):
+            c.flag("%s makes the program load code" % k, unknown=True)
 
 
 def _h_declare(c, a, p, raw):
     ctx = p.ctx
     env = {}
     for w in a:
-        name, eq, val = w.partition('=')
-        if eq and w[:1] not in ('-', '+'):
-            env[name.rstrip('+')] = val
+        name, eq, val = w.partition("=")
+        if eq and w[:1] not in ("-", "+"):
+            env[name.rstrip("+")] = val
     if env:
         _env_code(c, env, p)
     # `declare -n r=x`: $r is whatever x holds when it is used
-    ref = any(w[:1] == '-' and 'n' in w[1:] and w[1:2] != '-' for w in a)
+    ref = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
     for w in a:
-        if w[:1] in ('-', '+'):
+        if w[:1] in ("-", "+"):
             continue
-        name, eq, val = w.partition('=')
+        name, eq, val = w.partition("=")
         if eq:
-            ctx.setvar(name.rstrip('+'), None if ref else val)
+            ctx.setvar(name.rstrip("+"), None if ref else val)
         else:
             ctx.vars.setdefault(name, None)
 
@@ -568,14 +786,14 @@ def _h_set(c, a, p, raw):
     i = 0
     while i < len(a):
         w = a[i]
-        if w == '--':
+        if w == "--":
             i += 1
             break
-        if w[:1] in ('-', '+') and len(w) > 1:
-            i += 2 if 'o' in w[1:] else 1
+        if w[:1] in ("-", "+") and len(w) > 1:
+            i += 2 if "o" in w[1:] else 1
             continue
         break
-    if i < len(a) or '--' in a:
+    if i < len(a) or "--" in a:
         if p.pos is not DYNPOS:
             p.pos = list(a[i:])
 
@@ -588,30 +806,30 @@ def _h_shift(c, a, p, raw):
 
 
 def _h_at(c, a, p, raw):
-    found, ops = opts(a, 'fqtmMuv', ())
-    files = _vals(found, '-f')
+    found, ops = opts(a, "fqtmMuv", ())
+    files = _vals(found, "-f")
     if files:
         c.reads.extend(files)
-        c.flag('schedules a script file', unknown=True)
-    elif not _has(found, '-l', '-r', '-d', '-c'):
-        _stdin_code(c, [], p, raw, 'sh', shell=True)
+        c.flag("schedules a script file", unknown=True)
+    elif not _has(found, "-l", "-r", "-d", "-c"):
+        _stdin_code(c, [], p, raw, "sh", shell=True)
     return set(ops)
 
 
 def _h_read(c, a, p, raw):
-    found, ops = opts(a, 'adinNptu', ())
-    for name in ops + _vals(found, '-a'):
+    found, ops = opts(a, "adinNptu", ())
+    for name in ops + _vals(found, "-a"):
         p.ctx.vars[name] = None
 
 
 def _h_unset(c, a, p, raw):
     for w in a:
-        if w[:1] != '-':
-            p.ctx.vars[w] = ''
+        if w[:1] != "-":
+            p.ctx.vars[w] = ""
 
 
 def _h_printf(c, a, p, raw):
-    if len(a) >= 2 and a[0] == '-v':
+    if len(a) >= 2 and a[0] == "-v":
         p.ctx.vars[a[1]] = None
     return set(a[:1])
 
@@ -621,37 +839,39 @@ def _h_echo(c, a, p, raw):
 
 
 def _h_rm(c, a, p, raw):
-    found, ops = opts(a, '')
-    rec = _has(found, '-r', '-R', '--recursive')
-    force = _has(found, '-f', '--force')
+    found, ops = opts(a, "")
+    rec = _has(found, "-r", "-R", "--recursive")
+    force = _has(found, "-f", "--force")
     c.writes.extend(ops)
     if rec and force:
-        c.flag('recursive force delete', destructive=True)
-    elif rec and any(o in ('/', '~', '.', '..', '*', '/*', p.ctx.home, p.ctx.home + '/')
-                     for o in ops):
-        c.flag('recursive delete of a top directory', destructive=True)
-    if _has(found, '--no-preserve-root'):
-        c.flag('rm --no-preserve-root', destructive=True)
+        c.flag("recursive force delete", destructive=True)
+    elif rec and any(
+        o in ("/", "~", ".", "..", "*", "/*", p.ctx.home, p.ctx.home + "/") for o in ops
+    ):
+        c.flag("recursive delete of a top directory", destructive=True)
+    if _has(found, "--no-preserve-root"):
+        c.flag("rm --no-preserve-root", destructive=True)
 
 
-def _h_writes_operands(short_arg='', long_arg=()):
+def _h_writes_operands(short_arg="", long_arg=()):
     def h(c, a, p, raw):
         found, ops = opts(a, short_arg, long_arg)
         c.writes.extend(ops)
+
     return h
 
 
 def _h_touch(c, a, p, raw):
-    found, ops = opts(a, 'dtr', ('--date', '--reference', '--time'))
-    c.reads.extend(_vals(found, '-r', '--reference'))
+    found, ops = opts(a, "dtr", ("--date", "--reference", "--time"))
+    c.reads.extend(_vals(found, "-r", "--reference"))
     c.writes.extend(ops)
 
 
 def _h_chmod(c, a, p, raw):
-    if c.program == 'chattr':
-        c.writes.extend(w for w in a if w[:1] not in ('+', '-', '='))
-        if '-R' in a:
-            c.flag('recursive chattr', destructive=True)
+    if c.program == "chattr":
+        c.writes.extend(w for w in a if w[:1] not in ("+", "-", "="))
+        if "-R" in a:
+            c.flag("recursive chattr", destructive=True)
         return None
     ops = []
     rec = False
@@ -660,21 +880,26 @@ def _h_chmod(c, a, p, raw):
     mode_seen = False
     while i < len(a):
         w = a[i]
-        if w == '--':
-            ops.extend(a[i + 1:])
+        if w == "--":
+            ops.extend(a[i + 1 :])
             break
-        if w in ('-R', '--recursive'):
+        if w in ("-R", "--recursive"):
             rec = True
-        elif w.startswith('--reference='):
+        elif w.startswith("--reference="):
             ref = True
             c.reads.append(w[12:])
-        elif w[:2] == '--':
+        elif w[:2] == "--":
             pass
-        elif w[:1] == '-' and len(w) > 1 and not mode_seen and c.program == 'chmod' and \
-                all(ch in 'rwxXstugoa+-=,01234567' for ch in w[1:]):
+        elif (
+            w[:1] == "-"
+            and len(w) > 1
+            and not mode_seen
+            and c.program == "chmod"
+            and all(ch in "rwxXstugoa+-=,01234567" for ch in w[1:])
+        ):
             mode_seen = True
-        elif w[:1] == '-' and len(w) > 1:
-            if 'R' in w:
+        elif w[:1] == "-" and len(w) > 1:
+            if "R" in w:
                 rec = True
         else:
             ops.append(w)
@@ -683,28 +908,32 @@ def _h_chmod(c, a, p, raw):
         ops = ops[1:]
     c.writes.extend(ops)
     if rec:
-        c.flag('recursive %s' % c.program, destructive=True)
+        c.flag("recursive %s" % c.program, destructive=True)
 
 
 def _h_ln(c, a, p, raw):
-    found, ops = opts(a, 'St', ('--suffix', '--target-directory'))
-    tdir = _vals(found, '-t', '--target-directory')
+    found, ops = opts(a, "St", ("--suffix", "--target-directory"))
+    tdir = _vals(found, "-t", "--target-directory")
     if tdir:
         srcs = ops
         c.writes.extend(tdir)
     elif len(ops) == 1:
         srcs = ops
-        c.writes.append(ops[0].rstrip('/').rsplit('/', 1)[-1])
+        c.writes.append(ops[0].rstrip("/").rsplit("/", 1)[-1])
     else:
         srcs = ops[:-1]
         c.writes.extend(ops[-1:])
     c.reads.extend(srcs)
-    if not _has(found, '-s', '--symbolic'):
-        c.writes.extend(srcs)           # a hard link makes the source writable by a new name
+    if not _has(found, "-s", "--symbolic"):
+        c.writes.extend(srcs)  # a hard link makes the source writable by a new name
     elif len(srcs) == 1 and (tdir or len(ops) >= 1):
-        name = c.writes[-1] if not tdir else _join(tdir[-1], srcs[0].rstrip('/').rsplit('/', 1)[-1])
-        _link(p, name, srcs[0], not tdir and len(ops) >= 2 and not _has(
-            found, '-T', '--no-target-directory'))
+        name = c.writes[-1] if not tdir else _join(tdir[-1], srcs[0].rstrip("/").rsplit("/", 1)[-1])
+        _link(
+            p,
+            name,
+            srcs[0],
+            not tdir and len(ops) >= 2 and not _has(found, "-T", "--no-target-directory"),
+        )
 
 
 def _link(p, name, raw_target, maybe_dir):
@@ -714,31 +943,47 @@ def _link(p, name, raw_target, maybe_dir):
     cwd = p.ctx.cwd if isinstance(p.ctx.cwd, str) else None
     names = [name]
     if maybe_dir:
-        names.append(_join(name.rstrip('/'), raw_target.rstrip('/').rsplit('/', 1)[-1]))
+        names.append(_join(name.rstrip("/"), raw_target.rstrip("/").rsplit("/", 1)[-1]))
     for name in names:
         targets = [raw_target]
-        if raw_target[:1] != '/' and '/' in name.rstrip('/'):
+        if raw_target[:1] != "/" and "/" in name.rstrip("/"):
             # relative to the link's directory; '$PWD/..' renders as './..', so keep both
-            targets.insert(0, _join(name.rstrip('/').rsplit('/', 1)[0], raw_target))
+            targets.insert(0, _join(name.rstrip("/").rsplit("/", 1)[0], raw_target))
         name = _norm(_join(cwd, name) if cwd else name)
-        targets = [_norm(_join(cwd, t) if cwd and t[:1] not in ('/', '$') else t) for t in targets]
+        targets = [_norm(_join(cwd, t) if cwd and t[:1] not in ("/", "$") else t) for t in targets]
         if not vague(name) and len(p.ctx.links) < 256:
-            p.ctx.links[name.rstrip('/')] = [t.rstrip('/') or '/' for t in targets]
+            p.ctx.links[name.rstrip("/")] = [t.rstrip("/") or "/" for t in targets]
 
 
 def _h_cp(c, a, p, raw):
     prog = c.program
-    found, ops = opts(a, 'tSo' if prog == 'install' else 'tS',
-                      ('--target-directory', '--suffix', '--backup', '--reflink', '--preserve',
-                       '--sparse', '--no-preserve', '--mode', '--owner', '--group'))
-    if prog == 'install':
+    found, ops = opts(
+        a,
+        "tSo" if prog == "install" else "tS",
+        (
+            "--target-directory",
+            "--suffix",
+            "--backup",
+            "--reflink",
+            "--preserve",
+            "--sparse",
+            "--no-preserve",
+            "--mode",
+            "--owner",
+            "--group",
+        ),
+    )
+    if prog == "install":
         found2 = [k for k, v in found]
-        if '-d' in found2 or '--directory' in found2:
+        if "-d" in found2 or "--directory" in found2:
             c.writes.extend(ops)
             return
-        found, ops = opts(a, 'tSmogbCc', ('--target-directory', '--suffix', '--mode',
-                                           '--owner', '--group', '--backup'))
-    tdir = _vals(found, '-t', '--target-directory')
+        found, ops = opts(
+            a,
+            "tSmogbCc",
+            ("--target-directory", "--suffix", "--mode", "--owner", "--group", "--backup"),
+        )
+    tdir = _vals(found, "-t", "--target-directory")
     if tdir:
         srcs = ops
         c.writes.extend(tdir)
@@ -748,14 +993,14 @@ def _h_cp(c, a, p, raw):
     else:
         srcs = ops
     c.reads.extend(srcs)
-    if prog == 'cp' and _has(found, '-s', '--symbolic-link') and len(srcs) == 1 and c.writes:
-        _link(p, c.writes[-1], srcs[0], not tdir)   # cp -s makes a symlink, not a copy
-    if prog == 'mv' or _has(found, '-l', '--link'):
+    if prog == "cp" and _has(found, "-s", "--symbolic-link") and len(srcs) == 1 and c.writes:
+        _link(p, c.writes[-1], srcs[0], not tdir)  # cp -s makes a symlink, not a copy
+    if prog == "mv" or _has(found, "-l", "--link"):
         c.writes.extend(srcs)
 
 
 def _h_tee(c, a, p, raw):
-    found, ops = opts(a, '', ('--output-error',))
+    found, ops = opts(a, "", ("--output-error",))
     c.writes.extend(ops)
 
 
@@ -768,45 +1013,56 @@ def _h_sed(c, a, p, raw):
     n = len(a)
     while i < n:
         w = a[i]
-        if w == '--':
-            files.extend(a[i + 1:])
+        if w == "--":
+            files.extend(a[i + 1 :])
             break
-        if w[:2] == '--':
-            name, eq, val = w.partition('=')
-            if name == '--in-place':
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
+            if name == "--in-place":
                 inplace = True
-            elif name == '--expression':
-                scripts.append(val if eq else (a[i + 1] if i + 1 < n else ''))
+            elif name == "--expression":
+                scripts.append(val if eq else (a[i + 1] if i + 1 < n else ""))
                 script_given = True
                 i += 0 if eq else 1
-            elif name == '--file':
-                c.reads.append(val if eq else (a[i + 1] if i + 1 < n else ''))
+            elif name == "--file":
+                c.reads.append(val if eq else (a[i + 1] if i + 1 < n else ""))
                 script_given = True
                 i += 0 if eq else 1
-            elif name in ('--line-length',) and not eq:
+            elif name in ("--line-length",) and not eq:
                 i += 1
             i += 1
             continue
-        if w[:1] == '-' and len(w) > 1:
+        if w[:1] == "-" and len(w) > 1:
             j = 1
             while j < len(w):
                 ch = w[j]
-                if ch == 'i':
+                if ch == "i":
                     inplace = True
-                    if j == len(w) - 1 and w == '-i' and i + 1 < n and (
-                            a[i + 1] == '' or (a[i + 1][:1] == '.' and '/' not in a[i + 1]
-                                               and len(a[i + 1]) < 10 and i + 2 < n)):
-                        i += 1          # BSD sed: -i '' / -i .bak
+                    if (
+                        j == len(w) - 1
+                        and w == "-i"
+                        and i + 1 < n
+                        and (
+                            a[i + 1] == ""
+                            or (
+                                a[i + 1][:1] == "."
+                                and "/" not in a[i + 1]
+                                and len(a[i + 1]) < 10
+                                and i + 2 < n
+                            )
+                        )
+                    ):
+                        i += 1  # BSD sed: -i '' / -i .bak
                     break
-                if ch in 'efl':
-                    val = w[j + 1:]
+                if ch in "efl":
+                    val = w[j + 1 :]
                     if not val and i + 1 < n:
                         val = a[i + 1]
                         i += 1
-                    if ch == 'e':
+                    if ch == "e":
                         scripts.append(val)
                         script_given = True
-                    elif ch == 'f':
+                    elif ch == "f":
                         c.reads.append(val)
                         script_given = True
                     break
@@ -823,10 +1079,10 @@ def _h_sed(c, a, p, raw):
     if inplace:
         c.writes.extend(files)
         if not files:
-            c.flag('sed -i without a file', unknown=True)
+            c.flag("sed -i without a file", unknown=True)
     for sc in scripts:
         if len(sc) > 20000:
-            c.flag('sed script too long to analyse', unknown=True)
+            c.flag("sed script too long to analyse", unknown=True)
         else:
             _sed_script(c, sc)
     return set(scripts)
@@ -837,24 +1093,24 @@ def _sed_script(c, s):
     i = 0
     n = len(s)
     while i < n:
-        while i < n and s[i] in ' \t\n;{}!':
+        while i < n and s[i] in " \t\n;{}!":
             i += 1
         # address(es)
         while i < n:
             ch = s[i]
-            if ch in '0123456789$,~+ !':
+            if ch in "0123456789$,~+ !":
                 i += 1
-            elif ch == '/' or ch == '\\':
-                if ch == '\\':
+            elif ch == "/" or ch == "\\":
+                if ch == "\\":
                     i += 1
                     if i >= n:
                         return
                 d = s[i]
                 i += 1
                 while i < n and s[i] != d:
-                    i += 2 if s[i] == '\\' else 1
+                    i += 2 if s[i] == "\\" else 1
                 i += 1
-                while i < n and s[i] in 'IM':
+                while i < n and s[i] in "IM":
                     i += 1
             else:
                 break
@@ -862,86 +1118,112 @@ def _sed_script(c, s):
             return
         cmd = s[i]
         i += 1
-        if cmd in 'sy':
+        if cmd in "sy":
             if i >= n:
                 return
             d = s[i]
             i += 1
             for _ in range(2):
                 while i < n and s[i] != d:
-                    i += 2 if s[i] == '\\' else 1
+                    i += 2 if s[i] == "\\" else 1
                 i += 1
-            flags = ''
-            while i < n and s[i] not in ';\n}':
-                if s[i] in 'wW' and cmd == 's':
+            flags = ""
+            while i < n and s[i] not in ";\n}":
+                if s[i] in "wW" and cmd == "s":
                     _sed_file(c, s, i + 1, True)
                     i = _eol(s, i)
                     break
                 flags += s[i]
                 i += 1
-            if cmd == 's' and 'e' in flags:
-                c.flag('sed e runs a command', unknown=True)
-        elif cmd in 'wW':
+            if cmd == "s" and "e" in flags:
+                c.flag("sed e runs a command", unknown=True)
+        elif cmd in "wW":
             _sed_file(c, s, i, True)
             i = _eol(s, i)
-        elif cmd in 'rR':
+        elif cmd in "rR":
             _sed_file(c, s, i, False)
             i = _eol(s, i)
-        elif cmd == 'e':
-            c.flag('sed e runs a command', unknown=True)
+        elif cmd == "e":
+            c.flag("sed e runs a command", unknown=True)
             i = _eol(s, i)
-        elif cmd in 'aic':
+        elif cmd in "aic":
             while True:
                 k = _eol(s, i)
-                if k > 1 and s[k - 2:k - 1] == '\\' and k < n:
+                if k > 1 and s[k - 2 : k - 1] == "\\" and k < n:
                     i = k
                     continue
                 i = k
                 break
-        elif cmd in 'btT:':
-            while i < n and s[i] not in ';\n':
+        elif cmd in "btT:":
+            while i < n and s[i] not in ";\n":
                 i += 1
 
 
 def _eol(s, i):
-    k = s.find('\n', i)
+    k = s.find("\n", i)
     return len(s) if k < 0 else k + 1
 
 
 def _sed_file(c, s, i, write):
-    k = s.find('\n', i)
+    k = s.find("\n", i)
     name = (s[i:] if k < 0 else s[i:k]).strip()
     if name:
         (c.writes if write else c.reads).append(name)
 
 
 _INTERP = {
-    'python': ('python', 'c', (), 'WXQ', ('--check-hash-based-pycs',), 'm'),
-    'pypy': ('python', 'c', (), 'WXQ', (), 'm'),
-    'node': ('node', 'ep', ('--eval', '--print'), 'rC',
-             ('--require', '--import', '--loader', '--experimental-loader', '--conditions',
-              '--input-type', '--env-file', '--title', '--inspect-port', '--stack-size'), ''),
-    'nodejs': None, 'ts-node': None, 'tsx': None,
-    'ruby': ('ruby', 'e', (), 'IrCE', (), ''),
-    'php': ('php', 'rBRE', (), 'cdztS', (), 'f'),
-    'lua': ('lua', 'e', (), 'l', (), ''), 'luajit': None,
-    'rscript': ('R', 'e', (), '', (), ''),
-    'r': ('R', 'e', (), '', (), ''),
-    'osascript': ('osascript', 'e', (), 'ls', (), ''),
-    'julia': ('julia', 'eE', ('--eval', '--print'), 'LJCtp', ('--project',), ''),
-    'elixir': ('elixir', 'e', ('--eval',), 'r', (), ''),
-    'groovy': ('groovy', 'e', (), 'cp', (), ''),
-    'expect': ('expect', 'c', (), 'f', (), ''),
-    'tclsh': ('tcl', '', (), '', (), ''), 'wish': None,
-    'jshell': ('java', '', (), '', (), ''),
-    'irb': ('ruby', '', (), '', (), ''),
-    'ghci': ('haskell', 'e', (), '', (), ''),
-    'erl': ('erlang', '', ('-eval',), '', (), ''),
+    "python": ("python", "c", (), "WXQ", ("--check-hash-based-pycs",), "m"),
+    "pypy": ("python", "c", (), "WXQ", (), "m"),
+    "node": (
+        "node",
+        "ep",
+        ("--eval", "--print"),
+        "rC",
+        (
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+            "--conditions",
+            "--input-type",
+            "--env-file",
+            "--title",
+            "--inspect-port",
+            "--stack-size",
+        ),
+        "",
+    ),
+    "nodejs": None,
+    "ts-node": None,
+    "tsx": None,
+    "ruby": ("ruby", "e", (), "IrCE", (), ""),
+    "php": ("php", "rBRE", (), "cdztS", (), "f"),
+    "lua": ("lua", "e", (), "l", (), ""),
+    "luajit": None,
+    "rscript": ("R", "e", (), "", (), ""),
+    "r": ("R", "e", (), "", (), ""),
+    "osascript": ("osascript", "e", (), "ls", (), ""),
+    "julia": ("julia", "eE", ("--eval", "--print"), "LJCtp", ("--project",), ""),
+    "elixir": ("elixir", "e", ("--eval",), "r", (), ""),
+    "groovy": ("groovy", "e", (), "cp", (), ""),
+    "expect": ("expect", "c", (), "f", (), ""),
+    "tclsh": ("tcl", "", (), "", (), ""),
+    "wish": None,
+    "jshell": ("java", "", (), "", (), ""),
+    "irb": ("ruby", "", (), "", (), ""),
+    "ghci": ("haskell", "e", (), "", (), ""),
+    "erl": ("erlang", "", ("-eval",), "", (), ""),
 }
 
-for _k, _v in (('nodejs', 'node'), ('ts-node', 'node'), ('tsx', 'node'), ('luajit', 'lua'),
-               ('wish', 'tclsh')):
+for _k, _v in (
+    ("nodejs", "node"),
+    ("ts-node", "node"),
+    ("tsx", "node"),
+    ("luajit", "lua"),
+    ("wish", "tclsh"),
+):
     _INTERP[_k] = _INTERP[_v]
+
 
 def interp_scan(a, short_code, long_code, short_arg, long_arg, short_mod):
     """-> (kind, value, rest): kind is 'code', 'module', 'script', 'stdin' or 'none'."""
@@ -949,40 +1231,40 @@ def interp_scan(a, short_code, long_code, short_arg, long_arg, short_mod):
     n = len(a)
     while i < n:
         w = a[i]
-        if w == '-':
-            return 'stdin', None, a[i + 1:]
-        if w == '--':
-            return ('script', a[i + 1], a[i + 2:]) if i + 1 < n else ('none', None, [])
-        if w[:1] != '-' or len(w) < 2:
-            return 'script', w, a[i + 1:]
-        if w[:2] == '--':
-            name, eq, val = w.partition('=')
+        if w == "-":
+            return "stdin", None, a[i + 1 :]
+        if w == "--":
+            return ("script", a[i + 1], a[i + 2 :]) if i + 1 < n else ("none", None, [])
+        if w[:1] != "-" or len(w) < 2:
+            return "script", w, a[i + 1 :]
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
             if name in long_code:
-                return 'code', val if eq else (a[i + 1] if i + 1 < n else ''), a[i + 2:]
+                return "code", val if eq else (a[i + 1] if i + 1 < n else ""), a[i + 2 :]
             if name in long_arg and not eq:
                 i += 1
             i += 1
             continue
-        if w in long_code:          # erl -eval
-            return 'code', a[i + 1] if i + 1 < n else '', a[i + 2:]
+        if w in long_code:  # erl -eval
+            return "code", a[i + 1] if i + 1 < n else "", a[i + 2 :]
         j = 1
         while j < len(w):
             ch = w[j]
             if ch in short_code or ch in short_mod or ch in short_arg:
-                v = w[j + 1:]
+                v = w[j + 1 :]
                 step = 1
                 if not v:
-                    v = a[i + 1] if i + 1 < n else ''
+                    v = a[i + 1] if i + 1 < n else ""
                     step = 2
                 if ch in short_code:
-                    return 'code', v, a[i + step:]
+                    return "code", v, a[i + step :]
                 if ch in short_mod:
-                    return 'module', v, a[i + step:]
+                    return "module", v, a[i + step :]
                 i += step - 1
                 break
             j += 1
         i += 1
-    return 'none', None, []
+    return "none", None, []
 
 
 def _h_interp(c, a, p, raw):
@@ -992,34 +1274,36 @@ def _h_interp(c, a, p, raw):
         return None
     label, sc, lc, sa, la, sm = spec
     kind, val, rest = interp_scan(a, sc, lc, sa, la, sm)
-    if kind == 'code':
+    if kind == "code":
         c.code.append(val)
-        flag = '-' + sc[0] if sc else lc[0]
-        c.flag('inline %s code (%s %s)' % (label, c.program, flag), unknown=True)
+        flag = "-" + sc[0] if sc else lc[0]
+        c.flag("inline %s code (%s %s)" % (label, c.program, flag), unknown=True)
         return {val}
-    if kind == 'module' and label != 'python':
-        c.reads.append(val)                     # php -f script.php
+    if kind == "module" and label != "python":
+        c.reads.append(val)  # php -f script.php
         return None
-    if kind == 'module':
-        if val in ('pip', 'pip3'):
+    if kind == "module":
+        if val in ("pip", "pip3"):
             from core.shell.tools import pkg_pip
+
             pkg_pip(c, rest, p)
-        elif val in ('black', 'isort', 'autopep8', 'yapf', 'ruff'):
+        elif val in ("black", "isort", "autopep8", "yapf", "ruff"):
             from core.shell.tools import formatter
+
             formatter(c, rest, p, raw, val)
-        elif val in ('venv', 'virtualenv'):
-            found, ops = opts(rest, '', ('--prompt',))
+        elif val in ("venv", "virtualenv"):
+            found, ops = opts(rest, "", ("--prompt",))
             c.writes.extend(ops)
-        elif val == 'json.tool' and len([x for x in rest if x[:1] != '-']) >= 2:
-            c.writes.append([x for x in rest if x[:1] != '-'][1])
+        elif val == "json.tool" and len([x for x in rest if x[:1] != "-"]) >= 2:
+            c.writes.append([x for x in rest if x[:1] != "-"][1])
         return None
-    if kind == 'script':
-        if val == '/dev/stdin':
+    if kind == "script":
+        if val == "/dev/stdin":
             return _stdin_code(c, rest, p, raw, label)
         if _vague_script(val):
-            c.flag('%s script path not static' % label, unknown=True)
+            c.flag("%s script path not static" % label, unknown=True)
         if _pipe_path(val):
-            c.flag('script from a pipe into %s' % c.program, unknown=True)
+            c.flag("script from a pipe into %s" % c.program, unknown=True)
             return None
         c.reads.append(val)
         _own_script(c, val, rest, p, label)
@@ -1035,24 +1319,24 @@ def _h_shell(c, a, p, raw):
     n = len(a)
     while i < n:
         w = a[i]
-        if w == '-' or w == '--':
-            stdin = stdin or w == '-'
+        if w == "-" or w == "--":
+            stdin = stdin or w == "-"
             i += 1
             break
-        if w[:2] == '--':
-            if w in ('--rcfile', '--init-file') and i + 1 < n:
+        if w[:2] == "--":
+            if w in ("--rcfile", "--init-file") and i + 1 < n:
                 c.reads.append(a[i + 1])
                 i += 1
             i += 1
             continue
-        if w[:1] in ('-', '+') and len(w) > 1:
+        if w[:1] in ("-", "+") and len(w) > 1:
             takes = False
             for ch in w[1:]:
-                if ch == 'c':
+                if ch == "c":
                     cmdflag = True
-                elif ch == 's':
+                elif ch == "s":
                     stdin = True
-                elif ch in 'oO':
+                elif ch in "oO":
                     takes = True
             i += 2 if takes else 1
             continue
@@ -1068,18 +1352,18 @@ def _h_shell(c, a, p, raw):
         return {code}
     if rest and not stdin and not _pipe_path(rest[0]):
         if _vague_script(rest[0]):
-            c.flag('%s script path not static' % prog, unknown=True)
+            c.flag("%s script path not static" % prog, unknown=True)
         c.reads.append(rest[0])
         _own_script(c, rest[0], rest[1:], p, prog, shell=True)
         return None
-    if rest and rest[0] != '/dev/stdin' and _pipe_path(rest[0]):
-        c.flag('script from a pipe into %s' % prog, unknown=True)
+    if rest and rest[0] != "/dev/stdin" and _pipe_path(rest[0]):
+        c.flag("script from a pipe into %s" % prog, unknown=True)
         return None
     _stdin_code(c, rest[1:] if rest and not stdin else rest, p, raw, prog, shell=True)
 
 
 def _h_eval(c, a, p, raw):
-    code = ' '.join(a)
+    code = " ".join(a)
     if not code.strip():
         return None
     c.code.append(code)
@@ -1096,47 +1380,58 @@ def _own_script(c, path, args, p, lang, shell=False):
     body = ctx.written[key]
     if body is not None:
         c.code.append(body)
-    first = (body or '').split('\n', 1)[0]
-    if shell and body is not None and (not first.startswith('#!') or first.rstrip().endswith(
-            ('sh', 'bash', 'zsh', 'dash', 'ksh'))):
+    first = (body or "").split("\n", 1)[0]
+    if (
+        shell
+        and body is not None
+        and (
+            not first.startswith("#!")
+            or first.rstrip().endswith(("sh", "bash", "zsh", "dash", "ksh"))
+        )
+    ):
         p.subparse(body, pos=list(args))
     else:
-        c.flag('runs a script written by this same command (%s)' % lang, unknown=True)
+        c.flag("runs a script written by this same command (%s)" % lang, unknown=True)
 
 
 def _vague_script(path):
     """A script path we cannot pin down; $CLAUDE_PROJECT_DIR/... is the caller's to resolve."""
-    for var in ('$CLAUDE_PROJECT_DIR/', '${CLAUDE_PROJECT_DIR}/'):
+    for var in ("$CLAUDE_PROJECT_DIR/", "${CLAUDE_PROJECT_DIR}/"):
         if path.startswith(var):
-            return vague(path[len(var):])
+            return vague(path[len(var) :])
     return vague(path)
 
 
 def _pipe_path(f):
-    return f.startswith('/dev/fd/') or f.startswith('/proc/self/fd/') or f == '/dev/stdin'
+    return f.startswith("/dev/fd/") or f.startswith("/proc/self/fd/") or f == "/dev/stdin"
 
 
 def _h_source(c, a, p, raw):
     if not a:
         return None
     f = a[0]
-    if f == '/dev/stdin' and c.stdin_is_data:
+    if f == "/dev/stdin" and c.stdin_is_data:
         body = stdin_text(raw)
         if body is not None:
             c.code.append(body)
             p.subparse(body, keep_cwd=True)
             return None
     c.reads.append(f)
-    base = f.rstrip('/').rsplit('/', 1)[-1]
-    if base in ('activate', 'activate.sh', 'activate.bash', 'activate.zsh', 'activate.fish') \
-            and not vague(f):
-        return None             # a virtualenv's activate script: setting PATH, not work
-    c.flag('source runs a script in this shell', unknown=True)
+    base = f.rstrip("/").rsplit("/", 1)[-1]
+    if base in (
+        "activate",
+        "activate.sh",
+        "activate.bash",
+        "activate.zsh",
+        "activate.fish",
+    ) and not vague(f):
+        return None  # a virtualenv's activate script: setting PATH, not work
+    c.flag("source runs a script in this shell", unknown=True)
 
 
 def _h_trap(c, a, p, raw):
-    found, ops = opts(a, '', (), True)
-    if len(ops) >= 2 and ops[0] not in ('-', ''):
+    found, ops = opts(a, "", (), True)
+    if len(ops) >= 2 and ops[0] not in ("-", ""):
         c.code.append(ops[0])
         p.subparse(ops[0], keep_cwd=True)
         return {ops[0]}
@@ -1145,7 +1440,7 @@ def _h_trap(c, a, p, raw):
 def _h_alias(c, a, p, raw):
     skip = set()
     for w in a:
-        name, eq, val = w.partition('=')
+        name, eq, val = w.partition("=")
         if eq and val.strip():
             c.code.append(val)
             p.subparse(val)
@@ -1161,72 +1456,350 @@ def _alias_use(args, p):
     text = p.ctx.aliases.get(args[0])
     if text is not None:
         q = ["'" + w.replace("'", "'\\''") + "'" for w in args[1:]]
-        p.subparse(' '.join([text] + q), keep_cwd=True)
+        p.subparse(" ".join([text] + q), keep_cwd=True)
 
 
 HANDLERS = {
-    'cd': _h_cd, 'pushd': _h_cd, 'popd': _h_cd,
-    'export': _h_declare, 'declare': _h_declare, 'typeset': _h_declare, 'local': _h_declare,
-    'readonly': _h_declare, 'read': _h_read, 'mapfile': _h_read, 'readarray': _h_read,
-    'unset': _h_unset, 'printf': _h_printf, 'echo': _h_echo,
-    'rm': _h_rm, 'rmdir': _h_writes_operands(), 'unlink': _h_writes_operands(),
-    'touch': _h_touch, 'mkdir': _h_writes_operands('mZ', ('--mode', '--context')),
-    'mkfifo': _h_writes_operands('mZ', ('--mode',)), 'mknod': _h_writes_operands('mZ'),
-    'chmod': _h_chmod, 'chown': _h_chmod, 'chgrp': _h_chmod, 'chattr': _h_chmod,
-    'setfacl': _h_writes_operands('mxMX'), 'chflags': _h_chmod,
-    'ln': _h_ln, 'cp': _h_cp, 'mv': _h_cp, 'install': _h_cp, 'ditto': _h_cp, 'tee': _h_tee,
-    'grep': _h_grep, 'egrep': _h_grep, 'fgrep': _h_grep, 'zgrep': _h_grep, 'rg': _h_grep,
-    'ag': _h_grep, 'ack': _h_grep, 'sed': _h_sed,
-    'python': _h_interp, 'pypy': _h_interp, 'node': _h_interp, 'nodejs': _h_interp,
-    'ts-node': _h_interp, 'tsx': _h_interp, 'ruby': _h_interp, 'php': _h_interp,
-    'lua': _h_interp, 'luajit': _h_interp, 'rscript': _h_interp, 'r': _h_interp,
-    'osascript': _h_interp, 'julia': _h_interp, 'elixir': _h_interp, 'groovy': _h_interp,
-    'expect': _h_interp, 'tclsh': _h_interp, 'wish': _h_interp, 'jshell': _h_interp,
-    'irb': _h_interp, 'ghci': _h_interp, 'erl': _h_interp,
-    'sh': _h_shell, 'bash': _h_shell, 'zsh': _h_shell, 'dash': _h_shell, 'ksh': _h_shell,
-    'mksh': _h_shell, 'ash': _h_shell, 'fish': _h_shell, 'yash': _h_shell, 'tcsh': _h_shell,
-    'csh': _h_shell, 'rbash': _h_shell,
-    'eval': _h_eval, 'source': _h_source, '.': _h_source, 'trap': _h_trap, 'alias': _h_alias,
-    'set': _h_set, 'shift': _h_shift, 'at': _h_at, 'batch': _h_at,
+    "cd": _h_cd,
+    "pushd": _h_cd,
+    "popd": _h_cd,
+    "export": _h_declare,
+    "declare": _h_declare,
+    "typeset": _h_declare,
+    "local": _h_declare,
+    "readonly": _h_declare,
+    "read": _h_read,
+    "mapfile": _h_read,
+    "readarray": _h_read,
+    "unset": _h_unset,
+    "printf": _h_printf,
+    "echo": _h_echo,
+    "rm": _h_rm,
+    "rmdir": _h_writes_operands(),
+    "unlink": _h_writes_operands(),
+    "touch": _h_touch,
+    "mkdir": _h_writes_operands("mZ", ("--mode", "--context")),
+    "mkfifo": _h_writes_operands("mZ", ("--mode",)),
+    "mknod": _h_writes_operands("mZ"),
+    "chmod": _h_chmod,
+    "chown": _h_chmod,
+    "chgrp": _h_chmod,
+    "chattr": _h_chmod,
+    "setfacl": _h_writes_operands("mxMX"),
+    "chflags": _h_chmod,
+    "ln": _h_ln,
+    "cp": _h_cp,
+    "mv": _h_cp,
+    "install": _h_cp,
+    "ditto": _h_cp,
+    "tee": _h_tee,
+    "grep": _h_grep,
+    "egrep": _h_grep,
+    "fgrep": _h_grep,
+    "zgrep": _h_grep,
+    "rg": _h_grep,
+    "ag": _h_grep,
+    "ack": _h_grep,
+    "sed": _h_sed,
+    "python": _h_interp,
+    "pypy": _h_interp,
+    "node": _h_interp,
+    "nodejs": _h_interp,
+    "ts-node": _h_interp,
+    "tsx": _h_interp,
+    "ruby": _h_interp,
+    "php": _h_interp,
+    "lua": _h_interp,
+    "luajit": _h_interp,
+    "rscript": _h_interp,
+    "r": _h_interp,
+    "osascript": _h_interp,
+    "julia": _h_interp,
+    "elixir": _h_interp,
+    "groovy": _h_interp,
+    "expect": _h_interp,
+    "tclsh": _h_interp,
+    "wish": _h_interp,
+    "jshell": _h_interp,
+    "irb": _h_interp,
+    "ghci": _h_interp,
+    "erl": _h_interp,
+    "sh": _h_shell,
+    "bash": _h_shell,
+    "zsh": _h_shell,
+    "dash": _h_shell,
+    "ksh": _h_shell,
+    "mksh": _h_shell,
+    "ash": _h_shell,
+    "fish": _h_shell,
+    "yash": _h_shell,
+    "tcsh": _h_shell,
+    "csh": _h_shell,
+    "rbash": _h_shell,
+    "eval": _h_eval,
+    "source": _h_source,
+    ".": _h_source,
+    "trap": _h_trap,
+    "alias": _h_alias,
+    "set": _h_set,
+    "shift": _h_shift,
+    "at": _h_at,
+    "batch": _h_at,
 }
-for _k in ('cat', 'tac', 'nl', 'head', 'tail', 'less', 'more', 'most', 'bat', 'batcat',
-           'hexdump', 'hd', 'od', 'strings', 'file', 'wc', 'cut', 'paste', 'join', 'comm',
-           'diff', 'diff3', 'sdiff', 'cmp', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum',
-           'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'shasum', 'md5', 'fold', 'fmt',
-           'column', 'expand', 'unexpand', 'rev', 'zcat', 'bzcat', 'xzcat', 'zstdcat',
-           'gzcat', 'lzcat', 'zless', 'zmore', 'stat', 'ls', 'du', 'tree', 'xmllint', 'look',
-           'iconv', 'readlink', 'realpath', 'exiftool', 'objdump', 'readelf', 'nm', 'ldd',
-           'lsattr', 'getfacl', 'pr', 'tsort', 'source-highlight', 'pygmentize',
-           'vimcat', 'clip', 'pbcopy', 'xclip', 'xsel', 'wl-copy'):
+for _k in (
+    "cat",
+    "tac",
+    "nl",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "most",
+    "bat",
+    "batcat",
+    "hexdump",
+    "hd",
+    "od",
+    "strings",
+    "file",
+    "wc",
+    "cut",
+    "paste",
+    "join",
+    "comm",
+    "diff",
+    "diff3",
+    "sdiff",
+    "cmp",
+    "md5sum",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "b2sum",
+    "cksum",
+    "sum",
+    "shasum",
+    "md5",
+    "fold",
+    "fmt",
+    "column",
+    "expand",
+    "unexpand",
+    "rev",
+    "zcat",
+    "bzcat",
+    "xzcat",
+    "zstdcat",
+    "gzcat",
+    "lzcat",
+    "zless",
+    "zmore",
+    "stat",
+    "ls",
+    "du",
+    "tree",
+    "xmllint",
+    "look",
+    "iconv",
+    "readlink",
+    "realpath",
+    "exiftool",
+    "objdump",
+    "readelf",
+    "nm",
+    "ldd",
+    "lsattr",
+    "getfacl",
+    "pr",
+    "tsort",
+    "source-highlight",
+    "pygmentize",
+    "vimcat",
+    "clip",
+    "pbcopy",
+    "xclip",
+    "xsel",
+    "wl-copy",
+):
     HANDLERS[_k] = _h_readers
 
 # Programs judged in shell_tools, imported on first use (keeps this import cheap).
 # tests/test_shell.py checks this list against shell_tools.TOOLS.
-TOOL_NAMES = frozenset((
-    '7z', '7za', '7zz', 'apk', 'apt', 'apt-get', 'aptitude', 'awk', 'base32', 'base64',
-    'basenc', 'biome', 'black', 'blkdiscard', 'brew', 'bsdtar', 'bun', 'bundle', 'bunzip2',
-    'bzip2', 'cargo', 'cfdisk', 'choco', 'clang-format', 'composer', 'compress', 'conda',
-    'crontab', 'csplit', 'curl', 'dd', 'deno', 'diskutil', 'dnf', 'dos2unix', 'dpkg', 'dprint',
-    'ed', 'emacs', 'emerge', 'eslint', 'ex', 'fdisk', 'find', 'flatpak', 'flock', 'gawk',
-    'gdisk', 'gem', 'gh', 'git', 'go', 'gofmt', 'goimports', 'gpg', 'gunzip', 'gzip', 'halt',
-    'hx', 'init', 'isort', 'jaq', 'joe', 'jq', 'kak', 'lz4', 'lzma', 'mamba', 'mawk',
-    'micro', 'micromamba', 'microdnf', 'mkfs', 'mkswap', 'nano', 'nawk', 'nix-env', 'npm',
-    'nvim', 'openssl', 'pacman', 'parallel', 'parted', 'patch', 'pdm', 'perl', 'pico',
-    'pigz', 'pip', 'pipenv', 'pipx', 'pkg', 'pnpm', 'poetry', 'port', 'poweroff',
-    'powershell', 'prettier', 'pwsh', 'reboot', 'red', 'rpm', 'rsync', 'ruff', 'runuser',
-    'rustfmt', 'scoop', 'scp', 'screen', 'script', 'sfdisk', 'sftp', 'sgdisk', 'shfmt',
-    'shred', 'shuf', 'shutdown', 'snap', 'sort', 'split', 'sponge', 'srm', 'ssh',
-    'ssh-keygen', 'stylua', 'su', 'sudoedit', 'systemctl', 'tar', 'telinit', 'terraform',
-    'tmux', 'truncate', 'uncompress', 'uniq', 'unix2dos', 'unxz', 'unzip', 'unzstd', 'uv',
-    'vi', 'view', 'vim', 'watch', 'wget', 'winget', 'wipe', 'wipefs', 'xbps-install', 'xxd',
-    'xz', 'yarn', 'yapf', 'yq', 'gojq', 'autopep8', 'zip', 'zstd', 'zypper', 'yum', 'mkfs',
-    'sqlite3'))
+TOOL_NAMES = frozenset(
+    (
+        "7z",
+        "7za",
+        "7zz",
+        "apk",
+        "apt",
+        "apt-get",
+        "aptitude",
+        "awk",
+        "base32",
+        "base64",
+        "basenc",
+        "biome",
+        "black",
+        "blkdiscard",
+        "brew",
+        "bsdtar",
+        "bun",
+        "bundle",
+        "bunzip2",
+        "bzip2",
+        "cargo",
+        "cfdisk",
+        "choco",
+        "clang-format",
+        "composer",
+        "compress",
+        "conda",
+        "crontab",
+        "csplit",
+        "curl",
+        "dd",
+        "deno",
+        "diskutil",
+        "dnf",
+        "dos2unix",
+        "dpkg",
+        "dprint",
+        "ed",
+        "emacs",
+        "emerge",
+        "eslint",
+        "ex",
+        "fdisk",
+        "find",
+        "flatpak",
+        "flock",
+        "gawk",
+        "gdisk",
+        "gem",
+        "gh",
+        "git",
+        "go",
+        "gofmt",
+        "goimports",
+        "gpg",
+        "gunzip",
+        "gzip",
+        "halt",
+        "hx",
+        "init",
+        "isort",
+        "jaq",
+        "joe",
+        "jq",
+        "kak",
+        "lz4",
+        "lzma",
+        "mamba",
+        "mawk",
+        "micro",
+        "micromamba",
+        "microdnf",
+        "mkfs",
+        "mkswap",
+        "nano",
+        "nawk",
+        "nix-env",
+        "npm",
+        "nvim",
+        "openssl",
+        "pacman",
+        "parallel",
+        "parted",
+        "patch",
+        "pdm",
+        "perl",
+        "pico",
+        "pigz",
+        "pip",
+        "pipenv",
+        "pipx",
+        "pkg",
+        "pnpm",
+        "poetry",
+        "port",
+        "poweroff",
+        "powershell",
+        "prettier",
+        "pwsh",
+        "reboot",
+        "red",
+        "rpm",
+        "rsync",
+        "ruff",
+        "runuser",
+        "rustfmt",
+        "scoop",
+        "scp",
+        "screen",
+        "script",
+        "sfdisk",
+        "sftp",
+        "sgdisk",
+        "shfmt",
+        "shred",
+        "shuf",
+        "shutdown",
+        "snap",
+        "sort",
+        "split",
+        "sponge",
+        "srm",
+        "ssh",
+        "ssh-keygen",
+        "stylua",
+        "su",
+        "sudoedit",
+        "systemctl",
+        "tar",
+        "telinit",
+        "terraform",
+        "tmux",
+        "truncate",
+        "uncompress",
+        "uniq",
+        "unix2dos",
+        "unxz",
+        "unzip",
+        "unzstd",
+        "uv",
+        "vi",
+        "view",
+        "vim",
+        "watch",
+        "wget",
+        "winget",
+        "wipe",
+        "wipefs",
+        "xbps-install",
+        "xxd",
+        "xz",
+        "yarn",
+        "yapf",
+        "yq",
+        "gojq",
+        "autopep8",
+        "zip",
+        "zstd",
+        "zypper",
+        "yum",
+        "mkfs",
+        "sqlite3",
+    )
+)
 
 
 def handler(key):
     h = HANDLERS.get(key)
     if h is None and key in TOOL_NAMES:
         from core.shell import tools as shell_tools
+
         HANDLERS.update(shell_tools.TOOLS)
         h = HANDLERS.get(key)
     return h
@@ -1236,30 +1809,37 @@ def _key(prog):
     k = prog.lower()
     if k in HANDLERS or k in TOOL_NAMES or k in WRAPPERS:
         return k
-    if k.startswith('mkfs'):
-        return 'mkfs'
-    s = k.rstrip('0123456789.')
+    if k.startswith("mkfs"):
+        return "mkfs"
+    s = k.rstrip("0123456789.")
     if s != k and (s in HANDLERS or s in TOOL_NAMES):
         return s
-    if k[:1] == 'g' and (k[1:] in HANDLERS or k[1:] in TOOL_NAMES) and k[1:] not in ('it', 'h',
-                                                                                      'o'):
-        return k[1:]            # GNU coreutils on macOS: gsed, gtar, grm ...
+    if (
+        k[:1] == "g"
+        and (k[1:] in HANDLERS or k[1:] in TOOL_NAMES)
+        and k[1:] not in ("it", "h", "o")
+    ):
+        return k[1:]  # GNU coreutils on macOS: gsed, gtar, grm ...
     return k
 
 
 # ---------------------------------------------------------------------------- driver
 
+
 def expand(raw, p):
     """Judge one raw simple command; append its Command(s) to the analysis."""
     ctx = p.ctx
-    ctx.budget -= 32                    # judging a command costs about four tokens
+    ctx.budget -= 32  # judging a command costs about four tokens
     words = raw.words
     c = Command()
     for name, val, dyn in raw.assigns:
         c.env[name] = val
     c.redirects = raw.redirs
-    c.stdin_is_data = raw.piped or bool(raw.redirs) and any(
-        r.op in ('<<', '<<-', '<<<', '<') and r.fd in (None, 0) for r in raw.redirs)
+    c.stdin_is_data = (
+        raw.piped
+        or bool(raw.redirs)
+        and any(r.op in ("<<", "<<-", "<<<", "<") and r.fd in (None, 0) for r in raw.redirs)
+    )
     args = words
     if args and ctx.aliases:
         _alias_use(args, p)
@@ -1286,38 +1866,38 @@ def expand(raw, p):
         _env_code(c, c.env, p)
     cwd = ctx.cwd
     if cwd is not None:
-        c.cwd = '$PWD' if cwd is DYNAMIC else cwd
+        c.cwd = "$PWD" if cwd is DYNAMIC else cwd
     ctx.out.append(c)
-    c.program = prog_name(args[0]) if args else ''
-    c.text = ' '.join([c.program] + args[1:]) if args else ''
+    c.program = prog_name(args[0]) if args else ""
+    c.text = " ".join([c.program] + args[1:]) if args else ""
     skip = None
-    links = dict(ctx.links) if ctx.links else None     # links this command makes apply later
+    links = dict(ctx.links) if ctx.links else None  # links this command makes apply later
     if args:
         resolved = _which(args[0])
         if resolved:
             c.program = resolved
-            c.text = ' '.join([c.program] + args[1:])
-        if not resolved and (vague(args[0]) and args[0] not in ('[', '[[') or args[0] == ''):
-            c.flag('program name not static', unknown=True)
+            c.text = " ".join([c.program] + args[1:])
+        if not resolved and (vague(args[0]) and args[0] not in ("[", "[[") or args[0] == ""):
+            c.flag("program name not static", unknown=True)
         else:
-            h = handler(key if key is not None and not resolved else _key(c.program)) \
-                or _h_default
+            h = handler(key if key is not None and not resolved else _key(c.program)) or _h_default
             skip = h(c, args[1:], p, raw)
     _redirects(c)
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
     _settle(c, cwd, links)
     if c.writes and c.program not in _META_ONLY:
         _remember_writes(c, raw, ctx)
-    elif args and c.program != args[0] and args[0][:1] != '$' and '/' in args[0]:
-        _own_script(c, args[0], args[1:], p, c.program, shell=True)    # ./tool.sh
+    elif args and c.program != args[0] and args[0][:1] != "$" and "/" in args[0]:
+        _own_script(c, args[0], args[1:], p, c.program, shell=True)  # ./tool.sh
 
 
-_META_ONLY = frozenset(('chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'chflags', 'touch',
-                        'mkdir', 'ln'))
+_META_ONLY = frozenset(
+    ("chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "touch", "mkdir", "ln")
+)
 
 
 def _norm(path):
-    while path[:2] == './' and len(path) > 2:
+    while path[:2] == "./" and len(path) > 2:
         path = path[2:]
     return path
 
@@ -1325,15 +1905,18 @@ def _norm(path):
 def _remember_writes(c, raw, ctx):
     """Note what this command wrote (and the text, when it is plain to see)."""
     text = None
-    if c.program in ('cat', 'tee', '') and not [a for a in c.argv[1:] if a[:1] != '-'] or \
-            c.program == 'tee':
+    if (
+        c.program in ("cat", "tee", "")
+        and not [a for a in c.argv[1:] if a[:1] != "-"]
+        or c.program == "tee"
+    ):
         text = stdin_text(raw) if c.stdin_is_data else None
-    elif c.program == 'echo':
+    elif c.program == "echo":
         a = c.argv[1:]
-        while a and a[0] in ('-n', '-e', '-E'):
+        while a and a[0] in ("-n", "-e", "-E"):
             a = a[1:]
-        text = ' '.join(a) + '\n'
-    elif c.program == 'printf' and len(c.argv) == 2 and '%' not in c.argv[1]:
+        text = " ".join(a) + "\n"
+    elif c.program == "printf" and len(c.argv) == 2 and "%" not in c.argv[1]:
         text = c.argv[1]
     appended = any(r.append for r in c.redirects)
     for w in c.writes:
@@ -1346,16 +1929,20 @@ def _remember_writes(c, raw, ctx):
 
 def _which(w):
     """`$(which rm)`, `$(command -v rm)` or backticked `which rm`: the program is rm."""
-    if w[:2] == '$(' and w[-1:] == ')':
+    if w[:2] == "$(" and w[-1:] == ")":
         inner = w[2:-1].split()
-    elif w[:1] == '`' and w[-1:] == '`' and len(w) > 1:
+    elif w[:1] == "`" and w[-1:] == "`" and len(w) > 1:
         inner = w[1:-1].split()
     else:
         return None
-    if len(inner) == 2 and inner[0] in ('which', 'type') or \
-            len(inner) == 3 and inner[:2] in (['command', '-v'], ['type', '-P'], ['type', '-p']):
+    if (
+        len(inner) == 2
+        and inner[0] in ("which", "type")
+        or len(inner) == 3
+        and inner[:2] in (["command", "-v"], ["type", "-P"], ["type", "-p"])
+    ):
         name = inner[-1]
-        if not vague(name) and '/' not in name:
+        if not vague(name) and "/" not in name:
             return name
     return None
 
@@ -1364,14 +1951,14 @@ def _redirects(c):
     for r in c.redirects:
         op = r.op
         t = r.target
-        if op in ('>', '>>', '>|', '&>', '&>>'):
+        if op in (">", ">>", ">|", "&>", "&>>"):
             c.writes.append(t)
-        elif op == '>&':
-            if not (t.isdigit() or t == '-' or t.endswith('-') and t[:-1].isdigit()):
+        elif op == ">&":
+            if not (t.isdigit() or t == "-" or t.endswith("-") and t[:-1].isdigit()):
                 c.writes.append(t)
-        elif op == '<':
+        elif op == "<":
             c.reads.append(t)
-        elif op == '<>':
+        elif op == "<>":
             c.reads.append(t)
             c.writes.append(t)
 
@@ -1381,8 +1968,8 @@ def _generic_reads(c, a, skip):
     for x in a:
         if skip and x in skip:
             continue
-        if x[:2] == '--' and '=' in x:
-            x = x.split('=', 1)[1]
+        if x[:2] == "--" and "=" in x:
+            x = x.split("=", 1)[1]
         if x and pathlike(x) and x not in writes:
             c.reads.append(x)
 
@@ -1393,18 +1980,18 @@ def _settle(c, cwd, links=None):
     out = []
     seen = set()
     for w in c.writes:
-        if w in _NOT_FILES or w.startswith('/dev/fd/') or w.startswith('/proc/self/fd/'):
+        if w in _NOT_FILES or w.startswith("/dev/fd/") or w.startswith("/proc/self/fd/"):
             continue
-        if w.startswith('/dev/tcp/') or w.startswith('/dev/udp/'):
-            c.flag('network redirect', unknown=True)
+        if w.startswith("/dev/tcp/") or w.startswith("/dev/udp/"):
+            c.flag("network redirect", unknown=True)
             continue
         if vague(w):
-            c.flag('write target not static', unknown=True)
+            c.flag("write target not static", unknown=True)
         elif w.startswith(_DISKS):
-            c.flag('writes to a disk device', destructive=True)
-        if w[:1] != '/' and cwd is not None:
+            c.flag("writes to a disk device", destructive=True)
+        if w[:1] != "/" and cwd is not None:
             if cwd is DYNAMIC:
-                c.flag('write after cd to an unknown directory', unknown=True)
+                c.flag("write after cd to an unknown directory", unknown=True)
             else:
                 w = _join(cwd, w)
         if w not in seen:
@@ -1418,9 +2005,9 @@ def _settle(c, cwd, links=None):
     out = []
     seen = set()
     for r in c.reads:
-        if r in _NOT_FILES or r.startswith('/dev/fd/') or r.startswith('/proc/self/fd/'):
+        if r in _NOT_FILES or r.startswith("/dev/fd/") or r.startswith("/proc/self/fd/"):
             continue
-        if r[:1] != '/' and cwd is not None and cwd is not DYNAMIC:
+        if r[:1] != "/" and cwd is not None and cwd is not DYNAMIC:
             r = _join(cwd, r)
         if r not in seen:
             seen.add(r)
@@ -1439,6 +2026,6 @@ def _through(path, links):
     for name, targets in links.items():
         if path == name:
             out.extend(targets)
-        elif path.startswith(name + '/'):
-            out.extend(t.rstrip('/') + path[len(name):] for t in targets)
+        elif path.startswith(name + "/"):
+            out.extend(t.rstrip("/") + path[len(name) :] for t in targets)
     return out

@@ -1,24 +1,92 @@
 """The PowerShell tool (Windows): the same facts as core.shell where the syntax is simple
 (cmdlets and aliases separated by ; | && ||, quoted strings, > redirects), `unknown` otherwise."""
 
-WRITERS = {"set-content": "path", "add-content": "path", "out-file": "filepath", "new-item": "path",
-           "remove-item": "path", "rm": "path", "del": "path", "erase": "path", "rd": "path",
-           "rmdir": "path", "ri": "path", "copy-item": "destination", "cp": "destination",
-           "copy": "destination", "move-item": "destination", "mv": "destination",
-           "move": "destination", "rename-item": "path", "ren": "path", "clear-content": "path",
-           "set-item": "path", "ni": "path", "mkdir": "path", "md": "path", "tee-object": "filepath",
-           "tee": "filepath", "export-csv": "path", "expand-archive": "destinationpath"}
-READERS = ("get-content", "gc", "cat", "type", "select-string", "sls", "get-item", "gi",
-           "get-childitem", "gci", "ls", "dir", "import-csv", "test-path", "resolve-path")
-CODE = ("invoke-expression", "iex", "start-process", "saps", "invoke-command", "icm", "powershell",
-        "pwsh", "cmd", "bash", "python", "python3", "node", "&", ".", "add-type",
-        "invoke-webrequest", "iwr", "invoke-restmethod", "irm")
+WRITERS = {
+    "set-content": "path",
+    "add-content": "path",
+    "out-file": "filepath",
+    "new-item": "path",
+    "remove-item": "path",
+    "rm": "path",
+    "del": "path",
+    "erase": "path",
+    "rd": "path",
+    "rmdir": "path",
+    "ri": "path",
+    "copy-item": "destination",
+    "cp": "destination",
+    "copy": "destination",
+    "move-item": "destination",
+    "mv": "destination",
+    "move": "destination",
+    "rename-item": "path",
+    "ren": "path",
+    "clear-content": "path",
+    "set-item": "path",
+    "ni": "path",
+    "mkdir": "path",
+    "md": "path",
+    "tee-object": "filepath",
+    "tee": "filepath",
+    "export-csv": "path",
+    "expand-archive": "destinationpath",
+}
+READERS = (
+    "get-content",
+    "gc",
+    "cat",
+    "type",
+    "select-string",
+    "sls",
+    "get-item",
+    "gi",
+    "get-childitem",
+    "gci",
+    "ls",
+    "dir",
+    "import-csv",
+    "test-path",
+    "resolve-path",
+)
+CODE = (
+    "invoke-expression",
+    "iex",
+    "start-process",
+    "saps",
+    "invoke-command",
+    "icm",
+    "powershell",
+    "pwsh",
+    "cmd",
+    "bash",
+    "python",
+    "python3",
+    "node",
+    "&",
+    ".",
+    "add-type",
+    "invoke-webrequest",
+    "iwr",
+    "invoke-restmethod",
+    "irm",
+)
 UNSAFE = ("$(", "@(", "{", "`", "-encodedcommand", "-enc ", "[scriptblock]", "[io.file]", "::")
 
 
 class Command:
-    __slots__ = ("argv", "program", "env", "redirects", "reads", "writes", "destructive",
-                 "unknown", "reasons", "stdin_is_data", "text")
+    __slots__ = (
+        "argv",
+        "program",
+        "env",
+        "redirects",
+        "reads",
+        "writes",
+        "destructive",
+        "unknown",
+        "reasons",
+        "stdin_is_data",
+        "text",
+    )
 
     def __init__(self, argv):
         self.argv = argv
@@ -117,9 +185,11 @@ def analyse(command, home=None):
                 cmd.writes.append(target)
             else:
                 cmd.unknown = True
-            if prog in ("remove-item", "rm", "del", "erase", "rd", "rmdir", "ri") and \
-                    any(w.lower() in ("-recurse", "-r") for w in args) and \
-                    any(w.lower() in ("-force", "-fo") for w in args):
+            if (
+                prog in ("remove-item", "rm", "del", "erase", "rd", "rmdir", "ri")
+                and any(w.lower() in ("-recurse", "-r") for w in args)
+                and any(w.lower() in ("-force", "-fo") for w in args)
+            ):
                 cmd.destructive = True
                 cmd.reasons.append("recursive force delete")
             if WRITERS[prog] == "destination":

@@ -1,6 +1,7 @@
 """What a change did to the code, for the ledger's vendor metadata: the mutation class
 (AST_REFACTOR or INTENT_EVOLUTION, by a documented heuristic) and the top-level symbols a
 change touched (for `.claude/intent_map.md`). Text heuristics, no parser: any language."""
+
 import os
 
 AST_REFACTOR = "AST_REFACTOR"
@@ -9,6 +10,7 @@ SYMBOL_FILE_LIMIT = 2 * 1024 * 1024
 
 
 # ---------------------------------------------------------------- mutation class
+
 
 def _tokens(text):
     out, cur = [], []
@@ -63,14 +65,70 @@ def mutation_class(old, new):
 
 # ---------------------------------------------------------------- top-level symbols
 
-DEF_PREFIXES = ("def ", "async def ", "class ", "function ", "async function ", "export ",
-                "func ", "fn ", "pub fn ", "pub struct ", "pub enum ", "pub trait ", "struct ",
-                "enum ", "trait ", "impl ", "interface ", "type ", "module ", "const ", "let ",
-                "var ", "public ", "private ", "protected ", "static ", "abstract ", "final ")
-KEYWORDS = frozenset(("def", "class", "function", "export", "default", "async", "func", "fn",
-                      "pub", "struct", "enum", "trait", "impl", "interface", "type", "module",
-                      "const", "let", "var", "public", "private", "protected", "static",
-                      "abstract", "final", "crate", "unsafe", "extern", "declare", "readonly"))
+DEF_PREFIXES = (
+    "def ",
+    "async def ",
+    "class ",
+    "function ",
+    "async function ",
+    "export ",
+    "func ",
+    "fn ",
+    "pub fn ",
+    "pub struct ",
+    "pub enum ",
+    "pub trait ",
+    "struct ",
+    "enum ",
+    "trait ",
+    "impl ",
+    "interface ",
+    "type ",
+    "module ",
+    "const ",
+    "let ",
+    "var ",
+    "public ",
+    "private ",
+    "protected ",
+    "static ",
+    "abstract ",
+    "final ",
+)
+KEYWORDS = frozenset(
+    (
+        "def",
+        "class",
+        "function",
+        "export",
+        "default",
+        "async",
+        "func",
+        "fn",
+        "pub",
+        "struct",
+        "enum",
+        "trait",
+        "impl",
+        "interface",
+        "type",
+        "module",
+        "const",
+        "let",
+        "var",
+        "public",
+        "private",
+        "protected",
+        "static",
+        "abstract",
+        "final",
+        "crate",
+        "unsafe",
+        "extern",
+        "declare",
+        "readonly",
+    )
+)
 
 
 def symbol_of(line):

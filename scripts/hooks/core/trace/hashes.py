@@ -5,6 +5,7 @@ A range's content hash is `sha256:` + the hex digest of its lines joined with "\
 lines without their own newline), so the same lines hash the same wherever they move.
 Lines are split on b"\\n" (a "\\r" stays part of its line).
 """
+
 import hashlib
 
 CHUNK = 1 << 20
@@ -135,8 +136,13 @@ def ranges_hashes(path, ranges):
                     else:
                         cur.update(b"\n")
                     ln += 1
-            if (cur is not None and i < len(ranges) and ln == ranges[i][1]
-                    and last not in (b"", b"\n") and not fh.read(1)):
+            if (
+                cur is not None
+                and i < len(ranges)
+                and ln == ranges[i][1]
+                and last not in (b"", b"\n")
+                and not fh.read(1)
+            ):
                 out[ranges[i]] = prefixed(cur.hexdigest())  # last line without a newline
     except OSError:
         return {}

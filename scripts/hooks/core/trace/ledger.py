@@ -8,6 +8,7 @@ vcs {type: git, revision} when the project is in git, tool {name, version}, file
 model_id}, ranges[{start_line, end_line, content_hash}], related[{type, url}]}]}], metadata
 {"dev.sane": {intent_id, mutation_class, session_id, agent_id, tool_use_id, ...}}.
 """
+
 import json
 import os
 import time
@@ -22,8 +23,14 @@ MAX_FILES = 50
 MAX_RANGES = 200
 WHOLE_FILE_LIMIT = 256 * 1024 * 1024  # hashing streams, but a hook has a time budget
 
-PROVIDERS = (("claude-", "anthropic"), ("gpt-", "openai"), ("o1", "openai"), ("o3", "openai"),
-             ("o4", "openai"), ("gemini-", "google"))
+PROVIDERS = (
+    ("claude-", "anthropic"),
+    ("gpt-", "openai"),
+    ("o1", "openai"),
+    ("o3", "openai"),
+    ("o4", "openai"),
+    ("gemini-", "google"),
+)
 
 
 def ledger_path(project):
@@ -31,6 +38,7 @@ def ledger_path(project):
 
 
 # ---------------------------------------------------------------- record fields
+
 
 def new_uuid():
     b = bytearray(os.urandom(16))
@@ -52,8 +60,9 @@ def file_url(path):
     p = path.replace(os.sep, "/") if os.sep != "/" else path
     if not p.startswith("/"):
         p = "/" + p  # C:/x -> /C:/x
-    return "file://" + "".join(chr(b) if b in URL_SAFE else "%%%02X" % b
-                               for b in p.encode("utf-8", "surrogateescape"))
+    return "file://" + "".join(
+        chr(b) if b in URL_SAFE else "%%%02X" % b for b in p.encode("utf-8", "surrogateescape")
+    )
 
 
 def model_id(model):
@@ -127,7 +136,9 @@ def git_revision(project):
         except OSError:
             continue
     try:
-        with open(os.path.join(common, "packed-refs"), "r", encoding="utf-8", errors="replace") as fh:
+        with open(
+            os.path.join(common, "packed-refs"), "r", encoding="utf-8", errors="replace"
+        ) as fh:
             for line in fh:
                 parts = line.strip().split(" ", 1)
                 if len(parts) == 2 and parts[1] == ref and _is_sha(parts[0]):
@@ -172,6 +183,7 @@ def transcript_facts(transcript):
 
 
 # ---------------------------------------------------------------- ranges
+
 
 def patch_ranges(hunks):
     """Changed line ranges of the new file from Claude Code's structuredPatch (runs of `+`
@@ -229,6 +241,7 @@ def file_entry(project, path, ranges_spec):
     """(relative path, [range dicts], [(start, end)]) for a file, or None. ranges_spec: "whole"
     or a list of (start, end)."""
     from core.intents.scope import relative
+
     rel = relative(path, project)
     if not rel or not os.path.isfile(path):
         return None
@@ -247,11 +260,15 @@ def file_entry(project, path, ranges_spec):
     spans = trace_hash.merge(ranges_spec, MAX_RANGES)
     hashes = trace_hash.ranges_hashes(path, spans)
     kept = [s for s in spans if s in hashes]
-    return rel, [{"start_line": s, "end_line": e, "content_hash": hashes[(s, e)]}
-                 for s, e in kept], kept
+    return (
+        rel,
+        [{"start_line": s, "end_line": e, "content_hash": hashes[(s, e)]} for s, e in kept],
+        kept,
+    )
 
 
 # ---------------------------------------------------------------- the record
+
 
 def build(ctx, entries, mclass, intent_id, extra=None):
     """One Agent Trace record. entries: [(rel, ranges, spans, symbols)]."""
@@ -275,8 +292,14 @@ def build(ctx, entries, mclass, intent_id, extra=None):
         contributor["model_id"] = model_id(tmodel)
     related = []
     if intent_id:
-        related.append({"type": "specification", "url": file_url(
-            os.path.join(ctx.project, ".claude", "active_intents.yaml")) + "#" + intent_id})
+        related.append(
+            {
+                "type": "specification",
+                "url": file_url(os.path.join(ctx.project, ".claude", "active_intents.yaml"))
+                + "#"
+                + intent_id,
+            }
+        )
     files = []
     for rel, ranges, _spans, _syms in entries[:MAX_FILES]:
         c = dict(conv, ranges=ranges)
@@ -289,10 +312,16 @@ def build(ctx, entries, mclass, intent_id, extra=None):
         record["vcs"] = {"type": "git", "revision": rev}
     record["tool"] = {"name": TOOL_NAME, "version": version or "unknown"}
     record["files"] = files
-    meta = {"intent_id": intent_id, "mutation_class": mclass, "session_id": ctx.sid,
-            "agent_id": ctx.agent_id, "agent_type": ctx.agent_type,
-            "tool_use_id": ctx.payload.get("tool_use_id"), "tool_name": ctx.tool,
-            "sane_hooks": SANE_VERSION}
+    meta = {
+        "intent_id": intent_id,
+        "mutation_class": mclass,
+        "session_id": ctx.sid,
+        "agent_id": ctx.agent_id,
+        "agent_type": ctx.agent_type,
+        "tool_use_id": ctx.payload.get("tool_use_id"),
+        "tool_name": ctx.tool,
+        "sane_hooks": SANE_VERSION,
+    }
     syms = {rel: s for rel, _r, _sp, s in entries[:MAX_FILES] if s}
     if syms:
         meta["symbols"] = syms

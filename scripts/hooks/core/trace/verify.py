@@ -1,11 +1,12 @@
 """Check the ledger against the working tree: `trace verify` (does each recorded range still
 hold its content: in place, moved, or changed) and `trace blame FILE` (which lines came from
 which intent and session). Content hashes make both survive code moving around."""
+
 import os
 
-from core.trace import ledger as trace
-from core.trace import hashes as trace_hash
 from core.intents.scope import relative
+from core.trace import hashes as trace_hash
+from core.trace import ledger as trace
 
 MOVE_SEARCH_LINES = 20000  # files longer than this are not searched for moved ranges
 
@@ -32,7 +33,7 @@ class Tree:
             idx = {}
             if lines is not None and len(lines) <= MOVE_SEARCH_LINES and length > 0:
                 for i in range(0, len(lines) - length + 1):
-                    idx.setdefault(trace_hash.lines_hash(lines[i:i + length]), []).append(i + 1)
+                    idx.setdefault(trace_hash.lines_hash(lines[i : i + length]), []).append(i + 1)
             elif lines is not None and length == 0:
                 pass
             self._index[key] = idx
@@ -49,16 +50,23 @@ class Tree:
             out = []
             for n in names:
                 r = (d + "/" + n) if d else n
-                if r != rel and r not in skip and not n.startswith(".") \
-                        and os.path.isfile(os.path.join(self.project, r)):
+                if (
+                    r != rel
+                    and r not in skip
+                    and not n.startswith(".")
+                    and os.path.isfile(os.path.join(self.project, r))
+                ):
                     out.append(r)
             self._siblings[rel] = out[:100]
         return self._siblings[rel]
 
     def holds(self, rel, start, end, h):
         lines = self.lines(rel)
-        return lines is not None and end <= len(lines) and \
-            trace_hash.lines_hash(lines[start - 1:end]) == h
+        return (
+            lines is not None
+            and end <= len(lines)
+            and trace_hash.lines_hash(lines[start - 1 : end]) == h
+        )
 
 
 def safe_rel(path):
@@ -82,25 +90,45 @@ def ranges_of(records):
                 continue
             rel = safe_rel(f.get("path"))
             if rel is None:
-                problems.append("%s line %d: path %r is outside the project, skipped"
-                                % (trace.LEDGER_REL, n, f.get("path")))
+                problems.append(
+                    "%s line %d: path %r is outside the project, skipped"
+                    % (trace.LEDGER_REL, n, f.get("path"))
+                )
                 continue
             for conv in f.get("conversations") or []:
                 if not isinstance(conv, dict):
                     continue
-                model = (conv.get("contributor") or {}).get("model_id") \
-                    if isinstance(conv.get("contributor"), dict) else None
+                model = (
+                    (conv.get("contributor") or {}).get("model_id")
+                    if isinstance(conv.get("contributor"), dict)
+                    else None
+                )
                 for r in conv.get("ranges") or []:
                     if not isinstance(r, dict):
                         continue
                     s, e, h = r.get("start_line"), r.get("end_line"), r.get("content_hash")
-                    if not (isinstance(s, int) and isinstance(e, int) and 1 <= s <= e
-                            and isinstance(h, str)):
+                    if not (
+                        isinstance(s, int)
+                        and isinstance(e, int)
+                        and 1 <= s <= e
+                        and isinstance(h, str)
+                    ):
                         continue
-                    out.append({"line": n, "path": rel, "start": s, "end": e, "hash": h,
-                                "intent": m.get("intent_id"), "session": m.get("session_id"),
-                                "agent": m.get("agent_id"), "class": m.get("mutation_class"),
-                                "time": rec.get("timestamp"), "model": model})
+                    out.append(
+                        {
+                            "line": n,
+                            "path": rel,
+                            "start": s,
+                            "end": e,
+                            "hash": h,
+                            "intent": m.get("intent_id"),
+                            "session": m.get("session_id"),
+                            "agent": m.get("agent_id"),
+                            "class": m.get("mutation_class"),
+                            "time": rec.get("timestamp"),
+                            "model": model,
+                        }
+                    )
     return out, problems
 
 
@@ -154,9 +182,15 @@ def blame(project, rel):
                 spots = [min(spots, key=lambda x: abs(x - r["start"]))]
         for start in spots[:1]:
             moved = not (r["path"] == rel and start == r["start"])
-            who = {"intent": r["intent"], "session": r["session"], "agent": r["agent"],
-                   "time": r["time"], "class": r["class"], "model": r["model"],
-                   "from": "%s:%d-%d" % (r["path"], r["start"], r["end"]) if moved else None}
+            who = {
+                "intent": r["intent"],
+                "session": r["session"],
+                "agent": r["agent"],
+                "time": r["time"],
+                "class": r["class"],
+                "model": r["model"],
+                "from": "%s:%d-%d" % (r["path"], r["start"], r["end"]) if moved else None,
+            }
             for i in range(start - 1, start - 1 + length):
                 owner[i] = who
     runs = []
