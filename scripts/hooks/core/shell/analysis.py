@@ -7,7 +7,7 @@
 
 Pure: no I/O and no environment reads beyond the home directory default.  Split in three:
 shell_lex (lexer and parser, bounded), shell_effects (wrappers, the common programs, the
-driver) and shell_tools (the long tail, imported on first use to keep this import cheap).
+driver) and the program families named in core.shell.programs (imported on first use).
 
 Conventions the gates rely on:
 - Paths are as written after quote removal; `~`, `~user`, `$HOME`, `${HOME}` are expanded
