@@ -261,6 +261,8 @@ def _carry_over(ctx):
         if mod.pending(old):
             new[name] = old[name]
             carried.append(name)
+    if "learning" not in carried and learning.carry_baseline(old, new):
+        carried.append("learning baseline")
     if ctx.payload.get("source") != "clear" and intents.selected_id(old):
         new["intent"] = old[
             "intent"
