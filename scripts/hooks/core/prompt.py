@@ -179,21 +179,37 @@ def cmd_breaker_reset(ctx):
     return "breaker reset: " + _breaker_text(ctx.state)
 
 
+def _unverified(ctx, text):
+    """A status answer while tamper-locked says the values are not verified, and whose."""
+    from core.state import tamper_note
+
+    note = tamper_note(ctx.state)
+    return "%s\n(%s)" % (text, note) if note else text
+
+
+def _safemode_text(ctx):
+    return _unverified(
+        ctx, "safemode is %s" % ("ON" if ctx.state["safemode"].get("active") else "OFF")
+    )
+
+
 def cmd_unlock(ctx):
     t = ctx.state["tamper"]
     if not t.get("locked"):
         return "no tamper lock is on; nothing to unlock"
-    from core.state import unlock
+    from core.state import unlock, unlock_text
 
-    was, moved = t.get("reason"), t.get("moved_from")
+    was = t.get("reason")
+    text = unlock_text(t)
     new = unlock(ctx.state, ctx.project)
     ctx.state.clear()
     ctx.state.update(new)
     ctx._session = None
-    ctx.audit("unlock", by="person", reason=was)
-    return "tamper lock lifted (it was: %s).%s" % (
-        was,
-        " The moved project's state was adopted." if moved else " State starts from defaults.",
+    ctx.audit("unlock", by="person", reason=was, restored=t.get("restored"))
+    return "%s\n%s\n%s" % (
+        text,
+        "safemode is %s" % ("ON" if new["safemode"].get("active") else "OFF"),
+        _breaker_text(new),
     )
 
 
@@ -211,15 +227,13 @@ EXACT = {
     "safemode on": lambda c: cmd_safemode(c, True),
     "s-": lambda c: cmd_safemode(c, False),
     "safemode off": lambda c: cmd_safemode(c, False),
-    "s?": lambda c: "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF"),
-    "safemode status": lambda c: (
-        "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF")
-    ),
+    "s?": _safemode_text,
+    "safemode status": _safemode_text,
     "rb-": cmd_breaker_reset,
     "rb+": cmd_breaker_reset,
     "reset breaker": cmd_breaker_reset,
-    "rb?": lambda c: _breaker_text(c.state),
-    "breaker status": lambda c: _breaker_text(c.state),
+    "rb?": lambda c: _unverified(c, _breaker_text(c.state)),
+    "breaker status": lambda c: _unverified(c, _breaker_text(c.state)),
     "research": research_text,
     "rr-": lambda c: (_reset_research(c, "command"), "research reset.\n" + research_text(c))[1],
     "reset research": lambda c: (
