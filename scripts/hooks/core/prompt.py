@@ -1,8 +1,7 @@
 """UserPromptSubmit (the person's commands, prompt classification), SessionStart and
 SubagentStart. A command is consumed: the model never sees it, the person sees the answer."""
 
-from core import saneloop
-from core.gates_pre import CATEGORY_TOOLS, missing_research, required_research
+from core import breaker, research, saneloop
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
@@ -62,17 +61,14 @@ HELP = """sane-hooks commands (type them as the whole prompt):
   s+ | safemode on     block every edit and changing shell command
   s- | safemode off    lift safemode
   s? | safemode status
-  rb- | rb+ | reset breaker   reset the circuit breaker and the enforcement halt
-  rb? | breaker status
-  research             research progress per category
-  rr- | reset research reset this session's research
-  research waive <category>   waive a required category for this session (local web docs github memory)
+%s
+%s
   unlock               lift a tamper lock
   sl+ <task>           start a SaneLoop (acceptance criteria on the following lines)
   sl- | sl?            stop / show the SaneLoop
   intent <ID>          select an intent (goes on to the model)
   #review ...          open a review for this session (goes on to the model)
-  help | sane?         this list"""
+  help | sane?         this list""" % (breaker.HELP, research.HELP)
 
 
 def keywords(text):
@@ -108,75 +104,11 @@ def classify(prompt):
 # ---------------------------------------------------------------- commands
 
 
-def _breaker_text(state):
-    cb, enf = state["circuit_breaker"], state["enforcement"]
-    sigs = cb.get("error_signatures") or {}
-    top = max(sigs.items(), key=lambda kv: kv[1]) if sigs else None
-    head = (
-        "breaker is TRIPPED (%s)" % cb.get("trip_reason") if cb.get("tripped") else "breaker is OK"
-    )
-    text = "%s: %d consecutive failures%s" % (
-        head,
-        cb.get("failures", 0),
-        ", most common %s x%d" % top if top else "",
-    )
-    if enf.get("halted"):
-        text += "; enforcement HALTED (%s)" % enf.get("halted_reason")
-    return text
-
-
-def research_text(ctx):
-    r = ctx.session["research"]
-    req = required_research(ctx)
-    lines = ["research for this session:"]
-    for cat in CATEGORY_TOOLS:
-        done = r.get(cat)
-        mark = (
-            "done"
-            if done
-            else (
-                "WAIVED"
-                if cat in (r.get("waived") or [])
-                else ("missing" if cat in req else "not required")
-            )
-        )
-        via = " (via %s)" % done.get("tool") if isinstance(done, dict) else ""
-        lines.append("  %-7s %s%s" % (cat, mark, via))
-    missing = missing_research(ctx)
-    lines.append(
-        "edits allowed: yes" if not missing else "edits blocked until: " + ", ".join(missing)
-    )
-    return "\n".join(lines)
-
-
-def _reset_research(ctx, why):
-    r = ctx.session["research"]
-    for cat in CATEGORY_TOOLS:
-        r[cat] = None
-    ctx.audit("research_reset", why=why)
-
-
 def cmd_safemode(ctx, on):
     sm = ctx.state["safemode"]
     sm["active"], sm["since"] = on, (ctx.now if on else None)
     ctx.audit("safemode", active=on)
     return "safemode is %s" % ("ON: edits and changing shell commands are blocked" if on else "OFF")
-
-
-def cmd_breaker_reset(ctx):
-    ctx.state["circuit_breaker"].update(
-        failures=0,
-        tripped=False,
-        tripped_at=None,
-        last_error=None,
-        error_signatures={},
-        trip_reason=None,
-    )
-    ctx.state["enforcement"].update(
-        halted=False, halted_at=None, halted_reason=None, last_signature=None, repeats=0
-    )
-    ctx.audit("breaker_reset")
-    return "breaker reset: " + _breaker_text(ctx.state)
 
 
 def _unverified(ctx, text):
@@ -209,17 +141,8 @@ def cmd_unlock(ctx):
     return "%s\n%s\n%s" % (
         text,
         "safemode is %s" % ("ON" if new["safemode"].get("active") else "OFF"),
-        _breaker_text(new),
+        breaker.status_text(new),
     )
-
-
-def cmd_waive(ctx, cat):
-    r = ctx.session["research"]
-    waived = r.setdefault("waived", [])
-    if cat not in waived:
-        waived.append(cat)
-    ctx.audit("research_waive", category=cat)
-    return "research category %r waived for this session.\n%s" % (cat, research_text(ctx))
 
 
 EXACT = {
@@ -229,23 +152,16 @@ EXACT = {
     "safemode off": lambda c: cmd_safemode(c, False),
     "s?": _safemode_text,
     "safemode status": _safemode_text,
-    "rb-": cmd_breaker_reset,
-    "rb+": cmd_breaker_reset,
-    "reset breaker": cmd_breaker_reset,
-    "rb?": lambda c: _unverified(c, _breaker_text(c.state)),
-    "breaker status": lambda c: _unverified(c, _breaker_text(c.state)),
-    "research": research_text,
-    "rr-": lambda c: (_reset_research(c, "command"), "research reset.\n" + research_text(c))[1],
-    "reset research": lambda c: (
-        _reset_research(c, "command"),
-        "research reset.\n" + research_text(c),
-    )[1],
     "unlock": cmd_unlock,
     "sl-": saneloop.cmd_stop,
     "sl?": saneloop.cmd_status,
     "help": lambda c: HELP,
     "sane?": lambda c: HELP,
+    **breaker.COMMANDS,
+    **research.COMMANDS,
 }
+for _name in ("rb?", "breaker status"):  # while tamper-locked, say the values are unverified
+    EXACT[_name] = lambda c, _fn=EXACT[_name]: _unverified(c, _fn(c))
 
 
 def command(ctx, prompt):
@@ -260,10 +176,9 @@ def command(ctx, prompt):
         first, rest = parts[0].lower(), parts[1]
         if first == "sl+" and rest.strip():
             return "sl+", saneloop.cmd_start(ctx, rest)
-        if first == "research":
-            words = rest.lower().split()
-            if len(words) == 2 and words[0] == "waive" and words[1] in CATEGORY_TOOLS:
-                return "research waive", cmd_waive(ctx, words[1])
+        hit = research.command(ctx, first, rest)
+        if hit is not None:
+            return hit
     return None
 
 
@@ -293,7 +208,7 @@ def on_prompt(ctx):
         if old and kws:
             overlap = len(set(kws) & set(old)) / float(len(kws))
             if overlap < 0.5:
-                _reset_research(ctx, "task change")
+                research.reset(ctx, "task change")
                 ctx.answer.add_context(
                     "sane: this looks like a new task, so this session's research was reset."
                 )
@@ -304,7 +219,7 @@ def on_prompt(ctx):
             keywords=kws,
             requested=(req.get("requested") or [])[-9:] + [prompt.strip()[:200]],
         )
-        missing = missing_research(ctx)
+        missing = research.missing_research(ctx)
         if missing:
             ctx.answer.add_context(
                 "sane: task noted. Edits stay blocked until this session has "
