@@ -3,7 +3,7 @@ action log. Decides from explicit fields only: text in stdout is never an error.
 
 import os
 
-from core import paths, policy
+from core import handoff, paths, policy
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
@@ -230,6 +230,7 @@ def drop_auth(ctx, facts, ok):
 
 
 TRACKERS = [
+    handoff.post_tool,  # before drop_auth: it consumes this call's authorisations
     drop_auth,
     track_failure,
     track_edits,
