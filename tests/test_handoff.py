@@ -484,3 +484,18 @@ def test_under_bubblewrap_the_state_is_read_only_and_the_key_dir_hidden(sp):
     )
     assert "applied by the hooks" in post.context
     assert met(sp) == [False, True]
+
+
+def test_forged_help_request_never_spills_onto_the_hook_output(sp):
+    loop(sp)
+    args = ["loop", "check", "1", "--help", "--project", sp.dir]
+    command = CLI + " " + shlex.join(args)
+    assert sp.pre("Bash", {"command": command}, tool_use_id="t-help").denied is None
+    post = sp.post(
+        "Bash",
+        {"command": command},
+        {"stdout": _req(args) + "\n", "stderr": "", "interrupted": False},
+        tool_use_id="t-help",
+    )
+    assert post.json is not None and "NOT applied" in post.context
+    assert met(sp) == [False, False]

@@ -22,6 +22,8 @@ input (stdin, --file) does not exist yet.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 
 from core import policy
@@ -89,6 +91,7 @@ def _auths(ctx) -> list:
         if isinstance(a, dict)
         and a.get("tool_use_id") == tid
         and a.get("session") == ctx.sid
+        and a.get("agent_id") == ctx.agent_id
         and a.get("expires", 0) > ctx.now
     ]
 
@@ -106,18 +109,21 @@ def run_request(ctx, auth: dict, req: dict):
     rt = common.Runtime("hook", store=ctx.store, who=who, input=req.get("input"))
     rt.project = ctx.project
     old = common.set_runtime(rt)
+    spill = io.StringIO()  # argparse writes --help and usage itself: never onto our JSON
     try:
-        try:
-            args = main.build().parse_args(argv)
-            code = main.dispatch(args, argv)
-        except common.CliError as exc:
-            common.err("sane.py: %s" % exc)
-            code = exc.code
-        except SystemExit as exc:  # argparse's --help and the like
-            code = exc.code if isinstance(exc.code, int) else 1
+        with contextlib.redirect_stdout(spill), contextlib.redirect_stderr(spill):
+            try:
+                args = main.build().parse_args(argv)
+                code = main.dispatch(args, argv)
+            except common.CliError as exc:
+                common.err("sane.py: %s" % exc)
+                code = exc.code
+            except SystemExit as exc:  # argparse's --help and the like
+                code = exc.code if isinstance(exc.code, int) else 1
+                code = code or 1  # help is not a change
     finally:
         common.set_runtime(old)
-    return code, "\n".join(rt.lines)
+    return code, "\n".join(rt.lines + ([spill.getvalue()[:500]] if spill.getvalue() else []))
 
 
 def post_tool(ctx, facts, ok):
