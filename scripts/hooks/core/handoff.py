@@ -54,7 +54,7 @@ def requests_in(text: str) -> list:
     """The request lines in a Bash call's output: [(raw dict or None, problem or None)]."""
     from core.cli.common import REQUEST_LIMIT, REQUEST_MARK
 
-    found = []
+    found: list[tuple[dict | None, str | None]] = []
     if REQUEST_MARK.strip() not in text:
         return found
     for line in text.splitlines():
@@ -186,8 +186,9 @@ def post_tool(ctx, facts, ok):
             if _pending(ctx, a):
                 notes.append(
                     "sane: `sane.py %s` changed nothing: its request did not reach the hooks "
-                    "(was its output redirected or filtered, or did it fail?). Run it again as "
-                    "a plain Bash call and keep its output." % _name(a.get("args") or [])
+                    "(was its output redirected or filtered, or the call run in the background?). "
+                    "Run it again as a plain Bash call in the foreground and keep its output."
+                    % _name(a.get("args") or [])
                 )
     for n in notes:
         ctx.answer.add_context(n)
