@@ -3,7 +3,7 @@ breaker, the action log, the capability packages). Decides from explicit fields 
 
 import os
 
-from core import breaker, paths, policy, research
+from core import breaker, handoff, paths, policy, research
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
@@ -63,6 +63,7 @@ def drop_auth(ctx, facts, ok):
 
 
 TRACKERS = [
+    handoff.post_tool,  # before drop_auth: it consumes this call's authorisations
     drop_auth,
     breaker.track,
     track_edits,
