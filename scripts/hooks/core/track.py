@@ -229,12 +229,20 @@ def drop_auth(ctx, facts, ok):
         ctx.state["auth"] = keep
 
 
+def sandbox_refusal(ctx, facts, ok):
+    if ctx.tool in ("Bash", "PowerShell"):
+        from core import sandbox
+
+        sandbox.post_tool(ctx, facts, ok)
+
+
 TRACKERS = [
     drop_auth,
     track_failure,
     track_edits,
     credit_research,
     log_action,
+    sandbox_refusal,
     review.post_tool,
     learning.post_tool,
     intents.post_tool,
