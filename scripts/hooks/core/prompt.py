@@ -324,6 +324,9 @@ def on_session_start(ctx):
     if isinstance(model, str):
         sess["model"] = model[:100]
     _status_notes(ctx)
+    from core import sandbox
+
+    sandbox.session_start(ctx)
     review.session_start(ctx)
     learning.session_start(ctx)
     intents.session_start(ctx)

@@ -62,6 +62,13 @@ def drop_auth(ctx, facts, ok):
         ctx.state["auth"] = keep
 
 
+def sandbox_refusal(ctx, facts, ok):
+    if ctx.tool in ("Bash", "PowerShell"):
+        from core import sandbox
+
+        sandbox.post_tool(ctx, facts, ok)
+
+
 TRACKERS = [
     handoff.post_tool,  # before drop_auth: it consumes this call's authorisations
     drop_auth,
@@ -69,6 +76,7 @@ TRACKERS = [
     track_edits,
     research.track,
     log_action,
+    sandbox_refusal,
     review.post_tool,
     learning.post_tool,
     intents.post_tool,
