@@ -1,4 +1,4 @@
-"""Bench for the shell analyser (issue 3): median microseconds per command over the corpus,
+"""Bench for the shell analyser: median microseconds per command over the corpus,
 the hostile 1 MB cases, and the import cost.  A script, not a test:
 
     python3 bench/bench_shell.py [--rounds N] [--quick]

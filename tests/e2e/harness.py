@@ -377,7 +377,7 @@ class E2E:
         """`sane.py install PROJECT` from the repo, as the person would run it."""
         src = REPO / "scripts" / "hooks" / "sane.py"
         if not src.exists():
-            pytest.skip("scripts/hooks/sane.py is not built yet (issue 2)")
+            pytest.skip("scripts/hooks/sane.py is missing from this checkout")
         proc = subprocess.run(
             [PYTHON, str(src), "install", str(self.project)],
             cwd=self.project,

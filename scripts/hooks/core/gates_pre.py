@@ -312,7 +312,7 @@ def file_size(ctx, facts):
     if proj is None:
         return None
     before, after = proj
-    warn, block = ctx.cfg.int("file_size.warn", 500), ctx.cfg.int("file_size.block", 800)
+    warn, block = ctx.cfg.int("file_size.warn"), ctx.cfg.int("file_size.block")
     name = facts.raw_writes[0] if facts.raw_writes else "the file"
     if after > block and after > before:
         return (

@@ -323,11 +323,11 @@ class Facts:
             return False
         if self.unknown:
             return True
-        allow_temp = cfg.get("paths.allow_temp_writes", True)
+        allow_temp = cfg.get("paths.allow_temp_writes")
         return any(not (allow_temp and paths.in_temp(w, project)) for w in self.writes)
 
     def outside_temp_writes(self, project, cfg):
-        allow_temp = cfg.get("paths.allow_temp_writes", True)
+        allow_temp = cfg.get("paths.allow_temp_writes")
         return [w for w in self.writes if not (allow_temp and paths.in_temp(w, project))]
 
 

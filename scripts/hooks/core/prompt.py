@@ -289,7 +289,7 @@ def _carry_over(ctx):
 
 
 def prune_sessions(ctx):
-    days = ctx.cfg.get("review.retention_days", 7)
+    days = ctx.cfg.get("review.retention_days")
     try:
         cutoff = ctx.now - float(days) * 86400
     except (TypeError, ValueError):

@@ -44,7 +44,7 @@ def cmd_start(ctx, text):
         active=True,
         task=task[:300],
         iteration=0,
-        max_iterations=ctx.cfg.int("loop.max_iterations", 20),
+        max_iterations=ctx.cfg.int("loop.max_iterations"),
         acceptance_criteria=criteria[:30],
         started_at=ctx.now,
     )

@@ -221,7 +221,7 @@ def reflect(args, argv):
                 "or one candidate object"
             )
         cfg = _config(project, st)
-        mode = cfg.get("learning.write_gate", "lenient")
+        mode = cfg.get("learning.write_gate")
         mode = "off" if mode is False else str(mode or "lenient").lower()  # YAML reads off as false
         if mode not in schema.WRITE_GATE_MODES:
             mode = "lenient"

@@ -1,4 +1,4 @@
-"""Intent governance (issue 6): every change cites a selected intent, stays inside its scope,
+"""Intent governance: every change cites a selected intent, stays inside its scope,
 asks the person before a destructive command, never overwrites a file changed since it was
 read, and leaves an Agent Trace record in `.claude/agent_trace.jsonl`.
 
@@ -140,7 +140,7 @@ def _targets(ctx, facts):
     project's .git are not the intents' business."""
     from core import paths
 
-    allow_temp = ctx.cfg.get("paths.allow_temp_writes", True)
+    allow_temp = ctx.cfg.get("paths.allow_temp_writes")
     out = []
     git = os.path.join(ctx.project, ".git")
     for w in facts.writes:
@@ -173,7 +173,7 @@ def pre_tool(ctx, facts):
     if (
         facts.kind == "write"
         and facts.writes
-        and ctx.cfg.get("intents.stale_check", True)
+        and ctx.cfg.get("intents.stale_check")
         and _has_baselines(ctx)
     ):
         return stale_gate(ctx, facts)
@@ -202,7 +202,7 @@ def intent_gate(ctx, facts, targets, unknown):
         )
     it = current(ctx, intents)
     if it is None:
-        if not intents.active or not ctx.cfg.get("intents.require_selection", True):
+        if not intents.active or not ctx.cfg.get("intents.require_selection"):
             return None
         sel = selected_id(ctx.session)
         why = (
@@ -261,7 +261,7 @@ def scope_gate(ctx, it, targets, unknown):
 
 
 def destructive_gate(ctx, facts):
-    mode = str(ctx.cfg.get("intents.destructive", "ask")).lower()
+    mode = str(ctx.cfg.get("intents.destructive")).lower()
     if mode in ("off", "false", "allow", "none"):
         return None
     from core import paths
@@ -269,7 +269,7 @@ def destructive_gate(ctx, facts):
     if (
         facts.writes
         and all(paths.in_temp(w, ctx.project) for w in facts.writes)
-        and ctx.cfg.get("paths.allow_temp_writes", True)
+        and ctx.cfg.get("paths.allow_temp_writes")
     ):
         return None  # only throw-away files under the temp dir
     cmd = " ".join(facts.text.split())[:200]
@@ -330,14 +330,14 @@ def post_tool(ctx, facts, ok):
         return
     tool = facts.tool
     if tool in READ_TOOLS:
-        if facts.reads and ctx.cfg.get("intents.stale_check", True):
+        if facts.reads and ctx.cfg.get("intents.stale_check"):
             from core.intents import reads as intents_reads
 
             intents_reads.record(ctx, _real(facts.reads[0]))
         return
     if facts.kind == "write" and facts.writes:
         path = _real(facts.writes[0])
-        if ctx.cfg.get("intents.stale_check", True):
+        if ctx.cfg.get("intents.stale_check"):
             from core.intents import reads as intents_reads
 
             intents_reads.record(ctx, path)
@@ -369,7 +369,7 @@ def _after_cli(ctx, facts):
 
 
 def _trace(ctx, facts, paths_):
-    if not ctx.cfg.get("trace.enabled", True):
+    if not ctx.cfg.get("trace.enabled"):
         return
     try:
         from core.trace import code as trace_code

@@ -1,4 +1,4 @@
-"""The review gate (issue 4): the agent may not stop, or run a gated command, until a reviewer
+"""The review gate: the agent may not stop, or run a gated command, until a reviewer
 subagent has approved its work.
 
 The engine calls these functions on every hook, so each starts with a cheap test of whether
@@ -526,7 +526,7 @@ def stop_gate(ctx, held):
         )
         return review_text.waiting(live, now, r.get("reviewers") or {})
     rs.settle_attempts(r, now, ctx.audit)
-    max_blocks = ctx.cfg.int("review.max_blocks", 3)
+    max_blocks = ctx.cfg.int("review.max_blocks")
     if r.get("block_count", 0) >= max_blocks:
         blocks = rs.force_approve(r, now, ctx.audit)
         ctx.audit("force_approve", blocks=blocks, max_blocks=max_blocks)

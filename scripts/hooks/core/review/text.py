@@ -38,7 +38,7 @@ def _safe_id(tid):
 
 def select_template(cfg):
     """The pinned template id, or a weighted random one (templates.active: random)."""
-    active = cfg.get("review.templates.active", "random")
+    active = cfg.get("review.templates.active")
     if isinstance(active, str) and active != "random" and _safe_id(active):
         return active
     weights = cfg.get("review.templates.weights") or {}
