@@ -191,7 +191,7 @@ def _untouchable_files():
     return out
 
 
-_INODES = {}
+_INODES: dict = {}
 
 
 def _inodes(files):
@@ -425,7 +425,7 @@ def dyn_pattern(p):
     return pat
 
 
-_CANDIDATES = {}
+_CANDIDATES: dict = {}
 
 
 def _protected_candidates(project, cfg, home=None, limit=400):

@@ -1,10 +1,18 @@
 """UserPromptSubmit (the person's commands, prompt classification), SessionStart and
 SubagentStart. A command is consumed: the model never sees it, the person sees the answer."""
 
+from __future__ import annotations
+
 from core import breaker, research, saneloop
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.engine import Ctx
 
 CLI = "python3 scripts/hooks/sane.py"
 STOPWORDS = frozenset(
@@ -145,7 +153,7 @@ def cmd_unlock(ctx):
     )
 
 
-EXACT = {
+EXACT: dict[str, Callable[[Ctx], str | None]] = {
     "s+": lambda c: cmd_safemode(c, True),
     "safemode on": lambda c: cmd_safemode(c, True),
     "s-": lambda c: cmd_safemode(c, False),
@@ -161,7 +169,7 @@ EXACT = {
     **research.COMMANDS,
 }
 for _name in ("rb?", "breaker status"):  # while tamper-locked, say the values are unverified
-    EXACT[_name] = lambda c, _fn=EXACT[_name]: _unverified(c, _fn(c))
+    EXACT[_name] = lambda c, _fn=EXACT[_name]: _unverified(c, _fn(c))  # type: ignore[misc]
 
 
 def command(ctx, prompt):
