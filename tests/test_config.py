@@ -15,7 +15,7 @@ sys.path.insert(0, HOOKS)
 
 from core import config  # noqa: E402
 
-METHODS = ("get", "int", "list")
+METHODS = ("get", "int", "list", "text")
 
 
 def _receiver_name(node: ast.expr) -> str:
@@ -30,8 +30,8 @@ def _receiver_name(node: ast.expr) -> str:
 def config_reads() -> list[tuple[str, int, str, int]]:
     """(file, line, dotted key, number of extra arguments) of every config read in the hooks.
 
-    A read is `<x>.get/int/list("a.b")` where the receiver is named cfg, the method is int or
-    list (Config's own), or the key's first part is a config section.
+    A read is `<x>.get/int/list/text("a.b")` where the receiver is named cfg, the method is one
+    only Config has (int, list, text), or the key's first part is a config section.
     """
     found = []
     for base, dirs, files in os.walk(HOOKS):
@@ -58,7 +58,7 @@ def config_reads() -> list[tuple[str, int, str, int]]:
                     continue
                 if not (
                     _receiver_name(node.func.value) == "cfg"
-                    or node.func.attr in ("int", "list")
+                    or node.func.attr in ("int", "list", "text")
                     or parts[0] in config.DEFAULTS
                 ):
                     continue
@@ -111,6 +111,15 @@ def test_a_value_that_is_not_a_number_gives_the_default():
     assert cfg.get("breaker.max_consecutive") == "many"
     assert cfg.int("breaker.max_consecutive") == 3
     assert cfg.int("file_size.warn") == 7
+
+
+def test_text_never_gives_an_empty_name():
+    cfg = config.Config({"learning": {"backend": None, "retrieval": {"strategy": ""}}}, {}, [])
+    assert cfg.text("learning.backend") == "auto"
+    assert cfg.text("learning.retrieval.strategy") == "moderate"
+    assert cfg.text("review.reviewer_agent") == "reviewer"
+    cfg = config.Config({"review": {"reviewer_agent": "critic"}}, {}, [])
+    assert cfg.text("review.reviewer_agent") == "critic"
 
 
 def test_a_null_the_person_set_stays_null():

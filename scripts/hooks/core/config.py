@@ -237,6 +237,12 @@ class Config:
             return [x.strip() for x in v.split(",") if x.strip()]
         return list(v) if isinstance(v, (list, tuple)) else [v]
 
+    def text(self, dotted: str) -> str:
+        """The value as a string; null, empty or false gives the default (a mode name, an
+        agent name: never an empty one)."""
+        v = self.get(dotted)
+        return str(v) if v else str(default(dotted))
+
     def int(self, dotted: str) -> builtins.int:
         """The value as an int; a value that is not a number gives the default."""
         v = self.get(dotted)

@@ -140,7 +140,7 @@ def cmd_decide(args, argv):
         who = caller(st, argv)
         sess = _session(st.state, args.sid)
         cfg = cfgmod.load(project, st.state["cache"].setdefault("yaml", {}))
-        reviewer = cfg.get("review.reviewer_agent") or "reviewer"
+        reviewer = cfg.text("review.reviewer_agent")
         r = sess.get("review")
         if not isinstance(r, dict):
             r = sess["review"] = {}

@@ -276,7 +276,7 @@ def stop(ctx, held):
         diff = sec.get("diff") or {}
         lines = diff.get("lines")
         threshold = lc.int("learning.auto_skip.line_threshold")
-        decider = str(lc.get("learning.auto_skip.decider") or "agent").lower()
+        decider = lc.text("learning.auto_skip.decider").lower()
         if lines is not None and lines < threshold and decider in ("always", "agent"):
             if decider == "always" or sec.get("offered_skip"):
                 from core.wording import plural

@@ -167,7 +167,7 @@ def relevance(idx, q):
 
 
 def limits(cfg):
-    strategy = str(cfg.get("learning.retrieval.strategy") or "moderate").lower()
+    strategy = cfg.text("learning.retrieval.strategy").lower()
     min_rel, cap = STRATEGIES.get(strategy, STRATEGIES["moderate"])
     if "learning.retrieval.max_injections" in getattr(cfg, "sources", {}):
         # Only a value the person set narrows the strategy's cap; one that is not a number
