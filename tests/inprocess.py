@@ -29,11 +29,14 @@ CACHES = (
     ("core.shell.analysis", "_home", "none"),  # HOME read once per process
     ("core.shell.analysis", "_cache", "clear"),  # analyses of recent commands
     ("core.paths", "_CANDIDATES", "clear"),  # protected paths of one project
+    ("core.paths", "_INODES", "clear"),  # inodes of the protected files of one HOME/project
 )
 # Module-level state that is right to share across calls: the same whatever the environment.
 SHARED = (
     ("core.learning.schema", "_last_ms"),  # a monotonic id clock, process-wide
     ("core.shell.effects", "HANDLERS"),  # the program table, completed lazily
+    ("core.shell.programs", "_funcs"),  # the program table's functions, imported lazily
+    ("core.cli.common", "RT"),  # sane.py's runtime: main() starts a fresh one per run
 )
 
 

@@ -155,6 +155,12 @@ def post_tool(ctx, facts, ok):
             continue
         used.append(auth)
         _consume(ctx, auth)
+        if ctx.state["tamper"].get("locked"):
+            notes.append(
+                "sane: [tamper] `sane.py %s` was NOT applied: the sane state failed verification "
+                "and every change is locked until the person types `unlock`." % _name(args)
+            )
+            continue
         if ctx.store.busy:
             notes.append(
                 "sane: [busy] `sane.py %s` was NOT applied: another sane hook held the state "

@@ -143,6 +143,10 @@ def dispatch(args, argv):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
+    from core.cli import common
+
+    if common.RT.mode != "hook":  # a fresh run (a hook's hand-off swaps in its own)
+        common.RT = common.Runtime()
     try:
         args = build().parse_args(argv)
         if getattr(args, "version", False) and not args.cmd:
