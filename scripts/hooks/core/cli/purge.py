@@ -104,6 +104,9 @@ def purge(project: str, rec: dict) -> int:
         _rm(p, removed, "last verified state: %s" % p)
     _rm(backup_dir(project), removed, "settings backups: %s" % backup_dir(project))
     _rm(record_path(project), removed, "install record: %s" % record_path(project))
+    for d in (os.path.dirname(backup_dir(project)), os.path.dirname(record_path(project))):
+        if os.path.isdir(d) and not os.listdir(d):
+            os.rmdir(d)
     choice = choice_path()
     if os.path.exists(choice):
         if _other_installs(project):
