@@ -276,3 +276,10 @@ def test_shipped_files_come_from_the_repository_dot_claude(proj, tmp_path):
     assert r.returncode == 0, r.stderr
     assert (other / ".claude" / "agents" / "reviewer.md").exists()
     assert (other / ".claude" / "sane-templates" / "block-v2.md").exists()
+
+
+def test_install_says_when_the_persons_settings_keep_the_sandbox_off(proj):
+    proj.write(".claude/settings.local.json", '{"sandbox": {"enabled": false}}\n')
+    r = proj.install()
+    assert "NOTE: sandbox.enabled is false in .claude/settings.local.json" in r.stdout
+    assert settings(proj, "settings.local.json") == {"sandbox": {"enabled": False}}

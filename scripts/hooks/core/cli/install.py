@@ -379,6 +379,13 @@ def install(args: object) -> int:
     if sandbox:
         from core import sandbox as sbx
 
+        for key, want in (("enabled", True), ("allowUnsandboxedCommands", False)):
+            value, src = sbx.effective(project, key)
+            if value is not want:
+                out(
+                    "NOTE: sandbox.%s is %s in %s (yours, kept); the sandbox as installed needs "
+                    "%s" % (key, json.dumps(value), src, json.dumps(want))
+                )
         why = sbx.unavailable()
         out(
             "sandbox: on (Bash runs in Claude Code's OS sandbox)"
