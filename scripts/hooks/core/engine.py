@@ -155,6 +155,10 @@ def handle(hook, payload, project):
                 "warn", "state lock busy for over %.0f s; read-only this call" % store.lock_wait
             )
             ctx.answer.tell_user("sane-hooks: the state lock was busy; this call ran read-only.")
+            if event == "PostToolUseFailure":
+                store.defer(payload)  # counted at the next write, never lost
+        elif store.take_pending():
+            _replay_deferred(ctx)
         _handler(hook, event)(ctx)
         if cfg.errors:
             _no_yaml(ctx, cfg.errors)
@@ -162,6 +166,21 @@ def handle(hook, payload, project):
         return ctx
     finally:
         store.close()
+
+
+def _replay_deferred(ctx):
+    """Count the failures seen while another process held the lock, as PostToolUseFailure
+    would have, before this call's own event; the person hears what they changed."""
+    from core import track
+
+    store = ctx.store
+    for rec in store.pending:
+        rec = {k: v for k, v in rec.items() if k != "deferred_at"}
+        rctx = Ctx("sanetrack", "PostToolUseFailure", rec, ctx.project, store, ctx.cfg)
+        track.on_post_tool(rctx)
+        for text in rctx.answer.user:
+            ctx.answer.tell_user(text)
+    ctx.audit("deferred_failures_counted", count=len(store.pending))
 
 
 def main(hook):
