@@ -73,9 +73,7 @@ def test_learning_gate_cycle_through_the_real_client(e2e: E2E) -> None:
     bd.write_text(FAKE_BD % sys.executable)
     bd.chmod(bd.stat().st_mode | stat.S_IXUSR)
     e2e.extra_env["PATH"] = "%s%s%s" % (bin_dir, os.pathsep, os.environ.get("PATH", ""))
-    # without the OS sandbox until agent-run `sane.py learn` hands its change to the hooks
-    # (inside the sandbox it cannot write the state)
-    e2e.install_sane("--no-sandbox")
+    e2e.install_sane()
     e2e.config("research: {required: [local]}\n")
     (e2e.project / ".beads").mkdir()
     readme = e2e.write("README.md", "# demo\n")
