@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from .fakeapi import text, tool_use
-from .harness import PYTHON, REPO, E2E, assert_blocked, assert_hooks_healthy
+from .harness import E2E, PYTHON, REPO, assert_blocked, assert_hooks_healthy
 
 TARGET = "scripts/hooks/sanetrack.py"
 # The path never appears in the script or the command: the analyser cannot see the write.
