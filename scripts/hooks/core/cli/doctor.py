@@ -87,6 +87,16 @@ def _interpreter(res, project):
     machine when no usable one is."""
     from core.cli import interp
 
+    if not os.path.exists(os.path.join(project, "scripts", "hooks", "run")):
+        _check(
+            res,
+            False,
+            "python",
+            "scripts/hooks/run (the launcher every hook runs through) is missing: an older "
+            "install, or none",
+            "run `sane.py install %s` to install or upgrade" % project,
+        )
+        return
     picks = {h: interp.launcher_pick(project, h) for h in SCRIPTS}
     py = picks.get("sanetools")
     rec = interp.recorded()
