@@ -52,6 +52,7 @@ from __future__ import annotations
 import os
 
 from core.globs import fnmatchcase  # shared with paths and review: no `re`
+from core.shell.budget import TOO_COMPLEX, Budget
 from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
 from core.shell.lexer import MAX_LEN, Bound, Ctx, Redirect  # noqa: F401 (API)
 from core.shell.parser import Parser
@@ -74,10 +75,12 @@ class Analysis:
         "destructive",
         "reasons",
         "code",
+        "too_complex",
     )
 
-    def __init__(self, command, commands, errors):
+    def __init__(self, command, commands, errors, too_complex=""):
         self.command = command
+        self.too_complex = too_complex  # why the analysis stopped early, or "": deny it
         self.commands = commands
         reads = []
         writes = []
@@ -143,13 +146,16 @@ def analyse(command, home=None, env=None):
     if len(text) > MAX_LEN:
         ctx.error("command longer than %d bytes" % MAX_LEN)
     p = Parser(text, ctx)
+    bound = ""
     try:
         p.run()
     except Bound as e:
-        ctx.error(str(e))
+        bound = str(e)
+        ctx.error(bound)
         _salvage(p, ctx)
     except RecursionError:
-        ctx.error("nesting too deep")
+        bound = TOO_COMPLEX + " (nesting too deep)"
+        ctx.error(bound)
     except Exception as e:  # never crash a hook: an analyser bug is `unknown`
         ctx.error("analyser error (%s)" % type(e).__name__)
     for c in ctx.out:
@@ -157,12 +163,13 @@ def analyse(command, home=None, env=None):
             args = sane_args(c)
             if args and args[0].startswith("$PWD/"):
                 c.flag("sane.py run from a directory the analysis cannot know", unknown=True)
-    return Analysis(command, ctx.out, ctx.errors)
+    return Analysis(command, ctx.out, ctx.errors, bound)
 
 
 def _salvage(p, ctx):
-    """After a bound: judge the commands already parsed, with a small fresh budget."""
-    ctx.budget = 4000
+    """After a bound: judge the commands already parsed, with a small fresh budget (their
+    reasons name a protected path when one is there, for a clearer denial)."""
+    ctx.budget = Budget(4000)
     p.heredocs = []
     try:
         p.flush()

@@ -10,6 +10,8 @@ bodies.  Hand-written: shlex is slow and does not know bash.  Standard library o
 
 from __future__ import annotations
 
+from core.shell.budget import CHAR_COST, TOO_COMPLEX, Bound, Budget
+
 EOF, WORD, OP, REDIR, NL = 0, 1, 2, 3, 4
 # kinds of word segments
 LIT, QUOTED, DYN, SPLIT = 0, 1, 2, 3
@@ -18,8 +20,8 @@ F_QUOTED, F_ASSIGN, F_DYN = 1, 2, 4
 
 MAX_DEPTH = 16  # nested substitutions / bash -c / eval levels
 MAX_LEN = 256 * 1024  # longer commands are analysed (within budget) but always `unknown`
-BUDGET = 50000  # work units: token 8, command 32, expansion 4, scanning step 1
 MAX_BRACE = 256  # words one brace expansion may produce
+BRACE_BOUND = TOO_COMPLEX + " (a brace expansion of more than %d words)" % MAX_BRACE
 
 _SPECIAL = dict.fromkeys(map(ord, " \t\n;&|<>()'\"\\$`"), 0)
 _DQ = dict.fromkeys(map(ord, '"\\$`'), 0)
@@ -74,10 +76,6 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 _BO, _BC, _BM = "\ue000", "\ue001", "\ue002"
 _UNMARK = {0xE000: "{", 0xE001: "}", 0xE002: ","}
 _MARK = {ord("{"): _BO, ord("}"): _BC, ord(","): _BM}
-
-
-class Bound(Exception):
-    """The input hit a size, depth or work bound: stop, the analysis is `unknown`."""
 
 
 class Redirect:
@@ -148,7 +146,7 @@ class Ctx:
         self.vars = {}
         self.out = []
         self.errors = []
-        self.budget = BUDGET
+        self.budget = Budget()
         self.cwd = None  # None: the caller's cwd; a str: after `cd`; DYNAMIC: unknown
         self.stack = []
         self.finalise = finalise
@@ -207,7 +205,7 @@ def _mktemp(text, ctx):
 def _brace(w, out):
     """Bash brace expansion on a word with marked unquoted braces; appends to out."""
     if len(w) > 4096 and w.count(_BO) + w.count(_BM) > 512:
-        raise Bound("brace expansion too large")
+        raise Bound(BRACE_BOUND)
     i = w.find(_BO)
     while i >= 0:
         depth = 0
@@ -234,14 +232,14 @@ def _brace(w, out):
             for k in range(len(bounds) - 1):
                 _brace(pre + w[bounds[k] + 1 : bounds[k + 1]] + post, out)
                 if len(out) > MAX_BRACE:
-                    raise Bound("brace expansion too large")
+                    raise Bound(BRACE_BOUND)
             return
         seq = _sequence(w[i + 1 : end])
         if seq is not None:
             for item in seq:
                 _brace(pre + item + post, out)
                 if len(out) > MAX_BRACE:
-                    raise Bound("brace expansion too large")
+                    raise Bound(BRACE_BOUND)
             return
         i = w.find(_BO, i + 1)
     out.append(w)
@@ -261,7 +259,7 @@ def _sequence(inner):
     try:
         x, y = int(a), int(b)
         if abs(y - x) // step > MAX_BRACE:
-            raise Bound("brace expansion too large")
+            raise Bound(BRACE_BOUND)
         r = range(x, y + 1, step) if x <= y else range(x, y - 1, -step)
         return [str(v) for v in r]
     except ValueError:
@@ -269,7 +267,7 @@ def _sequence(inner):
     if len(a) == 1 and len(b) == 1:
         x, y = ord(a), ord(b)
         if abs(y - x) // step > MAX_BRACE:
-            raise Bound("brace expansion too large")
+            raise Bound(BRACE_BOUND)
         r = range(x, y + 1, step) if x <= y else range(x, y - 1, -step)
         return [chr(v) for v in r]
     return None
@@ -314,9 +312,7 @@ def scan_escapes(s: str, i: int, close: str, decode, ctx: Ctx) -> tuple[str, int
         buf.append(s[i:b])
         text, i = decode(s, b + 1)
         buf.append(text)
-        ctx.budget -= 1
-        if ctx.budget < 0:
-            raise Bound("command too complex to analyse")
+        ctx.budget.spend(1)
         if 0 <= q < i:
             q = s.find(close, i)
 
@@ -374,9 +370,7 @@ class Lexer:
             self.back = None
             return t
         ctx = self.ctx
-        ctx.budget -= 8
-        if ctx.budget < 0:
-            raise Bound("command too complex to analyse")
+        ctx.budget.spend(8)
         s = self.s
         n = self.n
         i = self.i
@@ -386,9 +380,7 @@ class Lexer:
                 i += 1
             elif c == "\\" and i + 1 < n and s[i + 1] == "\n":
                 i += 2
-                ctx.budget -= 1
-                if ctx.budget < 0:
-                    raise Bound("command too complex to analyse")
+                ctx.budget.spend(1)
             elif c == "#":
                 j = s.find("\n", i)
                 i = n if j < 0 else j
@@ -538,9 +530,7 @@ class Lexer:
                 i = k
             else:
                 break
-            ctx.budget -= 1
-            if ctx.budget < 0:
-                raise Bound("command too complex to analyse")
+            ctx.budget.spend(1)
         if i == start:  # defensive: always make progress
             segs.append((s[i], LIT))
             i += 1
@@ -601,6 +591,8 @@ class Lexer:
                 else:
                     out.append(w)
             words = [w.translate(_UNMARK) for w in out]
+            # expansion times length: each word made is looked up later as a path
+            self.ctx.budget.spend(sum(map(len, words)) // CHAR_COST + len(words))
             words = [self.tilde(w) if w[:1] == "~" and k0 == LIT else w for w in words]
         return (WORD, words, flags)
 
@@ -635,9 +627,7 @@ class Lexer:
         added = len(segs)
         ctx = self.ctx
         while True:
-            ctx.budget -= 1
-            if ctx.budget < 0:
-                raise Bound("command too complex to analyse")
+            ctx.budget.spend(1)
             j = T2.find("\0", i)
             if j < 0:
                 buf.append(s[i:])

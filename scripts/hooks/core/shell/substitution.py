@@ -9,6 +9,7 @@ command, $HOME, a parameter form with a static default) and DYN otherwise.
 
 from __future__ import annotations
 
+from core.shell.budget import TOO_COMPLEX
 from core.shell.lexer import (
     DIGITS,
     DYN,
@@ -43,7 +44,7 @@ class Substitution:
         return end
 
     def dollar(self, i, quoted, segs):
-        self.ctx.budget -= 4
+        self.ctx.budget.spend(4)
         s = self.s
         nx = s[i + 1 : i + 2]
         if nx == "":
@@ -195,7 +196,7 @@ class Substitution:
         self.i = i + 2
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+            raise Bound(TOO_COMPLEX + " (nesting deeper than %d levels)" % MAX_DEPTH)
         self.parse_list(")")
         self.depth -= 1
         self.queue.append(RESTORE)
@@ -227,9 +228,7 @@ class Substitution:
         T = self.T
         depth = 0
         while True:
-            self.ctx.budget -= 1
-            if self.ctx.budget < 0:
-                raise Bound("command too complex to analyse")
+            self.ctx.budget.spend(1)
             j = T.find("\0", i)
             if j < 0:
                 self.ctx.error("unbalanced (")
@@ -268,9 +267,7 @@ class Substitution:
         n = self.n
         T = self.T
         while True:
-            self.ctx.budget -= 1
-            if self.ctx.budget < 0:
-                raise Bound("command too complex to analyse")
+            self.ctx.budget.spend(1)
             j = T.find("\0", i)
             k = s.find("}", i)
             if k < 0:
@@ -300,7 +297,7 @@ class Substitution:
         self.i = i + 2
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+            raise Bound(TOO_COMPLEX + " (nesting deeper than %d levels)" % MAX_DEPTH)
         self.parse_list(")")
         self.depth -= 1
         self.queue.append(RESTORE)
