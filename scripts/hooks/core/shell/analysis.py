@@ -5,7 +5,7 @@
     matches('gh issue close*', a)          -> True
     sane_args(cmd)                         -> ['scripts/hooks/sane.py', 'status'] or None
 
-Pure: no I/O and no environment reads beyond the home directory default.  The parts:
+Pure: no I/O and no environment reads beyond the home and TMPDIR defaults.  The parts:
 core.shell.lexer, parser, substitution and heredoc (the bash grammar, bounded),
 core.shell.effects (wrappers, the common programs, the driver) and core.shell.tools (the
 long tail, imported on first use to keep this import cheap).
@@ -76,10 +76,12 @@ class Analysis:
         "reasons",
         "code",
         "too_complex",
+        "literal",
     )
 
-    def __init__(self, command, commands, errors, too_complex=""):
+    def __init__(self, command, commands, errors, too_complex="", literal=frozenset()):
         self.command = command
+        self.literal = literal  # words whose * ? [ were quoted: not globs
         self.too_complex = too_complex  # why the analysis stopped early, or "": deny it
         self.commands = commands
         reads = []
@@ -136,6 +138,8 @@ def analyse(command, home=None, env=None):
             _home = os.path.expanduser("~")
         home = _home
     home = home.rstrip("/") or "/"
+    if env is None or "TMPDIR" not in env:
+        env = dict(env or (), TMPDIR=_tmpdir())
     ctx = Ctx(home, env, expand)
     text = command if isinstance(command, str) else ""
     if not isinstance(command, str):
@@ -158,12 +162,37 @@ def analyse(command, home=None, env=None):
         ctx.error(bound)
     except Exception as e:  # never crash a hook: an analyser bug is `unknown`
         ctx.error("analyser error (%s)" % type(e).__name__)
+    if ctx.alts:
+        _defaults(ctx)
     for c in ctx.out:
         if c.cwd == "$PWD":
             args = sane_args(c)
             if args and args[0].startswith("$PWD/"):
                 c.flag("sane.py run from a directory the analysis cannot know", unknown=True)
-    return Analysis(command, ctx.out, ctx.errors, bound)
+    return Analysis(command, ctx.out, ctx.errors, bound, frozenset(ctx.literal - ctx.globbed))
+
+
+def _defaults(ctx):
+    """A read of "${X:-.env}" (X unknown) may read .env: list the defaults' paths as reads
+    too.  Writes stay as written: a dynamic target already makes its command `unknown`."""
+    for c in ctx.out:
+        extra = []
+        for r in c.reads:
+            for word, alts in ctx.alts.items():
+                if word in r:
+                    extra.extend(r.replace(word, a) for a in alts)
+        c.reads.extend(x for x in extra if x and x not in c.reads)
+
+
+def _tmpdir():
+    """$TMPDIR as the Bash tool will see it: Claude Code starts the hooks and the Bash tool
+    with the same environment, so an absolute TMPDIR here is the one the command gets (the
+    sandbox gives Bash its own temp dir instead, also a temp dir).  Unset here, bash would
+    make `$TMPDIR/x` '/x' but a sandbox would not: None keeps it dynamic."""
+    t = os.environ.get("TMPDIR")
+    if t and t[0] == "/" and ".." not in t and "$" not in t:
+        return t.rstrip("/") or "/"
+    return None
 
 
 def _salvage(p, ctx):

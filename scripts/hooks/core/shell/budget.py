@@ -12,9 +12,9 @@ a fast machine and on a loaded one.  Sized (bench/bench_shell.py) so that any co
 
 from __future__ import annotations
 
-UNITS = 60000  # one unit is roughly 10 us of the gates' work on a path, 0.4 us of parsing
-PATH_COST = 30  # each path the gates will look up ...
-PART_COST = 4  # ... plus each of its components (every rule is tried on each)
+UNITS = 60000  # a unit: about 1 us of parsing; paths cost more, as the gates work more
+PATH_COST = 75  # each path the gates will look up (measured: ~0.5 ms under load) ...
+PART_COST = 12  # ... plus each of its components (every rule is tried on each)
 CHAR_COST = 16  # characters per unit of a word made by brace expansion
 TOO_COMPLEX = "too complex to check"
 

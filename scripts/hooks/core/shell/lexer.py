@@ -15,6 +15,7 @@ from core.shell.budget import CHAR_COST, TOO_COMPLEX, Bound, Budget
 EOF, WORD, OP, REDIR, NL = 0, 1, 2, 3, 4
 # kinds of word segments
 LIT, QUOTED, DYN, SPLIT = 0, 1, 2, 3
+ALT = 4  # "${X:-w}\0w": a default form of an unknown X; finish() records w
 # word flags
 F_QUOTED, F_ASSIGN, F_DYN = 1, 2, 4
 
@@ -138,6 +139,9 @@ class Ctx:
         "links",
         "written",
         "aliases",
+        "literal",
+        "globbed",
+        "alts",
     )
 
     def __init__(self, home, env, finalise):
@@ -153,6 +157,9 @@ class Ctx:
         self.links = {}  # symlinks made earlier in this command: name -> target
         self.written = {}  # files written earlier in this command: path -> text or None
         self.aliases = {}  # aliases defined earlier in this command: name -> text
+        self.literal = set()  # words whose * ? [ were all quoted: no glob ...
+        self.globbed = set()  # ... unless the same text also appears unquoted as one
+        self.alts = {}  # a word with ${X:-w} forms -> the words the defaults make
 
     def error(self, reason):
         if reason not in self.errors:
@@ -312,7 +319,7 @@ def scan_escapes(s: str, i: int, close: str, decode, ctx: Ctx) -> tuple[str, int
         buf.append(s[i:b])
         text, i = decode(s, b + 1)
         buf.append(text)
-        ctx.budget.spend(1)
+        ctx.budget.spend(4)  # a decoder call: measured at about four tokens' worth
         if 0 <= q < i:
             q = s.find(close, i)
 
@@ -543,20 +550,33 @@ class Lexer:
         if len(segs) == 1:
             t, k = segs[0]
             if k == QUOTED:
+                if "*" in t or "?" in t or "[" in t:
+                    self.ctx.literal.add(t)
                 return (WORD, [t], F_QUOTED)
             if k == DYN:
                 return (WORD, [t], F_DYN)
             if k == LIT and "{" not in t and "~" not in t and "=" not in t:
+                if "*" in t or "?" in t or "[" in t:
+                    self.ctx.globbed.add(t)
                 return (WORD, [t], 0)
+        if any(k == ALT for _, k in segs):
+            return self.alternatives(segs)
         flags = 0
         brace = False
+        quoted_glob = unquoted_glob = False
         for t, k in segs:
+            if "*" in t or "?" in t or "[" in t:
+                if k == QUOTED:
+                    quoted_glob = True
+                else:
+                    unquoted_glob = True
             if k == QUOTED:
                 flags |= F_QUOTED
             elif k == DYN:
                 flags |= F_DYN
             elif k == LIT and "{" in t:
                 brace = True
+
         first, k0 = segs[0]
         if k0 == LIT:
             if first[:1] == "~" and ("/" in first or len(segs) == 1):
@@ -580,6 +600,7 @@ class Lexer:
                 continue
             if brace and k == LIT:
                 t = t.translate(_MARK)
+
             parts.append(t)
         if parts or not words:
             words.append("".join(parts))
@@ -594,7 +615,22 @@ class Lexer:
             # expansion times length: each word made is looked up later as a path
             self.ctx.budget.spend(sum(map(len, words)) // CHAR_COST + len(words))
             words = [self.tilde(w) if w[:1] == "~" and k0 == LIT else w for w in words]
+        if unquoted_glob:
+            self.ctx.globbed.update(words)
+        elif quoted_glob:
+            self.ctx.literal.update(words)
         return (WORD, words, flags)
+
+    def alternatives(self, segs):
+        """A word with ${X:-w}-style forms for an X the analysis does not know: the word as
+        written (dynamic), remembering the word each default would make (ctx.alts)."""
+        a = self.finish([(t.split("\0", 1)[0], DYN) if k == ALT else (t, k) for t, k in segs])
+        b = self.finish([(t.split("\0", 1)[1], QUOTED) if k == ALT else (t, k) for t, k in segs])
+        alts = self.ctx.alts
+        for w, alt in zip(a[1], b[1]):
+            if w != alt and len(alts) < 64:
+                alts.setdefault(w, []).append(alt)
+        return (WORD, a[1], a[2] | F_DYN)
 
     def tilde(self, t):
         j = t.find("/")

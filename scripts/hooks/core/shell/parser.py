@@ -121,7 +121,7 @@ class Parser(Substitution, Heredoc, Lexer):
                     self.piped = True
                     continue
                 if v == "(":
-                    if self.i < self.n and self.s[self.i] == "(":
+                    if self.i < self.n and self.s[self.i] == "(" and self.arithmetic(self.i - 1):
                         self.i = self.skip_parens(self.i - 1)  # (( arithmetic ))
                         continue
                     self.body(self.group)
