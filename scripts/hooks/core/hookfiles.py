@@ -125,9 +125,9 @@ def git_hook_dirs(project: str) -> list[str]:
     """Where git looks for the hooks it runs when the person commits: `.git/hooks` (also for
     a worktree or submodule whose `.git` is a file), and core.hooksPath when the repository's
     config sets one. Once per process."""
-    hit = _CACHE.get(("git", project))
+    hit = _CACHE.get("hooks-dirs:" + project)
     if hit is None:
-        hit = _CACHE[("git", project)] = _git_hook_dirs(project)
+        hit = _CACHE["hooks-dirs:" + project] = _git_hook_dirs(project)
     return hit
 
 

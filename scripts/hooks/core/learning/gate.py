@@ -199,9 +199,11 @@ def diff_since_head(project):
     """{'lines', 'files', 'git'}: `git diff --numstat HEAD` plus untracked files' lines."""
     if not os.path.exists(os.path.join(project, ".git")):
         return {"lines": None, "files": 0, "git": False, "why": "not a git repository"}
-    out = tickets.run(["git", "diff", "--numstat", "HEAD"], project)
+    from core import gitrun
+
+    out = gitrun.run(project, "diff", "--numstat", "HEAD")
     if out is None:
-        out = tickets.run(["git", "diff", "--numstat"], project)  # no commit yet
+        out = gitrun.run(project, "diff", "--numstat")  # no commit yet
         if out is None:
             return {"lines": None, "files": 0, "git": True, "why": "git diff failed"}
     lines = files = 0
@@ -212,9 +214,7 @@ def diff_since_head(project):
             lines += sum(int(p) for p in parts[:2] if p.isdigit())
             if parts[0] == "-":
                 lines += 1  # binary file: count it as a change
-    untracked = (
-        tickets.run(["git", "ls-files", "--others", "--exclude-standard", "-z"], project) or ""
-    )
+    untracked = gitrun.run(project, "ls-files", "--others", "--exclude-standard", "-z") or ""
     for name in [n for n in untracked.split("\0") if n and not _ours(n)][:200]:
         files += 1
         try:
