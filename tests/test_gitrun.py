@@ -58,10 +58,13 @@ def test_the_unhardened_git_would_run_the_agents_code(evil_repo, proj):
 def test_hardened_git_runs_nothing_and_still_answers(evil_repo, proj, monkeypatch):
     monkeypatch.syspath_prepend(HOOKS)
     from core import gitrun
-    from core.learning import gate, retrieval
+    from core.learning import baseline, retrieval
 
-    diff = gate.diff_since_head(proj.dir)
-    assert diff["git"] is True and diff["lines"] >= 4 and diff["files"] >= 2
+    base = baseline.take(proj.dir, 0.0)
+    assert base["head"] and {"f.txt", "new.txt"} <= set(base["files"])
+    proj.write("f.txt", "one\ntwo\nthree\n")
+    diff = baseline.measure(proj.dir, base)
+    assert diff["git"] is True and diff["lines"] >= 1, diff
     changed = retrieval.changed_files(proj.dir)
     assert "f.txt" in changed and "new.txt" in changed
     assert gitrun.run(proj.dir, "status", "--porcelain") is not None

@@ -277,6 +277,8 @@ def _carry_over(ctx):
         if mod.pending(old):
             new[name] = old[name]
             carried.append(name)
+    if "learning" not in carried and learning.carry_baseline(old, new):
+        carried.append("learning baseline")
     if ctx.payload.get("source") != "clear" and intents.selected_id(old):
         new["intent"] = old[
             "intent"
@@ -322,6 +324,9 @@ def on_session_start(ctx):
     if isinstance(model, str):
         sess["model"] = model[:100]
     _status_notes(ctx)
+    from core import sandbox
+
+    sandbox.session_start(ctx)
     review.session_start(ctx)
     learning.session_start(ctx)
     intents.session_start(ctx)
