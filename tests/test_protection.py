@@ -186,3 +186,58 @@ def test_other_claude_files_stay_writable(ready):
     for rel in (".claude/commands/x.md", "docs/.claude-notes.md", "CLAUDE.md"):
         r = ready.pre("Write", {"file_path": ready.path(rel), "content": "x"})
         assert r.denied is None, (rel, r.denied)
+
+
+# ------------------------------------------------------------------ blocked paths: secrets only
+
+
+@pytest.mark.parametrize(
+    "path, rule",
+    [
+        ("/etc/shadow", "/etc/shadow"),
+        ("/etc/gshadow", "/etc/gshadow"),
+        ("/etc/sudoers", "/etc/sudoers"),
+        ("/etc/sudoers.d/90-cloud", "/etc/sudoers.d"),
+        ("/etc/ssl/private/site.crt", "/etc/ssl/private"),
+        ("/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_*_key"),
+        ("/etc/letsencrypt/live/x/privkey.pem", "/etc/letsencrypt/live"),
+        ("/proc/self/environ", "/proc/*/environ"),
+        ("~/.ssh/id_rsa", "~/.ssh"),
+        ("~/.aws/credentials", "~/.aws"),
+        ("~/.gnupg/pubring.kbx", "~/.gnupg"),
+        ("~/.docker/config.json", "~/.docker/config.json"),
+        ("~/.kube/config", "~/.kube/config"),
+        ("~/.netrc", ".netrc"),
+        ("~/.pgpass", ".pgpass"),
+        ("~/.git-credentials", "~/.git-credentials"),
+        ("~/.config/gh/hosts.yml", "~/.config/gh/hosts.yml"),
+        ("~/.npmrc", "~/.npmrc"),
+        ("~/.pypirc", "~/.pypirc"),
+        ("{p}/deploy/keystore.p12", "*.p12"),
+    ],
+)
+def test_secret_locations_are_blocked_with_their_rule(ready, path, rule):
+    p = path.replace("~", ready.home).replace("{p}", ready.dir)
+    for tool, ti in (("Read", {"file_path": p}), ("Bash", {"command": "cat %s" % p})):
+        d = deny(ready.pre(tool, ti))
+        assert d.startswith("[blocked-path]") and repr(rule) in d, (tool, p, d)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/etc/os-release",
+        "/etc/hosts",
+        "/etc/passwd",
+        "/etc/resolv.conf",
+        "/etc/ssl/certs/ca-certificates.crt",
+        "/etc/ssh/ssh_host_ed25519_key.pub",
+        "/etc/ssh/sshd_config",
+        "{p}/keys/id_ed25519.pub",
+    ],
+)
+def test_system_files_that_hold_no_secret_are_readable(ready, path):
+    p = path.replace("{p}", ready.dir)
+    for tool, ti in (("Read", {"file_path": p}), ("Bash", {"command": "cat %s" % p})):
+        r = ready.pre(tool, ti)
+        assert r.denied is None, (tool, p, r.denied)
