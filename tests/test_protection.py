@@ -72,6 +72,22 @@ def test_a_hard_link_to_the_key_cannot_even_be_read(ready, tmp_path):
         assert deny(ready.pre(tool, ti)).startswith("[self-protection]"), tool
 
 
+def test_a_hard_link_to_a_secret_reads_the_secret(ready, tmp_path):
+    key = os.path.join(ready.home, ".ssh", "id_ed25519")
+    os.makedirs(os.path.dirname(key))
+    with open(key, "w") as fh:
+        fh.write("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    link = str(tmp_path / "notes.txt")
+    os.link(key, link)
+    for tool, ti in (
+        ("Read", {"file_path": link}),
+        ("Bash", {"command": "cat " + link}),
+        ("Grep", {"pattern": "KEY", "path": link}),
+    ):
+        d = deny(ready.pre(tool, ti))
+        assert d.startswith("[blocked-path]") and "hard link" in d and "~/.ssh" in d, (tool, d)
+
+
 def test_an_ordinary_file_and_a_link_between_ordinary_files_are_writable(ready, tmp_path):
     a = tmp_path / "a.txt"
     a.write_text("a")

@@ -155,7 +155,42 @@ def blocked_rule(path, cwd, cfg, home=None):
                 return pat
         if _fold(p) == _fold(os.path.join(_config_dir(), "secret")):
             return "the hook secret"
-    return None
+    return _linked_secret(path, cwd, cfg, home)
+
+
+LINK_SCAN = 2000  # directory entries looked at for the secrets a hard link could share
+
+
+def _linked_secret(path, cwd, cfg, home):
+    """The blocked rule of the secret file that path is a hard link of (only asked for a file
+    with more than one link): the files under the blocked locations (~/.ssh, /etc/shadow, ...),
+    looked at once per process, at most LINK_SCAN entries."""
+    try:
+        st = os.stat(normalise(path, cwd, home))
+    except (OSError, ValueError):
+        return None
+    if st.st_nlink < 2 or not stat_isreg(st.st_mode):
+        return None
+    key = ("secrets", home, tuple(x for x in cfg.list("paths.blocked") if isinstance(x, str)))
+    table = _INODES.get(key)
+    if table is None:
+        table, left = {}, LINK_SCAN
+        for root, rule in sensitive_roots(cfg, home)[1:]:
+            for d, _dirs, files in os.walk(root) if os.path.isdir(root) else [("", [], [root])]:
+                for name in files:
+                    left -= 1
+                    try:
+                        fst = os.stat(os.path.join(d, name))
+                    except (OSError, ValueError):
+                        continue
+                    table.setdefault((fst.st_dev, fst.st_ino), rule)
+                if left < 0:
+                    break
+            if left < 0:
+                break
+        _INODES[key] = table
+    hit = table.get((st.st_dev, st.st_ino))
+    return "%s (a hard link to a file under it)" % hit if hit else None
 
 
 def _config_dir():
