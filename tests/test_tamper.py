@@ -235,3 +235,22 @@ def test_a_deferred_failure_counts_before_a_later_success_resets_the_streak(proj
     r = proj.fail("Bash", {"command": "make c"}, error=BAD)
     assert "TRIPPED" in r.user
     assert proj.state()["circuit_breaker"]["failures"] == 3
+
+
+def test_deleting_the_state_and_the_counter_entry_is_still_tamper(proj):
+    strict_state(proj)
+    os.unlink(state_path(proj))
+    os.unlink(os.path.join(proj.home, ".config", "sane-hooks", "counters.json"))
+    r = proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
+    assert r.denied.startswith("[tamper]") and "verified copy exists" in r.denied
+    assert "the last verified state" in r.user  # the person hears what the hooks keep
+    assert proj.prompt("s?").denied.startswith("safemode is ON")
+
+
+def test_the_person_is_told_when_the_lock_falls_back_to_defaults(proj):
+    proj.prompt("s+")
+    for f in verified_files(proj):
+        os.unlink(f)
+    edit_state(proj)
+    r = proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
+    assert r.denied.startswith("[tamper]") and "defaults: no verified copy exists" in r.user

@@ -472,16 +472,22 @@ def tamper_note(state):
     t = state.get("tamper") or {}
     if not t.get("locked"):
         return None
+    return "UNVERIFIED: the state is tamper-locked (%s); showing %s" % (
+        t.get("reason"),
+        tamper_source(t),
+    )
+
+
+def tamper_source(t):
+    """Where a locked state's values come from, in words."""
     r = t.get("restored")
     if isinstance(r, dict):
         at = r.get("at")
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at)) if at else "?"
-        src = "the last verified state (seq %s, written %s)" % (r.get("seq"), when)
-    elif t.get("kind") == "moved":
-        src = "defaults until `unlock` adopts the moved project's state"
-    else:
-        src = "defaults: %s" % (t.get("no_copy") or "no verified copy exists")
-    return "UNVERIFIED: the state is tamper-locked (%s); showing %s" % (t.get("reason"), src)
+        return "the last verified state (seq %s, written %s)" % (r.get("seq"), when)
+    if t.get("kind") == "moved":
+        return "defaults until `unlock` adopts the moved project's state"
+    return "defaults: %s" % (t.get("no_copy") or "no verified copy exists")
 
 
 def _mtime(path):
@@ -542,6 +548,11 @@ class Store:
             if counter:
                 return self._tampered(
                     "state file missing (the counter shows seq %d)" % counter, "missing", counter
+                )
+            if os.path.exists(verified_path(self.project)):
+                # no state and no counter, yet the hooks wrote one: both were removed
+                return self._tampered(
+                    "state file and counter entry missing (a verified copy exists)", "missing", 0
                 )
             self.fresh = True
             self.state = defaults(self.project)
