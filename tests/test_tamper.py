@@ -140,11 +140,11 @@ def test_unlock_without_a_verified_copy_starts_from_defaults_and_says_so(proj):
 
 def test_a_forged_verified_copy_is_not_trusted(proj):
     strict_state(proj)
-    (path,) = verified_files(proj)
-    doc = json.load(open(path))
-    forge(doc)
-    with open(path, "w") as fh:
-        json.dump(doc, fh)
+    for path in verified_files(proj):
+        doc = json.load(open(path))
+        forge(doc)
+        with open(path, "w") as fh:
+            json.dump(doc, fh)
     edit_state(proj)
     proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
     s = proj.prompt("s?").denied
@@ -152,22 +152,34 @@ def test_a_forged_verified_copy_is_not_trusted(proj):
     assert "DEFAULTS" in proj.prompt("unlock").denied
 
 
+def test_a_torn_newest_slot_falls_back_to_the_state_before_it(proj):
+    strict_state(proj)
+    proj.prompt("s-")  # the newest write: safemode off
+    proj.prompt("s+")  # and on again: this slot is torn below, the other says OFF
+    slots = sorted(verified_files(proj), key=lambda p: json.load(open(p))["state"]["seq"])
+    with open(slots[-1], "r+") as fh:
+        fh.truncate(100)
+    edit_state(proj)
+    proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
+    s = proj.prompt("s?").denied
+    assert s.startswith("safemode is OFF") and "last verified state" in s
+
+
 def test_the_verified_copy_is_not_updated_while_locked(proj):
     strict_state(proj)
-    (path,) = verified_files(proj)
-    before = open(path).read()
+    before = {p: open(p).read() for p in verified_files(proj)}
     edit_state(proj)
     proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
     proj.prompt("s-")  # the person may still change things while locked
     proj.post("Read", {"file_path": proj.path("a.py")})
-    assert open(path).read() == before
+    assert {p: open(p).read() for p in verified_files(proj)} == before
     assert "last verified" in proj.prompt("unlock").denied
-    assert open(path).read() != before  # written again once the lock is off
+    assert {p: open(p).read() for p in verified_files(proj)} != before  # written again
 
 
 def test_tools_cannot_touch_the_verified_copy(proj):
     strict_state(proj)
-    (path,) = verified_files(proj)
+    path = verified_files(proj)[0]
     d = os.path.dirname(path)
     for tool, ti in (
         ("Read", {"file_path": path}),

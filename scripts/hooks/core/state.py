@@ -145,10 +145,12 @@ def _project_key(project):
     return hashlib.sha256(project.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
-def verified_path(project):
-    """The last verified state of project: a copy of the signed document, outside the project
-    (the agent can delete or forge the project's copy, never this one)."""
-    return os.path.join(config_dir(), "verified", _project_key(project) + ".json")
+def verified_paths(project):
+    """The last verified state of project, in two slots written in turn (by the parity of the
+    sequence): a copy of the signed document, outside the project (the agent can delete or
+    forge the project's copy, never these)."""
+    base = os.path.join(config_dir(), "verified", _project_key(project))
+    return [base + ".0.json", base + ".1.json"]
 
 
 def pending_path(project):
@@ -157,42 +159,58 @@ def pending_path(project):
 
 
 def read_verified(key, project):
-    """(state, None) from the last verified copy, or (None, why there is none)."""
-    try:
-        with open(verified_path(project), "rb") as fh:
-            doc = json.loads(fh.read())
-        state, sig = doc["state"], doc["sig"]
-        if not isinstance(state, dict) or not isinstance(sig, str):
-            raise ValueError
-    except FileNotFoundError:
-        return None, "no verified copy exists"
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        return None, "the verified copy is unreadable"
-    if not hmac.compare_digest(sign(key, project, canonical(state)), sig):
-        return None, "the verified copy does not verify (was the key changed?)"
-    if (state.get("tamper") or {}).get("locked"):
-        return None, "the verified copy is itself locked"
-    return state, None
+    """(state, path, None) from the newest slot that verifies, or (None, None, why not)."""
+    best, where, why = None, None, "no verified copy exists"
+    for path in verified_paths(project):
+        try:
+            with open(path, "rb") as fh:
+                doc = json.loads(fh.read())
+            state, sig = doc["state"], doc["sig"]
+            if not isinstance(state, dict) or not isinstance(sig, str):
+                raise ValueError
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            why = why if best else "the verified copy is unreadable"
+            continue
+        if not hmac.compare_digest(sign(key, project, canonical(state)), sig):
+            why = "the verified copy does not verify (was the key changed?)"
+            continue
+        if (state.get("tamper") or {}).get("locked"):
+            continue
+        seq = state.get("seq") if isinstance(state.get("seq"), int) else -1
+        if best is None or seq > best.get("seq", -1):
+            best, where = state, path
+    return (best, where, None) if best is not None else (None, None, why)
 
 
-def write_verified(project, doc):
-    """Keep the copy beside the counters. No fsync: a rename is atomic, and after a power cut
-    an older genuine copy is still a genuine one."""
-    path = verified_path(project)
-    tmp = "%s.%d.tmp" % (path, os.getpid())
+def write_verified(project, doc, seq):
+    """Keep the copy beside the counters, written in place into the slot of seq's parity.
+    No temp file, no rename, no fsync: on ext4 a rename over a file or a truncation to zero
+    forces a flush (milliseconds per write); a torn slot fails its signature, and the other
+    slot still holds the state before it."""
+    path = verified_paths(project)[seq % 2]
     for attempt in (0, 1):
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
             break
         except FileNotFoundError:
             if attempt:
                 raise
             os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     try:
-        os.write(fd, doc)
+        os.pwrite(fd, doc, 0)
+        os.ftruncate(fd, len(doc))
     finally:
         os.close(fd)
-    os.replace(tmp, path)
+
+
+def drop_verified(project):
+    for path in verified_paths(project):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 PENDING_CAP = 50  # failures kept while the lock is busy (each one counts; more add nothing)
@@ -549,7 +567,7 @@ class Store:
                 return self._tampered(
                     "state file missing (the counter shows seq %d)" % counter, "missing", counter
                 )
-            if os.path.exists(verified_path(self.project)):
+            if any(os.path.exists(v) for v in verified_paths(self.project)):
                 # no state and no counter, yet the hooks wrote one: both were removed
                 return self._tampered(
                     "state file and counter entry missing (a verified copy exists)", "missing", 0
@@ -605,10 +623,12 @@ class Store:
         on in the last state the hooks wrote stays so."""
         self.tamper, self.tamper_kind = reason, kind
         now = time.time()
-        good, why = read_verified(self._key, self.project) if kind != "moved" else (None, None)
+        good, where, why = (
+            read_verified(self._key, self.project) if kind != "moved" else (None, None, None)
+        )
         if good is not None:
+            restored = {"seq": good.get("seq"), "at": _mtime(where)}
             state = migrate(good, self.project)
-            restored = {"seq": good.get("seq"), "at": _mtime(verified_path(self.project))}
         else:
             state = defaults(self.project)
             restored = None
@@ -669,13 +689,9 @@ class Store:
         _atomic_write(self.path, data)
         if not (self.state.get("tamper") or {}).get("locked"):
             try:
-                write_verified(self.project, data)
+                write_verified(self.project, data, self.state["seq"])
             except OSError:
-                # a stale copy would restore an older state after a tamper: better none
-                try:
-                    os.unlink(verified_path(self.project))
-                except OSError:
-                    pass
+                drop_verified(self.project)  # a stale copy would restore an older state
         raise_counter(self.project, self.state["seq"])
         self._loaded_text = text
         if self.pending:
