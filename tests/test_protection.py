@@ -257,3 +257,19 @@ def test_system_files_that_hold_no_secret_are_readable(ready, path):
     for tool, ti in (("Read", {"file_path": p}), ("Bash", {"command": "cat %s" % p})):
         r = ready.pre(tool, ti)
         assert r.denied is None, (tool, p, r.denied)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar xf /tmp/x.tar .git/hooks",
+        "cp -r /tmp/evil/. .git/hooks/",
+        "mv /tmp/m.json .mcp.json",
+        "rsync -a /tmp/skills/ .claude/skills/",
+        "unzip -o /tmp/a.zip -d .claude/skills",
+    ],
+)
+def test_shell_writes_into_run_outside_files(ready, command):
+    os.makedirs(ready.path(".git", "hooks"))
+    d = deny(ready.pre("Bash", {"command": command}))
+    assert d.startswith("[self-protection]"), (command, d)

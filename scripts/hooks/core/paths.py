@@ -622,8 +622,15 @@ def _candidates(project, cfg, home, limit):
             ".claude/sane-templates",
             ".claude/settings.json",
             ".claude/settings.local.json",
+            ".claude/skills",
+            ".claude/plugins",
+            ".mcp.json",
         )
     ]
+    from core import hookfiles
+
+    out += hookfiles.git_hook_dirs(proj)
+    out += hookfiles.command_files(proj, home or os.path.expanduser("~"), _claude_user_dirs(home))
     n = 0
     for top in ("scripts/hooks", ".claude/sane-templates"):
         for root, dirs, files in os.walk(os.path.join(proj, top)):
@@ -642,6 +649,7 @@ def _candidates(project, cfg, home, limit):
             "counters.json.lock",
             "config.yaml",
             "personal-learnings.md",
+            "verified",
         )
     ]
     for extra in cfg.list("paths.protected_extra"):
