@@ -100,6 +100,7 @@ def test_locked_status_answers_say_unverified_and_show_the_last_verified_values(
     assert doc["verified"] is False and doc["shown"] == "last verified"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("via", ["prompt", "cli"])
 def test_unlock_restores_the_last_verified_state(proj, via):
     strict_state(proj)
@@ -210,6 +211,7 @@ def _hold_lock(proj):
     return holder
 
 
+@pytest.mark.process
 def test_failures_seen_while_the_lock_is_busy_are_counted_at_the_next_write(proj):
     proj.prompt("rb?")
     holder = _hold_lock(proj)
@@ -236,6 +238,7 @@ def test_failures_seen_while_the_lock_is_busy_are_counted_at_the_next_write(proj
     assert any(e["event"] == "deferred_failures_counted" and e["count"] == 3 for e in events)
 
 
+@pytest.mark.process
 def test_a_deferred_failure_counts_before_a_later_success_resets_the_streak(proj):
     proj.fail("Bash", {"command": "make a"}, error=BAD)
     holder = _hold_lock(proj)
