@@ -269,3 +269,31 @@ def test_the_person_is_told_when_the_lock_falls_back_to_defaults(proj):
     edit_state(proj)
     r = proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
     assert r.denied.startswith("[tamper]") and "defaults: no verified copy exists" in r.user
+
+
+def test_deferred_failures_survive_a_dead_taker_and_a_late_writer(proj, monkeypatch):
+    from conftest import HOOKS
+
+    monkeypatch.syspath_prepend(HOOKS)
+    monkeypatch.setenv("XDG_CONFIG_HOME", os.path.join(proj.home, ".config"))
+    from core import state
+
+    def fail(n):
+        state.defer_failure(
+            proj.dir,
+            {"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "error": "e%d" % n},
+        )
+
+    fail(1)
+    recs, n = state.take_pending(proj.dir)  # a taker that dies here, before its write
+    assert [r["error"] for r in recs] == ["e1"]
+    fail(2)  # a new pending file meanwhile
+    recs, n = state.take_pending(proj.dir)  # the next taker finishes the dead one's first
+    assert [r["error"] for r in recs] == ["e1"]
+    with open(state.pending_path(proj.dir) + ".taken", "ab") as fh:
+        fh.write(b'{"hook_event_name": "PostToolUseFailure", "error": "late"}\n')
+    state.done_pending(proj.dir, n)
+    recs, n = state.take_pending(proj.dir)
+    assert sorted(r["error"] for r in recs) == ["e2", "late"]
+    state.done_pending(proj.dir, n)
+    assert state.take_pending(proj.dir) == ([], 0)

@@ -261,24 +261,23 @@ def defer_failure(project, payload):
 
 
 def take_pending(project):
-    """The deferred failures, moved aside (the caller holds the state lock, so it is the only
-    taker; writers append to the old name until the rename). done_pending() deletes them once
-    the state that counted them is written; a crash before that leaves them to the next one."""
+    """(the deferred failures, bytes read), moved aside first. The caller holds the state
+    lock, so it is the only taker. A `.taken` file left by a taker that died before its write
+    is taken again (the new pending file waits for the next one). done_pending() deletes it
+    once the state that counted them is written, keeping what a late writer appended."""
     path = pending_path(project)
     taken = path + ".taken"
-    try:
-        os.rename(path, taken)
-    except FileNotFoundError:
-        if not os.path.exists(taken):
-            return []
-    except OSError:
-        return []
-    out = []
+    if not os.path.exists(taken):
+        try:
+            os.rename(path, taken)
+        except OSError:
+            return [], 0
     try:
         with open(taken, "rb") as fh:
             raw = fh.read(PENDING_CAP * PENDING_LINE * 2)
     except OSError:
-        return []
+        return [], 0
+    out = []
     for line in raw.splitlines()[: PENDING_CAP * 2]:
         try:
             rec = json.loads(line)
@@ -286,12 +285,25 @@ def take_pending(project):
             continue
         if isinstance(rec, dict) and rec.get("hook_event_name") == "PostToolUseFailure":
             out.append(rec)
-    return out[:PENDING_CAP]
+    return out[:PENDING_CAP], len(raw)
 
 
-def done_pending(project):
+def done_pending(project, counted):
+    """Drop the taken file; lines a writer appended after it was read (it opened the file
+    before the rename) go back to the pending file for the next write."""
+    path = pending_path(project)
+    taken = path + ".taken"
     try:
-        os.unlink(pending_path(project) + ".taken")
+        with open(taken, "rb") as fh:
+            fh.seek(counted)
+            late = fh.read(PENDING_CAP * PENDING_LINE)
+        if late:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, late)
+            finally:
+                os.close(fd)
+        os.unlink(taken)
     except OSError:
         pass
 
@@ -541,6 +553,7 @@ class Store:
         self._loaded_text = None
         self._key = None
         self.pending = []
+        self._pending_bytes = 0
 
     def open(self):
         os.makedirs(self.dir, exist_ok=True)
@@ -554,7 +567,7 @@ class Store:
         """The failures deferred while the lock was busy (only with the lock; the hooks replay
         them before this call's event, and commit() drops them once counted)."""
         if self.locked and not self.pending:
-            self.pending = take_pending(self.project)
+            self.pending, self._pending_bytes = take_pending(self.project)
         return self.pending
 
     def _load(self):
@@ -675,7 +688,7 @@ class Store:
         text = canonical(self.state)
         if not force and text == self._loaded_text:
             if self.pending:  # replayed and changed nothing (interrupts): done with them
-                done_pending(self.project)
+                done_pending(self.project, self._pending_bytes)
                 self.pending = []
             return False
         counter = read_counter(self.project)
@@ -695,7 +708,7 @@ class Store:
         raise_counter(self.project, self.state["seq"])
         self._loaded_text = text
         if self.pending:
-            done_pending(self.project)
+            done_pending(self.project, self._pending_bytes)
             self.pending = []
         return True
 
