@@ -1,5 +1,7 @@
 """Paths: normalisation, blocked paths, self-protection and the temp dir."""
 
+from __future__ import annotations
+
 import os
 import sys
 
@@ -161,7 +163,7 @@ def blocked_rule(path, cwd, cfg, home=None):
 LINK_SCAN = 2000  # directory entries looked at for the secrets a hard link could share
 
 
-def _linked_secret(path, cwd, cfg, home):
+def _linked_secret(path: str, cwd: str, cfg, home: str | None) -> str | None:
     """The blocked rule of the secret file that path is a hard link of (only asked for a file
     with more than one link): the files under the blocked locations (~/.ssh, /etc/shadow, ...),
     looked at once per process, at most LINK_SCAN entries."""
@@ -172,7 +174,7 @@ def _linked_secret(path, cwd, cfg, home):
     if st.st_nlink < 2 or not stat_isreg(st.st_mode):
         return None
     key = ("secrets", home, tuple(x for x in cfg.list("paths.blocked") if isinstance(x, str)))
-    table = _INODES.get(key)
+    table: dict | None = _INODES.get(key)
     if table is None:
         table, left = {}, LINK_SCAN
         for root, rule in sensitive_roots(cfg, home)[1:]:
@@ -215,7 +217,7 @@ def untouchable(path, cwd, home=None):
     return same_inode(path, cwd, home, _untouchable_files()) is not None
 
 
-def _untouchable_files():
+def _untouchable_files() -> list[str]:
     cdir = _config_dir()
     out = [os.path.join(cdir, "secret"), os.path.join(cdir, "counters.json")]
     try:
@@ -226,15 +228,15 @@ def _untouchable_files():
     return out
 
 
-_INODES = {}
+_INODES: dict = {}
 
 
-def _inodes(files):
+def _inodes(files: list[str]) -> dict:
     """{(st_dev, st_ino): path} of the existing regular files among `files` (once per process
     for the same list)."""
     key = tuple(files)
     if key not in _INODES:
-        table = {}
+        table: dict = {}
         for f in files:
             try:
                 st = os.stat(f)
@@ -248,11 +250,11 @@ def _inodes(files):
     return _INODES[key]
 
 
-def stat_isreg(mode):
+def stat_isreg(mode: int) -> bool:
     return mode & 0o170000 == 0o100000
 
 
-def same_inode(path, cwd, home, files):
+def same_inode(path: str, cwd: str, home: str | None, files) -> str | None:
     """The file among `files` that `path` is a hard link of, or None. A file with one link
     is nobody's other name, so this costs one stat for almost every path."""
     try:
@@ -322,7 +324,7 @@ KINDS = {
 }
 
 
-def protected_reason(path, cwd, project, cfg, home=None):
+def protected_reason(path: str, cwd: str, project: str, cfg, home: str | None = None) -> str | None:
     """The whole [self-protection] block message for a write to path, or None."""
     hit = protected(path, cwd, project, cfg, home)
     if not hit:
@@ -332,7 +334,9 @@ def protected_reason(path, cwd, project, cfg, home=None):
     return "[self-protection] %s is %s (%s): %s. %s" % (path, what, rule, why, way)
 
 
-def protected(path, cwd, project, cfg, home=None):
+def protected(
+    path: str, cwd: str, project: str, cfg, home: str | None = None
+) -> tuple[str, str] | None:
     """(rule, kind) when a write to path is self-protection, else None. kind is a key of
     KINDS. A path whose inode is a protected file's is that file (hard links)."""
     if untouchable(path, cwd, home):
@@ -400,7 +404,7 @@ def protected(path, cwd, project, cfg, home=None):
 RUNS_IN_CLAUDE_DIR = ("agents", "skills", "plugins")
 
 
-def _claude_rule(fp, claude_dirs, home):
+def _claude_rule(fp: str, claude_dirs: list[str], home: str) -> tuple[str, str] | None:
     """(rule, kind) for Claude Code's own files at fp: settings, agents, skills, plugins,
     ~/.claude.json (user MCP servers). Any `.claude` directory counts, nested ones too."""
     parts = fp.split("/")
@@ -432,7 +436,7 @@ def _claude_rule(fp, claude_dirs, home):
     return None
 
 
-def _link_targets(project, cfg, home, runs):
+def _link_targets(project: str, cfg, home: str, runs: list[str]) -> list[str]:
     """The files a hard link must not share an inode with (asked only for a path with more
     than one link)."""
     out = list(_protected_candidates(project, cfg, home))
@@ -450,7 +454,7 @@ def _link_targets(project, cfg, home, runs):
     return out
 
 
-def hookfiles_settings(project, home=None):
+def hookfiles_settings(project: str, home: str | None = None) -> list[str]:
     from core import hookfiles
 
     return hookfiles.settings_files(project, _claude_user_dirs(home))
@@ -595,7 +599,7 @@ def dyn_pattern(p):
     return pat
 
 
-_CANDIDATES = {}
+_CANDIDATES: dict = {}
 
 
 def _protected_candidates(project, cfg, home=None, limit=400):

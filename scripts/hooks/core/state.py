@@ -6,6 +6,8 @@ raise the counter. So a state on disk is always at or above its counter, and a s
 its counter can only be a replayed copy.
 """
 
+from __future__ import annotations
+
 import hashlib
 import hmac
 import json
@@ -141,11 +143,11 @@ def counters_path():
     return os.path.join(config_dir(), "counters.json")
 
 
-def _project_key(project):
+def _project_key(project: str) -> str:
     return hashlib.sha256(project.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
-def verified_paths(project):
+def verified_paths(project: str) -> list[str]:
     """The last verified state of project, in two slots written in turn (by the parity of the
     sequence): a copy of the signed document, outside the project (the agent can delete or
     forge the project's copy, never these)."""
@@ -153,12 +155,12 @@ def verified_paths(project):
     return [base + ".0.json", base + ".1.json"]
 
 
-def pending_path(project):
+def pending_path(project: str) -> str:
     """Failures seen while another process held the state lock, counted at the next write."""
     return os.path.join(config_dir(), "verified", _project_key(project) + ".pending.jsonl")
 
 
-def read_verified(key, project):
+def read_verified(key: bytes, project: str) -> tuple[dict | None, str | None, str | None]:
     """(state, path, None) from the newest slot that verifies, or (None, None, why not)."""
     best, where, why = None, None, "no verified copy exists"
     for path in verified_paths(project):
@@ -184,7 +186,7 @@ def read_verified(key, project):
     return (best, where, None) if best is not None else (None, None, why)
 
 
-def write_verified(project, doc, seq):
+def write_verified(project: str, doc: bytes, seq: int) -> None:
     """Keep the copy beside the counters, written in place into the slot of seq's parity.
     No temp file, no rename, no fsync: on ext4 a rename over a file or a truncation to zero
     forces a flush (milliseconds per write); a torn slot fails its signature, and the other
@@ -205,7 +207,7 @@ def write_verified(project, doc, seq):
         os.close(fd)
 
 
-def drop_verified(project):
+def drop_verified(project: str) -> None:
     for path in verified_paths(project):
         try:
             os.unlink(path)
@@ -217,7 +219,7 @@ PENDING_CAP = 50  # failures kept while the lock is busy (each one counts; more 
 PENDING_LINE = 3000  # under PIPE_BUF: one O_APPEND write is never interleaved
 
 
-def defer_failure(project, payload):
+def defer_failure(project: str, payload: dict) -> None:
     """Record a PostToolUseFailure seen without the lock (append-only, one write)."""
     rec = {
         k: payload.get(k)
@@ -260,7 +262,7 @@ def defer_failure(project, payload):
         os.close(fd)
 
 
-def take_pending(project):
+def take_pending(project: str) -> tuple[list[dict], int]:
     """(the deferred failures, bytes read), moved aside first. The caller holds the state
     lock, so it is the only taker. A `.taken` file left by a taker that died before its write
     is taken again (the new pending file waits for the next one). done_pending() deletes it
@@ -288,7 +290,7 @@ def take_pending(project):
     return out[:PENDING_CAP], len(raw)
 
 
-def done_pending(project, counted):
+def done_pending(project: str, counted: int) -> None:
     """Drop the taken file; lines a writer appended after it was read (it opened the file
     before the rename) go back to the pending file for the next write."""
     path = pending_path(project)
@@ -456,7 +458,7 @@ def sign(key, project, text):
 UNLOCKED = {"locked": False, "since": None, "reason": None, "kind": None}
 
 
-def unlock(state, project):
+def unlock(state: dict, project: str) -> dict:
     """Lift a tamper lock. A moved project's genuine state is adopted. Otherwise the locked
     state already is the last verified one (restored when the tamper was found) plus what the
     hooks saw since: the lock comes off and nothing else changes, so a tripped breaker,
@@ -473,7 +475,7 @@ def unlock(state, project):
     return new
 
 
-def unlock_text(tamper):
+def unlock_text(tamper: dict) -> str:
     """What `unlock` tells the person about the state it leaves (from the lock's record)."""
     was = tamper.get("reason")
     if isinstance(tamper.get("adopt"), dict):
@@ -496,7 +498,7 @@ def unlock_text(tamper):
     )
 
 
-def tamper_note(state):
+def tamper_note(state: dict) -> str | None:
     """None when the state is not tamper-locked; else one line saying the values shown are
     not verified and where they come from (the last verified copy, or defaults)."""
     t = state.get("tamper") or {}
@@ -508,7 +510,7 @@ def tamper_note(state):
     )
 
 
-def tamper_source(t):
+def tamper_source(t: dict) -> str:
     """Where a locked state's values come from, in words."""
     r = t.get("restored")
     if isinstance(r, dict):
@@ -520,7 +522,9 @@ def tamper_source(t):
     return "defaults: %s" % (t.get("no_copy") or "no verified copy exists")
 
 
-def _mtime(path):
+def _mtime(path: str | None) -> float | None:
+    if not path:
+        return None
     try:
         return os.stat(path).st_mtime
     except OSError:
@@ -563,7 +567,7 @@ class Store:
         self._load()
         return self
 
-    def take_pending(self):
+    def take_pending(self) -> list[dict]:
         """The failures deferred while the lock was busy (only with the lock; the hooks replay
         them before this call's event, and commit() drops them once counted)."""
         if self.locked and not self.pending:
@@ -712,7 +716,7 @@ class Store:
             self.pending = []
         return True
 
-    def defer(self, payload):
+    def defer(self, payload: dict) -> None:
         """Without the lock nothing is written: keep a failure for the next locked write."""
         if not self.locked:
             try:
