@@ -29,7 +29,9 @@ CACHES = (
     ("core.shell.analysis", "_home", "none"),  # HOME read once per process
     ("core.shell.analysis", "_cache", "clear"),  # analyses of recent commands
     ("core.paths", "_CANDIDATES", "clear"),  # protected paths of one project
-    ("core.paths", "_INODES", "clear"),  # inodes of the protected files of one HOME/project
+    ("core.paths", "_INODES", "clear"),  # inodes of the protected files (hard links)
+    ("core.hookfiles", "_CACHE", "clear"),  # files the settings run, git hook dirs
+    ("core.gitrun", "_FILTERS", "clear"),  # filter drivers a repository config names
 )
 # Module-level state that is right to share across calls: the same whatever the environment.
 SHARED = (

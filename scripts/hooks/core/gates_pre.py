@@ -89,8 +89,8 @@ def self_protection(ctx, facts):
     for raw in facts.raw_reads + facts.raw_writes:
         if paths.untouchable(raw, ctx.cwd, ctx.home):
             return (
-                "[self-protection] %s is the hook secret, counters or a lock file; no tool "
-                "may touch it. Leave it alone." % raw
+                "[self-protection] %s is the hook secret, counters, last verified state or "
+                "a lock file; no tool may touch it. Leave it alone." % raw
             )
     if facts.kind in ("shell", "mcp_write") and paths.names_untouchable(facts.text):
         return (
@@ -106,13 +106,9 @@ def self_protection(ctx, facts):
                 "a narrower directory." % (raw, hit[0])
             )
     for raw in facts.raw_writes:
-        rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
-        if rule:
-            return (
-                "[self-protection] %s is a sane-hooks file (%s); the agent may not write "
-                "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
-                "or ask the person to change it." % (raw, rule, CLI)
-            )
+        reason = paths.protected_reason(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
+        if reason:
+            return reason
     wipe = _wipes_protected(ctx, facts)
     if wipe:
         return (
