@@ -4,11 +4,11 @@ The project's settings turn the sandbox on with the unsandboxed fallback off, `d
 the state and `denyRead` on `<config>/sane-hooks/` (the key) and the state lock, as `install`
 will write them. The key lives in its file (no SANE_HOOK_SECRET in the environment), so inside
 the sandbox the agent's shell can neither read it nor write the state. The scripted agent
-selects an intent, records an observation and marks both SaneLoop criteria met with
-`sane.py`, and reads `sane.py status`: each state change is handed to the hooks, applied at
-PostToolUse, and the model is told so; the status says the signature was not checked. The
-same script without the sandbox applies each change in the CLI itself: every subcommand works
-and exits 0 both ways.
+selects an intent, records an observation, marks both SaneLoop criteria met, records a
+learning from stdin and one from a file it wrote, all with `sane.py`, and reads `sane.py
+status`: each state change is handed to the hooks, applied at PostToolUse, and the model is
+told so; the status says the signature was not checked. The same script without the sandbox
+applies each change in the CLI itself: every subcommand works and exits 0 both ways.
 """
 
 from __future__ import annotations
@@ -25,6 +25,16 @@ INTENTS = (
     "  - {id: INT-1, name: Parser fixes, status: IN_PROGRESS, owned_scope: ['src/**']}\n"
 )
 CLI = "python3 scripts/hooks/sane.py"
+LEARNING = {
+    "category": "pitfall",
+    "summary": "The tokenizer keeps empty tokens: filter them before parsing",
+    "detail": "A trailing comma made the tokenizer emit an empty token that the parser "
+    "could not handle; filter empty tokens first.",
+    "tags": ["parser", "tokenizer"],
+    "criteria_met": ["behavior_changing"],
+    "scope": "project",
+}
+SECOND = dict(LEARNING, summary="Run the parser tests with -q: the fixtures print a lot")
 MARK = "<<sane-hooks request>>"
 
 
@@ -80,27 +90,34 @@ def test_agent_allowed_subcommands_work_under_the_sandbox(e2e: E2E, sandboxed: b
             bash(f'{CLI} learn observe "the tokenizer keeps empty tokens"'),
             bash(f"{CLI} loop check 1"),
             bash(f"{CLI} loop check 2"),
+            bash(f"{CLI} learn reflect <<'EOF'\n{json.dumps([LEARNING])}\nEOF"),
+            tool_use(
+                "Write",
+                {"file_path": str(e2e.project / "src" / "r.json"), "content": json.dumps(SECOND)},
+            ),
+            bash(f"{CLI} learn reflect --file src/r.json"),
             bash(f"{CLI} status"),
             text("done"),
         ],
     )
     assert_hooks_healthy(run, e2e)
     results = run.results_for("Bash")
-    assert len(results) == 5, run.describe()
+    assert len(results) == 7, run.describe()
     outs = [assert_allowed(r, run) for r in results]  # every one exits 0
     later = json.dumps([c.messages for c in run.calls()])
     if sandboxed:
-        for out in outs[:4]:
+        for out in outs[:6]:
             assert MARK in out and "handed to the hooks" in out, run.describe()
-        assert "signature was not checked" in outs[4], outs[4]
+        assert "signature was not checked" in outs[6], outs[6]
         # PostToolUse told the model what the hooks did with each request
-        assert later.count("applied by the hooks") >= 4, run.describe()
+        assert later.count("applied by the hooks") >= 6, run.describe()
     else:
         assert "intent INT-1 selected" in outs[0], outs[0]
         assert "observation recorded" in outs[1], outs[1]
         assert "criterion 1 met" in outs[2], outs[2]
         assert "criterion 2 met" in outs[3], outs[3]
-        assert "state verified: yes" in outs[4], outs[4]
+        assert "recorded 1 learning" in outs[4] and "recorded 1 learning" in outs[5], outs
+        assert "state verified: yes" in outs[6], outs[6]
         assert MARK not in "".join(outs)
     status = e2e.status()
     sess = status["sessions"][status["last_session"]]  # the hooks' session id
@@ -108,6 +125,8 @@ def test_agent_allowed_subcommands_work_under_the_sandbox(e2e: E2E, sandboxed: b
     assert "empty tokens" in json.dumps(sess.get("learning")), sess.get("learning")
     crit = sess["saneloop"]["acceptance_criteria"]
     assert [c["met"] for c in crit] == [True, True], crit
+    learnings = (e2e.project / ".claude" / "learnings.md").read_text()
+    assert LEARNING["summary"] in learnings and SECOND["summary"] in learnings
     assert status["verified"] is True
     assert run.result_text == "done", run.describe()
     assert not any(a.get("event") == "tamper" for a in e2e.audit())
