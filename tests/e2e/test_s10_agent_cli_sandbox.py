@@ -130,3 +130,41 @@ def test_agent_allowed_subcommands_work_under_the_sandbox(e2e: E2E, sandboxed: b
     assert status["verified"] is True
     assert run.result_text == "done", run.describe()
     assert not any(a.get("event") == "tamper" for a in e2e.audit())
+
+
+def test_reviewer_decides_under_the_sandbox(e2e: E2E) -> None:
+    """The reviewer subagent's `review decide` is handed to the hooks and counts once the
+    reviewer finishes; the Stop that asked for the review then lets the agent stop."""
+    from . import test_s6_review as s6
+
+    _no_env_key(e2e)
+    e2e.install_sane()
+    _sandbox(e2e)
+    e2e.config("research: {required: [local]}\n")
+    readme = e2e.write("README.md", "# demo\n")
+    e2e.commit()
+    target = e2e.project / "greet.py"
+    run = e2e.run(
+        "#review add a greeting script",
+        script=[
+            tool_use("Read", {"file_path": str(readme)}),
+            tool_use("Write", {"file_path": str(target), "content": "print('hi')\n"}),
+            text("the greeting is written"),  # Stop: blocked, review pending
+            s6.spawn_reviewer,
+            text("the reviewer approved"),
+        ],
+        subagents={"SESSION_ID=": [s6.reviewer_decides, text("COMPLETE: greeting is right")]},
+    )
+    assert run.returncode == 0, run.describe()
+    assert_hooks_healthy(run, e2e)
+    [decide] = run.tool_uses("Bash", kind="subagent")
+    out = assert_allowed(run.tool_result(decide["id"]), run)
+    assert MARK in out and "handed to the hooks" in out, out
+    stops = run.hooks("Stop")
+    says = [f"{ev.get('stdout')}\n{ev.get('stderr')}" for ev in stops]
+    assert "[review]" in says[0] and sum("[review]" in s for s in says) == 1, run.describe()
+    assert '"decision": "block"' not in says[-1], run.describe()
+    status = e2e.status()
+    review = status["sessions"][status["last_session"]]["review"]
+    assert review["decision"]["word"] == "COMPLETE" and review["decision"]["by"] == "agent"
+    assert review["decision"]["confirmed"] is True, review["decision"]
