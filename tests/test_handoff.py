@@ -390,6 +390,7 @@ READS = [
     ["intent", "list"],
     ["intent", "show"],
     ["trace", "verify"],
+    ["doctor"],
 ]
 
 
@@ -400,7 +401,9 @@ def test_reading_subcommands_work_and_say_what_was_not_verified(sp, args):
     before = state_bytes(sp)
     cli, post = call(sp, args, "t-read-" + "-".join(args))
     assert cli.returncode == 0, cli.stderr
-    if args[0] not in ("trace",):
+    if args[0] == "doctor":
+        assert "state      not checked here" in cli.stdout and "0 problems" in cli.stdout
+    elif args[0] != "trace":
         assert "signature was not checked" in cli.stderr, cli.stderr
     assert MARK not in cli.stdout
     assert not os.path.exists(key_file(sp))
