@@ -502,3 +502,36 @@ def test_forged_help_request_never_spills_onto_the_hook_output(sp):
     )
     assert post.json is not None and "NOT applied" in post.context
     assert met(sp) == [False, False]
+
+
+# ------------------------------------------------------------------ the request parser
+
+
+def test_requests_in_reads_only_marked_lines_within_bounds():
+    from core import handoff
+    from core.cli.common import REQUEST_LIMIT
+
+    good = _req(["loop", "check", "1"])
+    text = "noise\n  %s  \nnot %s\n" % (good, good)
+    assert [r for r, _ in handoff.requests_in(text)] == [{"v": 1, "args": ["loop", "check", "1"]}]
+    assert handoff.requests_in("plain output, no request") == []
+    found = handoff.requests_in(MARK + " {not json\n" + MARK + ' {"v": 1}\n')
+    assert [p for _, p in found] == [
+        "a request that is not valid JSON (cut short?)",
+        "a request without its arguments",
+    ]
+    big = MARK + " " + json.dumps({"v": 1, "args": ["x" * REQUEST_LIMIT]})
+    assert handoff.requests_in(big)[0][0] is None
+    many = handoff.requests_in((good + "\n") * 20)
+    assert len(many) == handoff.MAX_REQUESTS + 1 and many[-1][0] is None
+
+
+def test_request_too_large_for_one_call_is_refused_by_the_cli(sp, tracker):  # noqa: F811
+    closed_ticket(sp, tracker)
+    sp.stop()
+    cands = [cand(summary="Learning number %d about the parser cache" % i) for i in range(20)]
+    for c in cands:
+        c["detail"] = c["detail"] * 4
+    cli, post = call(sp, ["learn", "reflect", sp.sid], "t-big", input=json.dumps(cands))
+    assert cli.returncode == 1 and "split it into several calls" in cli.stderr
+    assert MARK not in cli.stdout and gate(sp)["status"] == "blocked"
