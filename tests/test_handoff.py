@@ -370,7 +370,8 @@ def test_tamper_locked_state_refuses_the_request(sp):
         {"stdout": cli.stdout, "stderr": "", "interrupted": False},
         tool_use_id="t-tam",
     )
-    assert "applied by the hooks" not in post.context
+    assert "applied by the hooks" not in post.context and "[tamper]" in post.context
+    assert met(sp) == [False, False]
 
 
 # ------------------------------------------------------------------ reading, and exit codes

@@ -1,14 +1,14 @@
 """Scenario 10: agent-run sane.py under Claude Code's OS sandbox, through the real client.
 
-The project's settings turn the sandbox on with the unsandboxed fallback off, `denyWrite` on
-the state and `denyRead` on `<config>/sane-hooks/` (the key) and the state lock, as `install`
-will write them. The key lives in its file (no SANE_HOOK_SECRET in the environment), so inside
-the sandbox the agent's shell can neither read it nor write the state. The scripted agent
-selects an intent, records an observation, marks both SaneLoop criteria met, records a
-learning from stdin and one from a file it wrote, all with `sane.py`, and reads `sane.py
-status`: each state change is handed to the hooks, applied at PostToolUse, and the model is
-told so; the status says the signature was not checked. The same script without the sandbox
-applies each change in the CLI itself: every subcommand works and exits 0 both ways.
+`install` turns the sandbox on with the unsandboxed fallback off, `denyWrite` on the state and
+`denyRead` on `<config>/sane-hooks/` (the key) and the state lock. The key lives in its file
+(no SANE_HOOK_SECRET in the environment), so inside the sandbox the agent's shell can
+neither read it nor write the state. The scripted agent selects an intent, records an
+observation, marks both SaneLoop criteria met, records a learning from stdin and one from a
+file it wrote, all with `sane.py`, and reads `sane.py status`: each state change is handed to
+the hooks, applied at PostToolUse, and the model is told so; the status says the signature was
+not checked. The same script without the sandbox applies each change in the CLI itself: every
+subcommand works and exits 0 both ways.
 """
 
 from __future__ import annotations
@@ -50,23 +50,6 @@ def _no_env_key(e2e: E2E) -> None:
     e2e.base_env = base_env  # type: ignore[method-assign]
 
 
-def _sandbox(e2e: E2E) -> None:
-    settings = e2e.settings()
-    claude = e2e.project / ".claude"
-    settings["sandbox"] = {
-        "enabled": True,
-        "allowUnsandboxedCommands": False,
-        "filesystem": {
-            "denyWrite": ["/" + str(claude / "state.json"), "/" + str(e2e.project / "scripts")],
-            "denyRead": [
-                "/" + str(e2e.xdg / "sane-hooks"),
-                "/" + str(claude / "state.json.lock"),
-            ],
-        },
-    }
-    e2e.write_settings(settings)
-
-
 def bash(cmd: str) -> list:
     return tool_use("Bash", {"command": cmd, "description": "sane-hooks"})
 
@@ -74,9 +57,11 @@ def bash(cmd: str) -> list:
 @pytest.mark.parametrize("sandboxed", [True, False], ids=["sandbox", "no-sandbox"])
 def test_agent_allowed_subcommands_work_under_the_sandbox(e2e: E2E, sandboxed: bool) -> None:
     _no_env_key(e2e)
-    e2e.install_sane()
-    if sandboxed:
-        _sandbox(e2e)
+    e2e.install_sane()  # install writes the sandbox and its deny lists
+    if not sandboxed:
+        settings = e2e.settings()
+        settings.pop("sandbox", None)
+        e2e.write_settings(settings)
     e2e.config("research: {required: []}\n")
     e2e.write(".claude/active_intents.yaml", INTENTS)
     e2e.commit()
@@ -138,8 +123,7 @@ def test_reviewer_decides_under_the_sandbox(e2e: E2E) -> None:
     from . import test_s6_review as s6
 
     _no_env_key(e2e)
-    e2e.install_sane()
-    _sandbox(e2e)
+    e2e.install_sane()  # install writes the sandbox and its deny lists
     e2e.config("research: {required: [local]}\n")
     readme = e2e.write("README.md", "# demo\n")
     e2e.commit()

@@ -7,10 +7,9 @@ is missing and the exact way forward.
 import hashlib
 import os
 
-from core import paths, policy
+from core import breaker, paths, policy, research
 from core.intents import hooks as intents
 from core.learning import hooks as learning
-from core.policy import is_read_only_tool
 from core.review import hooks as review
 
 CLI = "python3 scripts/hooks/sane.py"
@@ -213,39 +212,22 @@ def person_only(ctx, facts):
     return None
 
 
-def _held_back(ctx, facts):
-    """Not a read-only tool and not purely our own agent-allowed CLI."""
-    if is_read_only_tool(facts.tool):
-        return False
-    if facts.only_sane:
-        return False
-    if review.reviewer_spawn_allowed(ctx, facts):
-        return False
-    return True
-
-
-def circuit_breaker(ctx, facts):
-    cb = ctx.state["circuit_breaker"]
-    if cb.get("tripped") and _held_back(ctx, facts):
-        return (
-            "[breaker] The circuit breaker is TRIPPED (%s; last error: %s). Only read-only "
-            "tools (Read, Grep, Glob, WebSearch, WebFetch) work now, and Bash is not one. "
-            "Stop, explain the failures to the person and ask how to proceed; they reset it "
-            "by typing `rb-`."
-            % (cb.get("trip_reason") or "repeated failures", (cb.get("last_error") or "?")[:120])
-        )
-    return None
-
-
-def enforcement_halt(ctx, facts):
-    enf = ctx.state["enforcement"]
-    if enf.get("halted") and _held_back(ctx, facts):
-        return (
-            "[enforcement] Enforcement halted: %s. Stop retrying; explain to the person what "
-            "you were trying to do and ask how to proceed. They clear it by typing `rb-`."
-            % (enf.get("halted_reason") or "the same block repeated")
-        )
-    return None
+def sandbox_escape(ctx, facts):
+    """A shell call asking to run outside Claude Code's OS sandbox: never, whatever the
+    settings say (a fallback left open would run it unconfined)."""
+    if ctx.tool not in ("Bash", "PowerShell"):
+        return None
+    flag = ctx.tool_input.get("dangerouslyDisableSandbox")
+    if flag is None or flag is False:
+        return None
+    return (
+        "[sandbox] This %s call asks to run outside Claude Code's sandbox "
+        "(dangerouslyDisableSandbox); the hooks never allow that. Run it again without "
+        "dangerouslyDisableSandbox. If the sandbox refused something the work needs, stop and "
+        "tell the person what and why: they can allow it in .claude/settings.local.json "
+        "(sandbox.filesystem.allowWrite, sandbox.network.allowedDomains) or run it "
+        "themselves." % ctx.tool
+    )
 
 
 def safemode(ctx, facts):
@@ -266,44 +248,6 @@ def safemode(ctx, facts):
         "[safemode] Safemode is ON: edits and shell commands that change anything outside "
         "the temp dir are blocked (here: %s). Reads still work. Only the person turns it "
         "off, by typing `s-`." % what
-    )
-
-
-CATEGORY_TOOLS = {
-    "local": "Read, Grep or Glob",
-    "web": "WebSearch or WebFetch",
-    "docs": "a documentation MCP tool (context7, apple-docs)",
-    "github": "a read-only GitHub MCP tool",
-    "memory": "the memory MCP tool",
-}
-
-
-def required_research(ctx):
-    r = ctx.session["research"]
-    req = [c for c in ctx.cfg.list("research.required") if c in CATEGORY_TOOLS]
-    if ctx.cfg.get("research.adaptive_mcp", True):
-        req += [c for c in r.get("used") or [] if c in CATEGORY_TOOLS and c not in req]
-    waived = r.get("waived") or []
-    return [c for c in req if c not in waived]
-
-
-def missing_research(ctx):
-    r = ctx.session["research"]
-    return [c for c in required_research(ctx) if not r.get(c)]
-
-
-def research_gate(ctx, facts):
-    if not _mutation(ctx, facts):
-        return None
-    missing = missing_research(ctx)
-    if not missing:
-        return None
-    how = "; ".join("%s: use %s" % (c, CATEGORY_TOOLS[c]) for c in missing)
-    return (
-        "[research-gate] Research before editing: this session still needs %s (%s). Do that "
-        "research (a call only counts when it returns something), then retry. Working "
-        "offline? The person can waive a category for this session by typing `research "
-        "waive %s`." % (", ".join(missing), how, missing[0])
     )
 
 
@@ -390,57 +334,16 @@ GATES = [
     blocked_paths,
     self_protection,
     person_only,
-    circuit_breaker,
-    enforcement_halt,
+    sandbox_escape,
+    breaker.gate,
+    breaker.halt_gate,
     safemode,
     review.pre_tool,
     learning.pre_tool,
     intents.pre_tool,
-    research_gate,
+    research.gate,
     file_size,
 ]
-
-
-def _signature(code, facts):
-    key = "%s|%s|%s" % (
-        code,
-        facts.tool,
-        facts.text or "|".join(facts.raw_writes + facts.raw_reads),
-    )
-    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:16]
-
-
-def _count_denial(ctx, facts, reason):
-    """The enforcement breaker: the same denial N times in a row halts the agent."""
-    enf = ctx.state["enforcement"]
-    code = reason.split("]", 1)[0] + "]"
-    if code in ("[enforcement]", "[busy]"):
-        return reason
-    sig = _signature(code, facts)
-    enf["repeats"] = enf.get("repeats", 0) + 1 if enf.get("last_signature") == sig else 1
-    enf["last_signature"] = sig
-    blocks = enf.get("blocks") or []
-    blocks.append({"ts": ctx.now, "code": code, "tool": facts.tool, "session": ctx.sid})
-    enf["blocks"] = blocks[-20:]
-    limit = ctx.cfg.int("enforcement.max_repeats", 5)
-    if enf["repeats"] >= limit and not enf.get("halted"):
-        enf.update(
-            halted=True,
-            halted_at=ctx.now,
-            halted_reason="%s denied %d times in a row for %s" % (code, enf["repeats"], facts.tool),
-        )
-        ctx.audit("enforcement_halt", code=code, tool=facts.tool, repeats=enf["repeats"])
-        ctx.answer.tell_user(
-            "sane-hooks: the agent hit the same %s block %d times in a row; "
-            "enforcement halted it. Type `rb-` to clear once you have talked."
-            % (code, enf["repeats"])
-        )
-        return (
-            "[enforcement] The same call was denied %d times in a row (%s). Stop retrying: "
-            "explain to the person what you are trying to do and ask them how to proceed. "
-            "Original reason: %s" % (enf["repeats"], code, reason)
-        )
-    return reason
 
 
 def _authorise(ctx, facts):
@@ -480,7 +383,7 @@ def on_pre_tool(ctx):
             broken.append(gate.__name__)
             continue
         if reason:
-            reason = _count_denial(ctx, facts, reason)
+            reason = breaker.count_denial(ctx, facts, reason)
             ctx.session["blocks"] = ctx.session.get("blocks", 0) + 1
             ctx.audit(
                 "block",
@@ -497,8 +400,6 @@ def on_pre_tool(ctx):
             "sane-hooks: the %s gate failed on this call and let it through; "
             "see .claude/sanetools.log" % ", ".join(broken)
         )
-    enf = ctx.state["enforcement"]
-    if enf.get("repeats") and not facts.read_only:
-        enf["repeats"], enf["last_signature"] = 0, None
+    breaker.allowed(ctx, facts)
     if facts.sane_calls:
         _authorise(ctx, facts)

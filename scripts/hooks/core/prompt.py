@@ -1,8 +1,7 @@
 """UserPromptSubmit (the person's commands, prompt classification), SessionStart and
 SubagentStart. A command is consumed: the model never sees it, the person sees the answer."""
 
-from core import saneloop
-from core.gates_pre import CATEGORY_TOOLS, missing_research, required_research
+from core import breaker, research, saneloop
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
@@ -62,17 +61,14 @@ HELP = """sane-hooks commands (type them as the whole prompt):
   s+ | safemode on     block every edit and changing shell command
   s- | safemode off    lift safemode
   s? | safemode status
-  rb- | rb+ | reset breaker   reset the circuit breaker and the enforcement halt
-  rb? | breaker status
-  research             research progress per category
-  rr- | reset research reset this session's research
-  research waive <category>   waive a required category for this session (local web docs github memory)
+%s
+%s
   unlock               lift a tamper lock
   sl+ <task>           start a SaneLoop (acceptance criteria on the following lines)
   sl- | sl?            stop / show the SaneLoop
   intent <ID>          select an intent (goes on to the model)
   #review ...          open a review for this session (goes on to the model)
-  help | sane?         this list"""
+  help | sane?         this list""" % (breaker.HELP, research.HELP)
 
 
 def keywords(text):
@@ -108,54 +104,6 @@ def classify(prompt):
 # ---------------------------------------------------------------- commands
 
 
-def _breaker_text(state):
-    cb, enf = state["circuit_breaker"], state["enforcement"]
-    sigs = cb.get("error_signatures") or {}
-    top = max(sigs.items(), key=lambda kv: kv[1]) if sigs else None
-    head = (
-        "breaker is TRIPPED (%s)" % cb.get("trip_reason") if cb.get("tripped") else "breaker is OK"
-    )
-    text = "%s: %d consecutive failures%s" % (
-        head,
-        cb.get("failures", 0),
-        ", most common %s x%d" % top if top else "",
-    )
-    if enf.get("halted"):
-        text += "; enforcement HALTED (%s)" % enf.get("halted_reason")
-    return text
-
-
-def research_text(ctx):
-    r = ctx.session["research"]
-    req = required_research(ctx)
-    lines = ["research for this session:"]
-    for cat in CATEGORY_TOOLS:
-        done = r.get(cat)
-        mark = (
-            "done"
-            if done
-            else (
-                "WAIVED"
-                if cat in (r.get("waived") or [])
-                else ("missing" if cat in req else "not required")
-            )
-        )
-        via = " (via %s)" % done.get("tool") if isinstance(done, dict) else ""
-        lines.append("  %-7s %s%s" % (cat, mark, via))
-    missing = missing_research(ctx)
-    lines.append(
-        "edits allowed: yes" if not missing else "edits blocked until: " + ", ".join(missing)
-    )
-    return "\n".join(lines)
-
-
-def _reset_research(ctx, why):
-    r = ctx.session["research"]
-    for cat in CATEGORY_TOOLS:
-        r[cat] = None
-    ctx.audit("research_reset", why=why)
-
-
 def cmd_safemode(ctx, on):
     sm = ctx.state["safemode"]
     sm["active"], sm["since"] = on, (ctx.now if on else None)
@@ -163,47 +111,38 @@ def cmd_safemode(ctx, on):
     return "safemode is %s" % ("ON: edits and changing shell commands are blocked" if on else "OFF")
 
 
-def cmd_breaker_reset(ctx):
-    ctx.state["circuit_breaker"].update(
-        failures=0,
-        tripped=False,
-        tripped_at=None,
-        last_error=None,
-        error_signatures={},
-        trip_reason=None,
+def _unverified(ctx, text):
+    """A status answer while tamper-locked says the values are not verified, and whose."""
+    from core.state import tamper_note
+
+    note = tamper_note(ctx.state)
+    return "%s\n(%s)" % (text, note) if note else text
+
+
+def _safemode_text(ctx):
+    return _unverified(
+        ctx, "safemode is %s" % ("ON" if ctx.state["safemode"].get("active") else "OFF")
     )
-    ctx.state["enforcement"].update(
-        halted=False, halted_at=None, halted_reason=None, last_signature=None, repeats=0
-    )
-    ctx.audit("breaker_reset")
-    return "breaker reset: " + _breaker_text(ctx.state)
 
 
 def cmd_unlock(ctx):
     t = ctx.state["tamper"]
     if not t.get("locked"):
         return "no tamper lock is on; nothing to unlock"
-    from core.state import unlock
+    from core.state import unlock, unlock_text
 
-    was, moved = t.get("reason"), t.get("moved_from")
+    was = t.get("reason")
+    text = unlock_text(t)
     new = unlock(ctx.state, ctx.project)
     ctx.state.clear()
     ctx.state.update(new)
     ctx._session = None
-    ctx.audit("unlock", by="person", reason=was)
-    return "tamper lock lifted (it was: %s).%s" % (
-        was,
-        " The moved project's state was adopted." if moved else " State starts from defaults.",
+    ctx.audit("unlock", by="person", reason=was, restored=t.get("restored"))
+    return "%s\n%s\n%s" % (
+        text,
+        "safemode is %s" % ("ON" if new["safemode"].get("active") else "OFF"),
+        breaker.status_text(new),
     )
-
-
-def cmd_waive(ctx, cat):
-    r = ctx.session["research"]
-    waived = r.setdefault("waived", [])
-    if cat not in waived:
-        waived.append(cat)
-    ctx.audit("research_waive", category=cat)
-    return "research category %r waived for this session.\n%s" % (cat, research_text(ctx))
 
 
 EXACT = {
@@ -211,27 +150,18 @@ EXACT = {
     "safemode on": lambda c: cmd_safemode(c, True),
     "s-": lambda c: cmd_safemode(c, False),
     "safemode off": lambda c: cmd_safemode(c, False),
-    "s?": lambda c: "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF"),
-    "safemode status": lambda c: (
-        "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF")
-    ),
-    "rb-": cmd_breaker_reset,
-    "rb+": cmd_breaker_reset,
-    "reset breaker": cmd_breaker_reset,
-    "rb?": lambda c: _breaker_text(c.state),
-    "breaker status": lambda c: _breaker_text(c.state),
-    "research": research_text,
-    "rr-": lambda c: (_reset_research(c, "command"), "research reset.\n" + research_text(c))[1],
-    "reset research": lambda c: (
-        _reset_research(c, "command"),
-        "research reset.\n" + research_text(c),
-    )[1],
+    "s?": _safemode_text,
+    "safemode status": _safemode_text,
     "unlock": cmd_unlock,
     "sl-": saneloop.cmd_stop,
     "sl?": saneloop.cmd_status,
     "help": lambda c: HELP,
     "sane?": lambda c: HELP,
+    **breaker.COMMANDS,
+    **research.COMMANDS,
 }
+for _name in ("rb?", "breaker status"):  # while tamper-locked, say the values are unverified
+    EXACT[_name] = lambda c, _fn=EXACT[_name]: _unverified(c, _fn(c))
 
 
 def command(ctx, prompt):
@@ -246,10 +176,9 @@ def command(ctx, prompt):
         first, rest = parts[0].lower(), parts[1]
         if first == "sl+" and rest.strip():
             return "sl+", saneloop.cmd_start(ctx, rest)
-        if first == "research":
-            words = rest.lower().split()
-            if len(words) == 2 and words[0] == "waive" and words[1] in CATEGORY_TOOLS:
-                return "research waive", cmd_waive(ctx, words[1])
+        hit = research.command(ctx, first, rest)
+        if hit is not None:
+            return hit
     return None
 
 
@@ -279,7 +208,7 @@ def on_prompt(ctx):
         if old and kws:
             overlap = len(set(kws) & set(old)) / float(len(kws))
             if overlap < 0.5:
-                _reset_research(ctx, "task change")
+                research.reset(ctx, "task change")
                 ctx.answer.add_context(
                     "sane: this looks like a new task, so this session's research was reset."
                 )
@@ -290,7 +219,7 @@ def on_prompt(ctx):
             keywords=kws,
             requested=(req.get("requested") or [])[-9:] + [prompt.strip()[:200]],
         )
-        missing = missing_research(ctx)
+        missing = research.missing_research(ctx)
         if missing:
             ctx.answer.add_context(
                 "sane: task noted. Edits stay blocked until this session has "
@@ -348,6 +277,8 @@ def _carry_over(ctx):
         if mod.pending(old):
             new[name] = old[name]
             carried.append(name)
+    if "learning" not in carried and learning.carry_baseline(old, new):
+        carried.append("learning baseline")
     if ctx.payload.get("source") != "clear" and intents.selected_id(old):
         new["intent"] = old[
             "intent"
@@ -393,6 +324,9 @@ def on_session_start(ctx):
     if isinstance(model, str):
         sess["model"] = model[:100]
     _status_notes(ctx)
+    from core import sandbox
+
+    sandbox.session_start(ctx)
     review.session_start(ctx)
     learning.session_start(ctx)
     intents.session_start(ctx)

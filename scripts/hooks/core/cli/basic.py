@@ -34,13 +34,25 @@ def status(args):
     project = project_of(args)
     st = open_store(project)
     try:
+        from core.state import tamper_note
+
         state = st.state
+        note = tamper_note(state)
         checked = getattr(st, "verified", True)  # False: read without the key (sandbox)
         if args.json:
             doc = dict(state)
-            doc["verified"] = st.tamper is None and checked
-            doc["problem"] = st.tamper or (
-                None if checked else "not checked: the key is not readable in this shell"
+            doc["verified"] = note is None and st.tamper is None and checked
+            doc["problem"] = (
+                st.tamper
+                or (state["tamper"].get("reason") if note else None)
+                or (None if checked else "not checked: the key is not readable in this shell")
+            )
+            doc["shown"] = (
+                "last verified"
+                if isinstance(state["tamper"].get("restored"), dict)
+                else "defaults"
+                if note
+                else "verified"
             )
             out(json.dumps(doc, indent=2, sort_keys=True, default=str))
             return 0
@@ -60,8 +72,9 @@ def status(args):
                 )
             )
         t = state["tamper"]
-        if t.get("locked"):
+        if note:
             out("TAMPER LOCK: %s (the person lifts it with `unlock`)" % t.get("reason"))
+            out(note)
         out("safemode is %s" % ("ON" if state["safemode"].get("active") else "OFF"))
         cb = state["circuit_breaker"]
         out(
@@ -242,19 +255,22 @@ def unlock(args, argv):
         if not t.get("locked"):
             out("no tamper lock is on; nothing to do")
             return 0
-        was, moved = t.get("reason"), t.get("moved_from")
+        from core.state import unlock_text
+
+        was, text = t.get("reason"), unlock_text(t)
+        restored = t.get("restored")
         st.state = lift(st.state, project)
         st.commit(force=True)
-        log.audit(project, "unlock", reason=was, **who.record())
+        log.audit(project, "unlock", reason=was, restored=restored, **who.record())
+        out(text)
+        state = st.state
+        out("safemode is %s" % ("ON" if state["safemode"].get("active") else "OFF"))
+        cb = state["circuit_breaker"]
         out(
-            "tamper lock lifted (it was: %s).%s"
-            % (
-                was,
-                " Adopted the state of the moved project (%s)." % moved
-                if moved
-                else " The state starts from defaults; sessions were kept.",
-            )
+            "breaker is %s" % ("TRIPPED: %s" % cb.get("trip_reason") if cb.get("tripped") else "OK")
         )
+        if state["enforcement"].get("halted"):
+            out("enforcement HALTED: %s" % state["enforcement"].get("halted_reason"))
         return 0
     finally:
         st.close()

@@ -453,9 +453,8 @@ def on_prompt(ctx, prompt):
         return
     if not intents.active or current(ctx, intents) is not None:
         return
-    from core.prompt import classify
-
-    if classify(prompt) in ("task", "big_task"):
+    # the prompt hook classified this prompt just before calling us
+    if ctx.session["requirements"].get("last_kind") in ("task", "big_task"):
         ctx.answer.add_context(reminder(intents))
 
 
