@@ -408,6 +408,8 @@ def test_reading_subcommands_work_and_say_what_was_not_verified(sp, args):
         assert "signature was not checked" in cli.stderr, cli.stderr
     assert MARK not in cli.stdout
     assert not os.path.exists(key_file(sp))
+    if args[:2] in (["learn", "list"], ["learn", "search"], ["learn", "stats"]):
+        assert "personal learnings" in cli.stderr and "left out" in cli.stderr
     if args == ["status", "--json"]:
         doc = json.loads(cli.stdout)
         assert doc["verified"] is False and "not checked" in doc["problem"]
