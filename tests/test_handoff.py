@@ -515,7 +515,7 @@ def test_requests_in_reads_only_marked_lines_within_bounds():
     from core.cli.common import REQUEST_LIMIT
 
     good = _req(["loop", "check", "1"])
-    text = "noise\n  %s  \nnot %s\n" % (good, good)
+    text = "noise\n%s  \nnot %s\n    %s\n" % (good, good, good)  # indented: quoted output
     assert [r for r, _ in handoff.requests_in(text)] == [{"v": 1, "args": ["loop", "check", "1"]}]
     assert handoff.requests_in("plain output, no request") == []
     found = handoff.requests_in(MARK + " {not json\n" + MARK + ' {"v": 1}\n')

@@ -58,7 +58,7 @@ def requests_in(text: str) -> list:
     if REQUEST_MARK.strip() not in text:
         return found
     for line in text.splitlines():
-        line = line.strip()
+        line = line.rstrip()  # at the start of a line, as the CLI prints it (never indented)
         if not line.startswith(REQUEST_MARK.strip()):
             continue
         if len(found) >= MAX_REQUESTS:
