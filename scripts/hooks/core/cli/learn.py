@@ -442,6 +442,12 @@ def _index_readonly(project):
         cfg = _config(project, st)
     finally:
         st.close()
+    if common.handing_off() and not common.key_readable():
+        err(
+            "sane.py: note: personal learnings (<config>/sane-hooks/personal-learnings.md) "
+            "are not readable in this shell (Claude Code's sandbox hides that directory) and "
+            "are left out; project learnings are all here."
+        )
     return cfg, _refresh(project, cfg)
 
 
