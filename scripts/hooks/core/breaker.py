@@ -192,18 +192,23 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
 
 
 def status_text(state: dict) -> str:
-    """What `rb?` shows (and `rb-` after resetting)."""
+    """What `rb?` shows (and `rb-` after resetting, and `sane.py status`): the one place
+    these words live."""
+    from core.wording import plural
+
     cb, enf = state["circuit_breaker"], state["enforcement"]
     sigs = cb.get("error_signatures") or {}
     top = max(sigs.items(), key=lambda kv: kv[1]) if sigs else None
-    head = (
-        "breaker is TRIPPED (%s)" % cb.get("trip_reason") if cb.get("tripped") else "breaker is OK"
-    )
-    text = "%s: %d consecutive failures%s" % (
-        head,
-        cb.get("failures", 0),
-        ", most common %s x%d" % top if top else "",
-    )
+    if cb.get("tripped"):
+        why = cb.get("trip_reason") or "repeated failures"
+        text = "breaker is TRIPPED: %s" % why
+        if top and top[0] not in why:
+            text += ", most common %s x%d" % top
+        text += "; the person resets it with `rb-`"
+    else:
+        text = "breaker is OK: %s in a row" % plural(cb.get("failures", 0), "failure")
+        if top and cb.get("failures"):
+            text += ", most common %s x%d" % top
     if enf.get("halted"):
         text += "; enforcement HALTED (%s)" % enf.get("halted_reason")
     return text
@@ -236,5 +241,7 @@ COMMANDS: dict[str, Callable[[Any], str]] = {
     "rb?": cmd_status,
     "breaker status": cmd_status,
 }
-HELP = """  rb- | rb+ | reset breaker   reset the circuit breaker and the enforcement halt
-  rb? | breaker status"""
+HELP = [
+    ("rb- | rb+ | reset breaker", "reset the circuit breaker and the enforcement halt"),
+    ("rb? | breaker status", "show the circuit breaker"),
+]

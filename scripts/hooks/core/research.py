@@ -259,9 +259,14 @@ COMMANDS: dict[str, Callable[[Any], str]] = {
     "rr-": cmd_reset,
     "reset research": cmd_reset,
 }
-HELP = """  research             research progress per category
-  rr- | reset research reset this session's research
-  research waive <category>   waive a required category for this session (local web docs github memory)"""
+HELP = [
+    ("research", "research progress per category"),
+    ("rr- | reset research", "reset this session's research"),
+    (
+        "research waive <category>",
+        "waive a required category for this session (%s)" % " ".join(CATEGORY_TOOLS),
+    ),
+]
 
 
 def command(ctx: Any, first: str, rest: str) -> tuple[str, str] | None:

@@ -5,7 +5,8 @@ import os
 import time
 
 from core import log
-from core.cli.common import CliError, caller, open_store, out, project_of, resolve_session
+from core.cli.colour import paint
+from core.cli.common import CLI, CliError, caller, open_store, out, project_of, resolve_session
 
 SECTIONS = ("circuit_breaker", "enforcement", "safemode", "tamper")
 SESSION_SECTIONS = (
@@ -23,9 +24,14 @@ ALIASES = {"breaker": "circuit_breaker", "loop": "saneloop"}
 
 
 def status(args):
+    from core.cli.readonly import ReadOnlyStore, installed, not_installed
+
     project = project_of(args)
-    st = open_store(project)
+    st = ReadOnlyStore(project)  # read-only: creates nothing in the project
+    st.open()
     try:
+        if st.busy:
+            raise CliError("the state is locked by a running hook; try again in a moment", 1)
         state = st.state
         if args.json:
             doc = dict(state)
@@ -33,54 +39,66 @@ def status(args):
             doc["problem"] = st.tamper
             out(json.dumps(doc, indent=2, sort_keys=True, default=str))
             return 0
+        here = installed(project)
+        if not here and st.fresh:
+            out(paint(not_installed(project, CLI), "warn"))
+            return 0
         if st.fresh:
             out("project: %s (no state yet: defaults)" % project)
         else:
             out(
                 "project: %s (state verified: %s, seq %s)"
-                % (project, "NO - " + st.tamper if st.tamper else "yes", state.get("seq"))
-            )
-        t = state["tamper"]
-        if t.get("locked"):
-            out("TAMPER LOCK: %s (the person lifts it with `unlock`)" % t.get("reason"))
-        out("safemode is %s" % ("ON" if state["safemode"].get("active") else "OFF"))
-        cb = state["circuit_breaker"]
-        out(
-            "breaker is %s (%d consecutive failures)"
-            % (
-                "TRIPPED: %s" % cb.get("trip_reason") if cb.get("tripped") else "OK",
-                cb.get("failures", 0),
-            )
-        )
-        enf = state["enforcement"]
-        if enf.get("halted"):
-            out("enforcement HALTED: %s" % enf.get("halted_reason"))
-        sessions = state.get("sessions") or {}
-        out("sessions: %d (most recent: %s)" % (len(sessions), state.get("last_session")))
-        for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0, reverse=True)[
-            :5
-        ]:
-            s = sessions[sid]
-            r = s.get("research") or {}
-            done = [c for c in ("local", "web", "docs", "github", "memory") if r.get(c)]
-            e = s.get("edits") or {}
-            loop = s.get("saneloop") or {}
-            out(
-                "  %s: %d edits in %d files; research: %s%s%s"
                 % (
-                    sid,
-                    e.get("count", 0),
-                    e.get("unique_count", 0),
-                    ", ".join(done) or "none",
-                    "; waived: " + ", ".join(r.get("waived")) if r.get("waived") else "",
-                    "; SaneLoop: %s (iteration %d)" % (loop.get("task"), loop.get("iteration", 0))
-                    if loop.get("active")
-                    else "",
+                    project,
+                    paint("NO - " + st.tamper, "fail") if st.tamper else paint("yes", "ok"),
+                    state.get("seq"),
                 )
             )
+        if not here:
+            out(paint(not_installed(project, CLI), "warn"))
+        _status_lines(state)
         return 0
     finally:
         st.close()
+
+
+def _status_lines(state):
+    from core import breaker
+    from core.wording import plural
+
+    t = state["tamper"]
+    if t.get("locked"):
+        out(paint("TAMPER LOCK: %s (the person lifts it with `unlock`)" % t.get("reason"), "fail"))
+    on = state["safemode"].get("active")
+    out(paint("safemode is %s" % ("ON" if on else "OFF"), "warn" if on else "ok"))
+    cb = state["circuit_breaker"]
+    out(paint(breaker.status_text(state), "fail" if cb.get("tripped") else "ok"))
+    sessions = state.get("sessions") or {}
+    last = state.get("last_session")
+    if not sessions:
+        out("sessions: none yet")
+    else:
+        recent = " (most recent: %s)" % last if last in sessions else ""
+        out("sessions: %d%s" % (len(sessions), recent))
+    for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0, reverse=True)[:5]:
+        s = sessions[sid]
+        r = s.get("research") or {}
+        done = [c for c in ("local", "web", "docs", "github", "memory") if r.get(c)]
+        e = s.get("edits") or {}
+        loop = s.get("saneloop") or {}
+        out(
+            "  %s: %s in %s; research: %s%s%s"
+            % (
+                sid,
+                plural(e.get("count", 0), "edit"),
+                plural(e.get("unique_count", 0), "file"),
+                ", ".join(done) or "none",
+                "; waived: " + ", ".join(r.get("waived")) if r.get("waived") else "",
+                "; SaneLoop: %s (iteration %d)" % (loop.get("task"), loop.get("iteration", 0))
+                if loop.get("active")
+                else "",
+            )
+        )
 
 
 def _flatten(d, prefix=""):
@@ -115,6 +133,9 @@ def config(args):
 HOOKS = ("saneprompt", "sanetools", "sanetrack", "sanestop")
 
 
+LEVEL_COLOUR = {"error": "fail", "warn": "warn", "block": "warn"}
+
+
 def _fmt(hook, rec):
     ts = time.strftime("%H:%M:%S", time.localtime(rec.get("ts") or 0))
     extra = " ".join(
@@ -122,13 +143,10 @@ def _fmt(hook, rec):
         for k, v in rec.items()
         if k not in ("ts", "level", "msg", "trace") and v not in (None, "")
     )
-    return "%s %-10s %-5s %s %s" % (
-        ts,
-        hook,
-        rec.get("level", rec.get("event", "")),
-        rec.get("msg", ""),
-        extra,
-    )
+    level = str(rec.get("level", rec.get("event", "")))
+    kind = LEVEL_COLOUR.get(level) or ("warn" if rec.get("decision") == "block" else None)
+    head = "%s %-10s %-5s" % (ts, hook, level)
+    return "%s %s %s" % (paint(head, kind) if kind else head, rec.get("msg", ""), extra)
 
 
 def logs(args):
@@ -146,6 +164,16 @@ def logs(args):
         rows += [(r.get("ts") or 0, h, r) for r in log.read_lines(path(h), args.lines)]
     for _, h, r in sorted(rows, key=lambda x: x[0])[-args.lines :]:
         out(_fmt(h, r))
+    if not rows:
+        from core.cli.readonly import installed, not_installed
+
+        names = ", ".join("audit.jsonl" if h == "audit" else h + ".log" for h in hooks)
+        out(
+            "no logs yet: the hooks write them to %s (%s) once they run in a Claude Code "
+            "session" % (os.path.join(project, ".claude"), names)
+        )
+        if not installed(project):
+            out(paint(not_installed(project, CLI), "warn"))
     if not args.follow:
         return 0
     sizes = {h: os.path.getsize(path(h)) if os.path.exists(path(h)) else 0 for h in hooks}
