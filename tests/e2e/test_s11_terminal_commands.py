@@ -112,6 +112,6 @@ def test_a_consumed_command_shows_its_answer_and_clears_the_input(sane_e2e: E2E)
         assert not [r for r in e2e.api.requests if r.kind == "main"], "a command reached the model"
         # an ordinary prompt still goes to the model
         pane.type("what does this project do?")
-        print(pane.wait_for("THE MODEL ANSWERED"))
+        pane.wait_for("THE MODEL ANSWERED")
     finally:
         pane.close()

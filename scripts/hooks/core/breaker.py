@@ -11,6 +11,7 @@ from typing import Any, Callable
 from core import research
 from core.policy import is_read_only_tool
 from core.review import hooks as review
+from core.wording import plural
 
 # ---------------------------------------------------------------- PreToolUse gates
 
@@ -168,7 +169,7 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
         why = (
             "%d consecutive failures" % cb["failures"]
             if cb["failures"] >= max_c
-            else "%d failures with the signature %s" % (sigs[sig], sig)
+            else "%s with the signature %s" % (plural(sigs[sig], "failure"), sig)
         )
         cb.update(tripped=True, tripped_at=ctx.now, trip_reason=why)
         ctx.audit("breaker_trip", reason=why, signature=sig)
@@ -194,8 +195,6 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
 def status_text(state: dict) -> str:
     """What `rb?` shows (and `rb-` after resetting, and `sane.py status`): the one place
     these words live."""
-    from core.wording import plural
-
     cb, enf = state["circuit_breaker"], state["enforcement"]
     sigs = cb.get("error_signatures") or {}
     top = max(sigs.items(), key=lambda kv: kv[1]) if sigs else None
@@ -212,6 +211,16 @@ def status_text(state: dict) -> str:
     if enf.get("halted"):
         text += "; enforcement HALTED (%s)" % enf.get("halted_reason")
     return text
+
+
+def note(state: dict) -> str | None:
+    """What the model is told at each prompt and SessionStart while the breaker is tripped."""
+    if not state["circuit_breaker"].get("tripped"):
+        return None
+    return (
+        "sane: the circuit breaker is TRIPPED; only read-only tools work until the person "
+        "types `rb-`."
+    )
 
 
 def cmd_reset(ctx: Any) -> str:

@@ -244,11 +244,7 @@ def _status_notes(ctx):
         ctx.answer.add_context(
             "sane: safemode is ON; edits are blocked until the person types `s-`."
         )
-    if st["circuit_breaker"].get("tripped"):
-        ctx.answer.add_context(
-            "sane: the circuit breaker is TRIPPED; only read-only tools work "
-            "until the person types `rb-`."
-        )
+    ctx.answer.add_context(breaker.note(st))
     loop = ctx.session["saneloop"]
     if loop.get("active"):
         ctx.answer.add_context(saneloop.brief(loop))
