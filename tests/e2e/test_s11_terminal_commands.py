@@ -17,7 +17,7 @@ import time
 import pytest
 
 from .fakeapi import text
-from .harness import MODEL, E2E
+from .harness import E2E, MODEL
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 API_KEY = "sk-ant-e2e-dummy-terminal-0123456789"
