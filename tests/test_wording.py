@@ -2,6 +2,7 @@
 `status`/`doctor`/`logs` on a project without sane-hooks (read-only: nothing created), and
 colour on a terminal only. Through the real CLI and hook scripts."""
 
+import json
 import os
 import pty
 import subprocess
@@ -143,3 +144,25 @@ def test_logs_colour_errors_red_and_warnings_yellow(proj):
     seen = run_tty(proj, "logs")
     assert ANSI + "31m" in seen and ANSI + "33m" in seen, seen
     assert ANSI not in proj.cli("logs").stdout
+
+
+def test_a_consumed_command_answers_with_continue_false(proj):
+    r = proj.prompt("s?")
+    assert r.code == 0 and r.json["continue"] is False
+    assert r.json["stopReason"] == "safemode is OFF" == r.json["reason"]
+    assert r.json["decision"] == "block"  # for a client that does not honour `continue` here
+    ordinary = proj.prompt("what does this project do?")
+    assert "continue" not in (ordinary.json or {}) and ordinary.denied is None
+
+
+def test_what_the_person_must_read_goes_into_the_stop_reason():
+    from core import hookio
+
+    a = hookio.Answer().consume("safemode is OFF")
+    a.tell_user("sane-hooks: the state lock was busy; this call ran read-only.")
+    code, out, _ = hookio.render("UserPromptSubmit", a)
+    doc = json.loads(out)
+    assert code == 0 and doc["stopReason"].splitlines() == [
+        "safemode is OFF",
+        "sane-hooks: the state lock was busy; this call ran read-only.",
+    ]
