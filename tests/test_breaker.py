@@ -61,8 +61,9 @@ def test_each_feature_is_plugged_into_the_lists():
     assert breaker.gate in gates_pre.GATES and breaker.halt_gate in gates_pre.GATES
     assert research.gate in gates_pre.GATES
     assert breaker.track in track.TRACKERS and research.track in track.TRACKERS
-    for name in ("rb-", "rb+", "rb?", "reset breaker", "breaker status"):
+    for name in ("rb-", "rb+", "reset breaker"):
         assert prompt.EXACT[name] is breaker.COMMANDS[name]
+    assert set(breaker.COMMANDS) <= set(prompt.EXACT)  # rb? is wrapped for the tamper note
     for name in ("research", "rr-", "reset research"):
         assert prompt.EXACT[name] is research.COMMANDS[name]
     # the research gate runs after the breaker: a tripped agent hears about the breaker first

@@ -6,7 +6,16 @@ import time
 
 from core import log
 from core.cli.colour import paint
-from core.cli.common import CLI, CliError, caller, open_store, out, project_of, resolve_session
+from core.cli.common import (
+    CLI,
+    CliError,
+    caller,
+    hand_off,
+    open_store,
+    out,
+    project_of,
+    resolve_session,
+)
 
 SECTIONS = ("circuit_breaker", "enforcement", "safemode", "tamper")
 SESSION_SECTIONS = (
@@ -23,39 +32,77 @@ SESSION_SECTIONS = (
 ALIASES = {"breaker": "circuit_breaker", "loop": "saneloop"}
 
 
+def _open_for_reading(project):
+    """The store for a read-only command: without a state file (a fresh or foreign
+    directory) nothing is created in the project; otherwise the usual store, whatever way
+    this process reads it (the person's, a hook's, a hand-off's snapshot)."""
+    from core.cli.common import choose_mode
+    from core.cli.readonly import ReadOnlyStore
+    from core.state import STATE_NAME
+
+    if choose_mode(project) == "direct" and not os.path.exists(
+        os.path.join(project, ".claude", STATE_NAME)
+    ):
+        return ReadOnlyStore(project).open()
+    return open_store(project)
+
+
 def status(args):
-    from core.cli.readonly import ReadOnlyStore, installed, not_installed
+    from core.cli.readonly import installed, not_installed
+    from core.state import tamper_note
 
     project = project_of(args)
-    st = ReadOnlyStore(project)  # read-only: creates nothing in the project
-    st.open()
+    st = _open_for_reading(project)  # read-only: creates nothing in the project
     try:
-        if st.busy:
-            raise CliError("the state is locked by a running hook; try again in a moment", 1)
         state = st.state
+        note = tamper_note(state)
+        checked = getattr(st, "verified", True)  # False: read without the key (sandbox)
         if args.json:
             doc = dict(state)
-            doc["verified"] = st.tamper is None
-            doc["problem"] = st.tamper
+            doc["verified"] = note is None and st.tamper is None and checked
+            doc["problem"] = (
+                st.tamper
+                or (state["tamper"].get("reason") if note else None)
+                or (None if checked else "not checked: the key is not readable in this shell")
+            )
+            doc["shown"] = (
+                "last verified"
+                if isinstance(state["tamper"].get("restored"), dict)
+                else "defaults"
+                if note
+                else "verified"
+            )
             out(json.dumps(doc, indent=2, sort_keys=True, default=str))
             return 0
         here = installed(project)
-        if not here and st.fresh:
+        if not here and getattr(st, "fresh", False):
             out(paint(not_installed(project, CLI), "warn"))
             return 0
-        if st.fresh:
+        if getattr(st, "fresh", False):
             out("project: %s (no state yet: defaults)" % project)
         else:
             out(
                 "project: %s (state verified: %s, seq %s)"
                 % (
                     project,
-                    paint("NO - " + st.tamper, "fail") if st.tamper else paint("yes", "ok"),
+                    paint("NO - " + st.tamper, "fail")
+                    if st.tamper
+                    else paint("yes", "ok")
+                    if checked
+                    else paint("not checked (the key is not readable in this shell)", "warn"),
                     state.get("seq"),
                 )
             )
         if not here:
             out(paint(not_installed(project, CLI), "warn"))
+        if note:
+            t = state["tamper"]
+            out(
+                paint(
+                    "TAMPER LOCK: %s (the person lifts it with `unlock`)" % t.get("reason"), "fail"
+                )
+            )
+            out(paint(note, "warn"))
         _status_lines(state)
         return 0
     finally:
@@ -66,9 +113,6 @@ def _status_lines(state):
     from core import breaker
     from core.wording import plural
 
-    t = state["tamper"]
-    if t.get("locked"):
-        out(paint("TAMPER LOCK: %s (the person lifts it with `unlock`)" % t.get("reason"), "fail"))
     on = state["safemode"].get("active")
     out(paint("safemode is %s" % ("ON" if on else "OFF"), "warn" if on else "ok"))
     cb = state["circuit_breaker"]
@@ -251,19 +295,22 @@ def unlock(args, argv):
         if not t.get("locked"):
             out("no tamper lock is on; nothing to do")
             return 0
-        was, moved = t.get("reason"), t.get("moved_from")
+        from core.state import unlock_text
+
+        was, text = t.get("reason"), unlock_text(t)
+        restored = t.get("restored")
         st.state = lift(st.state, project)
         st.commit(force=True)
-        log.audit(project, "unlock", reason=was, **who.record())
+        log.audit(project, "unlock", reason=was, restored=restored, **who.record())
+        out(text)
+        state = st.state
+        out("safemode is %s" % ("ON" if state["safemode"].get("active") else "OFF"))
+        cb = state["circuit_breaker"]
         out(
-            "tamper lock lifted (it was: %s).%s"
-            % (
-                was,
-                " Adopted the state of the moved project (%s)." % moved
-                if moved
-                else " The state starts from defaults; sessions were kept.",
-            )
+            "breaker is %s" % ("TRIPPED: %s" % cb.get("trip_reason") if cb.get("tripped") else "OK")
         )
+        if state["enforcement"].get("halted"):
+            out("enforcement HALTED: %s" % state["enforcement"].get("halted_reason"))
         return 0
     finally:
         st.close()
@@ -292,6 +339,8 @@ def loop(args, argv):
         if not 1 <= args.n <= len(crit):
             raise CliError("criterion %d does not exist (the loop has %d)" % (args.n, len(crit)))
         c = crit[args.n - 1]
+        if hand_off(argv):
+            return 0
         c.update(met=True, met_at=time.time())
         st.commit()
         log.audit(project, "saneloop_check", session=sid, criterion=args.n, **who.record())

@@ -1,13 +1,14 @@
-"""Shell command analysis: one view of a Bash command for every gate (issue 3).
+"""Shell command analysis: one view of a Bash command for every gate.
 
     a = analyse('GH_TOKEN=x gh issue close 1 | cat')
     a.commands, a.reads, a.writes, a.unknown, a.destructive, a.reasons, a.code
     matches('gh issue close*', a)          -> True
     sane_args(cmd)                         -> ['scripts/hooks/sane.py', 'status'] or None
 
-Pure: no I/O and no environment reads beyond the home directory default.  Split in three:
-shell_lex (lexer and parser, bounded), shell_effects (wrappers, the common programs, the
-driver) and shell_tools (the long tail, imported on first use to keep this import cheap).
+Pure: no I/O and no environment reads beyond the home directory default.  The parts:
+core.shell.lexer, parser, substitution and heredoc (the bash grammar, bounded),
+core.shell.effects (wrappers, the common programs, the driver) and the program families named
+in core.shell.programs (imported on first use to keep this import cheap).
 
 Conventions the gates rely on:
 - Paths are as written after quote removal; `~`, `~user`, `$HOME`, `${HOME}` are expanded
@@ -46,10 +47,14 @@ Conventions the gates rely on:
   listed themselves and then their inner commands.
 """
 
+from __future__ import annotations
+
 import os
 
+from core.globs import fnmatchcase  # shared with paths and review: no `re`
 from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
-from core.shell.lexer import MAX_LEN, Bound, Ctx, Parser, Redirect  # noqa: F401 (API)
+from core.shell.lexer import MAX_LEN, Bound, Ctx, Redirect  # noqa: F401 (API)
+from core.shell.parser import Parser
 
 __all__ = ["Analysis", "Command", "Redirect", "analyse", "matches", "sane_args"]
 
@@ -180,11 +185,11 @@ def matches(pattern, command):
     a = command if isinstance(command, Analysis) else _analysis(command)
     pat = " ".join(pattern.split())
     for c in a.commands:
-        if _glob(pat, c.text):
+        if fnmatchcase(c.text, pat):
             return True
-        if c.argv and c.argv[0] != c.program and _glob(pat, " ".join(c.argv)):
+        if c.argv and c.argv[0] != c.program and fnmatchcase(" ".join(c.argv), pat):
             return True
-        if c.wrappers and _glob(pat, " ".join(c.wrappers + c.argv)):
+        if c.wrappers and fnmatchcase(" ".join(c.wrappers + c.argv), pat):
             return True
     return False
 
@@ -213,6 +218,3 @@ def _at(cwd, path):
     if not cwd or path[:1] in ("/", "$", "~"):
         return path
     return cwd.rstrip("/") + "/" + (path[2:] if path[:2] == "./" else path)
-
-
-from core.globs import _glob  # noqa: E402  (shared with paths and review: no `re`)

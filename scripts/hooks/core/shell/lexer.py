@@ -1,11 +1,14 @@
-"""Bash lexer and parser for the command analyser (issue 3).
+"""Bash lexer: tokens, quoting, escapes, words (tilde, brace expansion, $IFS splitting).
 
-Turns a command string into raw simple commands, flattened through lists, pipelines,
-subshells, groups, compound commands, substitutions and heredocs; `shell_effects` judges
-each one.  Hand-written: shlex is slow and does not know bash.  Bounded: nesting depth and a
-work budget stop hostile input (the analysis then says `unknown`).  Standard library only and
-no `re`: this is imported on every PreToolUse call.
+The shared pieces of one analysis live here too: the token and segment kinds, `Bound`,
+`Redirect`, `Raw` (a simple command as parsed) and `Ctx` (state shared by every parser of
+one analysis).  `Lexer` is the token-level half of the parser: core.shell.parser builds the
+grammar on it, core.shell.substitution the expansions and core.shell.heredoc the heredoc
+bodies.  Hand-written: shlex is slow and does not know bash.  Standard library only and no
+`re`: this is imported on every PreToolUse call.
 """
+
+from __future__ import annotations
 
 EOF, WORD, OP, REDIR, NL = 0, 1, 2, 3, 4
 # kinds of word segments
@@ -21,10 +24,10 @@ MAX_BRACE = 256  # words one brace expansion may produce
 _SPECIAL = dict.fromkeys(map(ord, " \t\n;&|<>()'\"\\$`"), 0)
 _DQ = dict.fromkeys(map(ord, '"\\$`'), 0)
 _OPCH = frozenset(";&|()<>")
-_NAME0 = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
-_NAMEC = _NAME0 | frozenset("0123456789")
-_DIGITS = frozenset("0123456789")
-_RESERVED = frozenset(
+NAME0 = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+NAMEC = NAME0 | frozenset("0123456789")
+DIGITS = frozenset("0123456789")
+RESERVED = frozenset(
     (
         "{",
         "}",
@@ -48,7 +51,7 @@ _RESERVED = frozenset(
         "time",
     )
 )
-_SKIP_RESERVED = frozenset(
+SKIP_RESERVED = frozenset(
     ("{", "}", "!", "if", "then", "elif", "else", "fi", "while", "until", "do", "done", "coproc")
 )
 _ANSI = {
@@ -167,8 +170,8 @@ class Ctx:
 
 DYNAMIC = type("Dynamic", (), {"__repr__": lambda self: "DYNAMIC"})()
 DYNPOS = type("DynPos", (), {"__repr__": lambda self: "DYNPOS"})()  # $1.. unknown (function body)
-_SAVE = object()
-_RESTORE = object()
+SAVE = object()
+RESTORE = object()
 
 
 def _mktemp(text, ctx):
@@ -274,11 +277,11 @@ def _sequence(inner):
 
 def _assign_at(t):
     """Index of the '=' when t starts `NAME=` / `NAME+=` / `NAME[..]=`, else -1."""
-    if not t or t[0] not in _NAME0:
+    if not t or t[0] not in NAME0:
         return -1
     j = 1
     n = min(len(t), 256)
-    while j < n and t[j] in _NAMEC:
+    while j < n and t[j] in NAMEC:
         j += 1
     if j < n and t[j] == "[":
         k = t.find("]", j)
@@ -292,327 +295,79 @@ def _assign_at(t):
     return -1
 
 
-class Parser:
-    """One pass over one string.  Substitutions inside it share this parser; strings run
-    again as code (`bash -c`, `eval`, heredocs fed to a shell, backticks) get a child."""
+def scan_escapes(s: str, i: int, close: str, decode, ctx: Ctx) -> tuple[str, int]:
+    """From i to the next unescaped `close`: (the text with each backslash escape replaced by
+    decode(s, k) -> (text, next index), k just after the backslash; the index after `close`,
+    or -1 when it never comes).  Linear: `close` is searched again only when an escape
+    consumed it, so a million escapes cost a million steps, not a million scans."""
+    n = len(s)
+    buf = []
+    q = s.find(close, i)
+    while True:
+        b = s.find("\\", i, n if q < 0 else q)
+        if b < 0:
+            if q < 0:
+                buf.append(s[i:])
+                return "".join(buf), -1
+            buf.append(s[i:q])
+            return "".join(buf), q + 1
+        buf.append(s[i:b])
+        text, i = decode(s, b + 1)
+        buf.append(text)
+        ctx.budget -= 1
+        if ctx.budget < 0:
+            raise Bound("command too complex to analyse")
+        if 0 <= q < i:
+            q = s.find(close, i)
 
-    def __init__(self, s, ctx, depth=0, pos=None, arg0="bash"):
-        if depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+
+def ansi_escape(s: str, k: int) -> tuple[str, int]:
+    """One escape of $'...' (k after the backslash): $'\\x72\\x6d' is rm."""
+    c = s[k : k + 1]
+    i = k + 1
+    if c in _ANSI:
+        return _ANSI[c], i
+    if c in ("x", "u", "U"):
+        lim = 2 if c == "x" else 4 if c == "u" else 8
+        j = i
+        while j < len(s) and j - i < lim and s[j] in _HEX:
+            j += 1
+        if j == i:
+            return "\\" + c, i
+        try:
+            return chr(int(s[i:j], 16)), j
+        except (ValueError, OverflowError):
+            return "", j
+    if c and c in "01234567":
+        j = k
+        while j < len(s) and j - k < 3 and s[j] in "01234567":
+            j += 1
+        return chr(int(s[k:j], 8) & 0xFF), j
+    if c == "c" and i < len(s):
+        return chr(ord(s[i]) & 0x1F), i + 1
+    return "\\" + c, i
+
+
+def backtick_escape(s: str, k: int) -> tuple[str, int]:
+    """One escape inside `...` (k after the backslash): only \\$, \\` and \\\\ lose it."""
+    nx = s[k : k + 1]
+    return (nx if nx and nx in "$`\\" else "\\" + nx), k + 1
+
+
+class Lexer:
+    """The token-level half of a parser over one string `s`."""
+
+    def __init__(self, s: str, ctx: Ctx) -> None:
         self.s = s
         self.n = len(s)
         self.i = 0
         self.T = s.translate(_SPECIAL)
         self.T2 = None
         self.ctx = ctx
-        self.depth = depth
-        self.pos = pos
-        self.arg0 = arg0
-        self.queue = []
-        self.heredocs = []
         self.back = None
-        self.piped = False
-        self.prev = None
+        self.heredocs = []
         self.test = False
-        self.funcbody = False
 
-    # ------------------------------------------------------------------ driver
-    def run(self):
-        self.parse_list(None)
-        if self.heredocs:
-            self.ctx.error("unterminated heredoc")
-            for r, _, _ in self.heredocs:
-                r.body = ""
-            self.heredocs = []
-        self.flush()
-
-    def flush(self):
-        if self.heredocs or not self.queue:
-            return
-        q = self.queue
-        self.queue = []
-        ctx = self.ctx
-        for item in q:
-            if item is _SAVE:
-                ctx.stack.append(ctx.cwd)
-            elif item is _RESTORE:
-                if ctx.stack:
-                    ctx.cwd = ctx.stack.pop()
-            else:
-                ctx.finalise(item, self)
-
-    def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
-        """Analyse text as shell code run from here (bash -c, eval, heredoc to a shell)."""
-        ctx = self.ctx
-        saved = ctx.cwd
-        sub = Parser(text, ctx, self.depth + 1, self.pos if pos is None else pos, arg0 or self.arg0)
-        sub.run()
-        if not keep_cwd:
-            ctx.cwd = saved
-
-    # ------------------------------------------------------------------ grammar
-    def parse_list(self, closer):
-        ctx = self.ctx
-        self.piped = False
-        self.prev = None
-        while True:
-            tok = self.token()
-            k = tok[0]
-            if k == WORD:
-                v = tok[1]
-                if len(v) == 1 and not tok[2] & F_QUOTED and v[0] in _RESERVED:
-                    r = self.reserved(v[0], closer)
-                    if r is not None:
-                        return r
-                    continue
-                raw = self.simple(tok)
-                self.piped = False
-                if raw is not None:
-                    self.prev = raw
-                    if not self.heredocs:
-                        self.flush()
-                continue
-            if k == OP:
-                v = tok[1]
-                if v == "|" or v == "|&":
-                    self.piped = True
-                    continue
-                if v == "(":
-                    if self.i < self.n and self.s[self.i] == "(":
-                        self.i = self.skip_parens(self.i - 1)  # (( arithmetic ))
-                        continue
-                    self.body(self.group)
-                    continue
-                if v == ")":
-                    if closer == ")":
-                        return ")"
-                    ctx.error("unbalanced )")
-                    continue
-                if v in (";;", ";&", ";;&"):
-                    if closer == "case":
-                        return ";;"
-                    continue
-                self.piped = False
-                self.prev = None
-                continue
-            if k == NL:
-                self.piped = False
-                self.prev = None
-                self.flush()
-                continue
-            if k == REDIR:
-                raw = self.simple(tok)
-                self.piped = False
-                if raw is not None:
-                    self.prev = raw
-                    if not self.heredocs:
-                        self.flush()
-                continue
-            # EOF
-            if closer == ")":
-                ctx.error("unterminated subshell or substitution")
-            elif closer == "case":
-                ctx.error("unterminated case")
-            return "eof"
-
-    def body(self, parse):
-        """A { } or ( ) compound; when it is a function's body, $1.. are unknown inside."""
-        if not self.funcbody:
-            saved = self.piped, self.prev
-            if parse() == "eof" and parse != self.group:
-                self.ctx.error("unterminated {")
-            self.piped, self.prev = saved
-            return
-        self.funcbody = False
-        pos = self.pos
-        self.pos = DYNPOS
-        try:
-            r = parse()
-            if r == "eof" and parse != self.group:
-                self.ctx.error("unterminated {")
-        finally:
-            self.pos = pos
-
-    def group(self):
-        """( list ): a subshell, so a `cd` inside does not leak out."""
-        saved = self.piped, self.prev
-        self.queue.append(_SAVE)
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
-        self.parse_list(")")
-        self.depth -= 1
-        self.queue.append(_RESTORE)
-        self.piped, self.prev = saved
-
-    def reserved(self, w, closer):
-        if w == "{":
-            self.body(lambda: self.parse_list("}"))
-            return None
-        if w == "}":
-            return "}" if closer == "}" else None
-        if w in _SKIP_RESERVED:
-            return None
-        if w == "esac":
-            return "esac" if closer == "case" else None
-        if w == "time":
-            t = self.token()
-            if not (t[0] == WORD and t[1] == ["-p"]):
-                self.back = t
-            return None
-        if w in ("for", "select"):
-            t = self.token()
-            if t[0] == OP and t[1] == "(" and self.i < self.n and self.s[self.i] == "(":
-                self.i = self.skip_parens(self.i - 1)
-                return None
-            if t[0] == WORD:
-                for name in t[1]:
-                    self.ctx.vars[name] = None
-            else:
-                self.back = t
-                return None
-            while True:
-                t = self.token()
-                if t[0] == NL:
-                    continue
-                break
-            if t[0] == WORD and t[1] == ["in"]:
-                while True:
-                    t = self.token()
-                    if t[0] != WORD:
-                        break
-                if not (t[0] == OP and t[1] == ";" or t[0] == NL):
-                    self.back = t
-            else:
-                self.back = t
-            return None
-        if w == "function":
-            t = self.token()
-            if t[0] != WORD:
-                self.back = t
-                return None
-            self.funcbody = True
-            t = self.token()
-            if t[0] == OP and t[1] == "(":
-                t = self.token()
-                if not (t[0] == OP and t[1] == ")"):
-                    self.back = t
-            else:
-                self.back = t
-            return None
-        if w == "[[":
-            self.test = True
-            words = ["[["]
-            try:
-                while True:
-                    t = self.token()
-                    if t[0] != WORD:
-                        self.back = t
-                        break
-                    words.extend(t[1])
-                    if t[1] == ["]]"]:
-                        break
-            finally:
-                self.test = False
-            raw = Raw(words, [], [], self.piped, self.prev)
-            self.queue.append(raw)
-            self.prev = raw
-            self.piped = False
-            self.flush()
-            return None
-        if w == "case":
-            return self.case(closer)
-        return None  # coproc etc.
-
-    def case(self, closer):
-        self.token()  # the subject word (substitutions already parsed)
-        t = self.token()
-        while t[0] == NL:
-            t = self.token()
-        if not (t[0] == WORD and t[1] == ["in"]):
-            self.back = t
-            return None
-        while True:
-            t = self.token()
-            while t[0] == NL or (t[0] == OP and t[1] in (";;", ";&", ";;&")):
-                t = self.token()
-            if t[0] == WORD and t[1] == ["esac"]:
-                return None
-            if t[0] == EOF:
-                self.ctx.error("unterminated case")
-                return "eof"
-            if t[0] == OP and t[1] == "(":
-                t = self.token()
-            while not (t[0] == OP and t[1] == ")"):
-                if t[0] in (EOF, NL):
-                    self.ctx.error("bad case pattern")
-                    return "eof" if t[0] == EOF else None
-                t = self.token()
-            r = self.parse_list("case")
-            if r == "esac":
-                return None
-            if r == "eof":
-                return r
-
-    def simple(self, tok):
-        words = []
-        assigns = []
-        redirs = []
-        ctx = self.ctx
-        while True:
-            k = tok[0]
-            if k == WORD:
-                ws, fl = tok[1], tok[2]
-                if not words and fl & F_ASSIGN:
-                    w = ws[0]
-                    eq = w.find("=")
-                    assigns.append((w[:eq].rstrip("+"), w[eq + 1 :], bool(fl & F_DYN)))
-                else:
-                    if not words and self.funcdef():
-                        self.funcbody = True
-                        return None
-                    words.extend(ws)
-            elif k == REDIR:
-                fd, op = tok[1]
-                t = self.token()
-                if t[0] != WORD or not t[1]:
-                    ctx.error("redirect without a target")
-                    self.back = t
-                    break
-                target = t[1][0]
-                r = Redirect(fd, op, target, op == ">>" or op == "&>>")
-                if op == "<<" or op == "<<-":
-                    r.quoted = bool(t[2] & F_QUOTED)
-                    self.heredocs.append((r, target, op == "<<-"))
-                elif op == "<<<":
-                    r.body = target + "\n"
-                redirs.append(r)
-            else:
-                self.back = tok
-                break
-            tok = self.token()
-        if not words and not redirs:
-            for name, val, dyn in assigns:
-                ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
-            return None
-        raw = Raw(words, assigns, redirs, self.piped, self.prev)
-        self.queue.append(raw)
-        return raw
-
-    def funcdef(self):
-        """After a first word: `name ( )` starts a function definition (body parsed as usual)."""
-        t = self.token()
-        if t[0] == OP and t[1] == "(":
-            t2 = self.token()
-            if t2[0] == OP and t2[1] == ")":
-                return True
-            self.ctx.error("syntax error near (")
-            self.back = t2
-            return False
-        self.back = t
-        return False
-
-    # ------------------------------------------------------------------ lexer
     def token(self):
         t = self.back
         if t is not None:
@@ -709,20 +464,6 @@ class Parser:
                 return (REDIR, (None, op), 0)
         self.i = i + 1
         return (REDIR, (None, ">"), 0)
-
-    def procsub(self, i):
-        """<( list ) or >( list ): the commands run; the word is a /dev/fd path."""
-        saved = self.piped, self.prev
-        self.queue.append(_SAVE)
-        self.i = i + 2
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
-        self.parse_list(")")
-        self.depth -= 1
-        self.queue.append(_RESTORE)
-        self.piped, self.prev = saved
-        return (WORD, ["/dev/fd/63"], 0)
 
     def word(self):
         segs, i = self.lex_word(self.i)
@@ -876,7 +617,7 @@ class Parser:
             return "." + rest
         if name == "-":
             return "$OLDPWD" + rest  # the directory before the last cd: dynamic
-        if len(name) < 64 and all(ch in _NAMEC or ch in "-." for ch in name):
+        if len(name) < 64 and all(ch in NAMEC or ch in "-." for ch in name):
             if name == "root":
                 return "/root" + rest
             base = home.rsplit("/", 1)[0] if "/" in home else "/home"
@@ -935,366 +676,3 @@ class Parser:
         if buf or len(segs) == added:
             segs.append(("".join(buf), QUOTED))
         return i
-
-    def ansi_c(self, i, segs):
-        """$'...' with its escapes decoded ($'\\x72\\x6d' is rm)."""
-        s = self.s
-        n = self.n
-        buf = []
-        ctx = self.ctx
-        while True:
-            ctx.budget -= 1
-            q = s.find("'", i)
-            b = s.find("\\", i)
-            if q < 0:
-                self.ctx.error("unbalanced quote")
-                buf.append(s[i:])
-                i = n
-                break
-            if b < 0 or q < b:
-                buf.append(s[i:q])
-                i = q + 1
-                break
-            buf.append(s[i:b])
-            c = s[b + 1 : b + 2]
-            i = b + 2
-            if c in _ANSI:
-                buf.append(_ANSI[c])
-            elif c in ("x", "u", "U"):
-                lim = 2 if c == "x" else 4 if c == "u" else 8
-                k = i
-                while k < n and k - i < lim and s[k] in _HEX:
-                    k += 1
-                if k > i:
-                    try:
-                        buf.append(chr(int(s[i:k], 16)))
-                    except (ValueError, OverflowError):
-                        pass
-                    i = k
-                else:
-                    buf.append("\\" + c)
-            elif c and c in "01234567":
-                k = b + 1
-                while k < n and k - (b + 1) < 3 and s[k] in "01234567":
-                    k += 1
-                buf.append(chr(int(s[b + 1 : k], 8) & 0xFF))
-                i = k
-            elif c == "c" and i < n:
-                buf.append(chr(ord(s[i]) & 0x1F))
-                i += 1
-            else:
-                buf.append("\\" + c)
-        segs.append(("".join(buf), QUOTED))
-        return i
-
-    def dollar(self, i, quoted, segs):
-        self.ctx.budget -= 4
-        s = self.s
-        nx = s[i + 1 : i + 2]
-        if nx == "":
-            segs.append(("$", QUOTED if quoted else LIT))
-            return i + 1
-        if nx == "'" and not quoted:
-            return self.ansi_c(i + 2, segs)
-        if nx == '"' and not quoted:
-            return self.dq(i + 2, segs, True)
-        if nx == "(":
-            if s.startswith("((", i + 1):
-                end = self.skip_parens(i + 1)
-                segs.append((s[i:end], DYN))
-                return end
-            return self.cmdsubst(i, segs)
-        if nx == "{":
-            end = self.braced(i + 2)
-            self.param(s[i + 2 : end - 1], quoted, segs, s[i:end])
-            return end
-        if nx in _NAME0:
-            j = i + 2
-            n = min(self.n, i + 256)  # longer names: the rest reads as text
-            while j < n and s[j] in _NAMEC:
-                j += 1
-            self.var(s[i + 1 : j], quoted, segs, s[i:j])
-            return j
-        if nx in _DIGITS or nx in "@*#?$!-":
-            self.var(nx, quoted, segs, s[i : i + 2])
-            return i + 2
-        segs.append(("$", QUOTED if quoted else LIT))
-        return i + 1
-
-    def lookup(self, name):
-        """A variable's value when the analysis can know it, else None."""
-        if name == "HOME":
-            return self.ctx.vars.get("HOME", self.ctx.home)
-        if self.pos is DYNPOS and (name in _DIGITS and name != "0" or name in "@*#"):
-            return None
-        if name in _DIGITS:
-            if name == "0":
-                return self.arg0
-            pos = self.pos or ()
-            k = int(name)
-            return pos[k - 1] if k <= len(pos) else ""
-        if name == "@" or name == "*":
-            return " ".join(self.pos or ())
-        if name == "#":
-            return str(len(self.pos or ()))
-        ctx = self.ctx
-        v = ctx.vars.get(name, self)
-        if v is not self:
-            return v
-        if name == "PWD":
-            cwd = ctx.cwd
-            return "." if cwd is None else None if cwd is DYNAMIC else cwd
-        if ctx.env:
-            return ctx.env.get(name)
-        return None
-
-    def var(self, name, quoted, segs, src):
-        if name == "IFS":
-            segs.append((" ", QUOTED) if quoted else ("", SPLIT))
-            return
-        v = self.lookup(name)
-        if v is None or not quoted and "IFS" in self.ctx.vars and v:
-            segs.append((src, DYN))  # unknown, or split on a custom IFS
-            return
-        if quoted and name != "@":
-            segs.append((v, QUOTED))
-            return
-        parts = v.split()
-        if not parts:
-            if quoted:
-                segs.append(("", QUOTED))
-            return
-        if v[:1].isspace() and not quoted:
-            segs.append(("", SPLIT))
-        for k, p in enumerate(parts):
-            if k:
-                segs.append(("", SPLIT))
-            segs.append((p, QUOTED))
-        if v[-1:].isspace() and not quoted:
-            segs.append(("", SPLIT))
-
-    def param(self, inner, quoted, segs, src):
-        """${...}: resolve the simple forms, else dynamic."""
-        if not inner:
-            segs.append((src, DYN))
-            return
-        if inner[:3] == "IFS":
-            segs.append((" ", QUOTED) if quoted else ("", SPLIT))
-            return
-        j = 0
-        n = len(inner)
-        if inner[0] in _NAME0:
-            while j < n and inner[j] in _NAMEC:
-                j += 1
-        elif inner[0] in _DIGITS:
-            while j < n and inner[j] in _DIGITS:
-                j += 1
-        elif inner[0] in "@*#?$!-" and n == 1:
-            j = 1
-        else:
-            segs.append((src, DYN))
-            return
-        name = inner[:j]
-        rest = inner[j:]
-        if len(name) > 1 and name[0] in _DIGITS:
-            k = int(name)
-            pos = self.pos or ()
-            v = (
-                self.arg0
-                if k == 0
-                else None
-                if pos is DYNPOS
-                else pos[k - 1]
-                if k <= len(pos)
-                else ""
-            )
-        else:
-            v = self.lookup(name)
-        if rest == "":
-            if v is None:
-                segs.append(("$" + name if name[0] in _NAME0 else src, DYN))
-            elif name[0] in _DIGITS and len(name) > 1:
-                segs.append((v, QUOTED))
-            else:
-                self.var(name, quoted, segs, src)
-            return
-        for op in (":-", ":=", "-", "="):
-            if rest.startswith(op):
-                word = rest[len(op) :]
-                if v:
-                    segs.append((v, QUOTED))
-                    return
-                if v == "" and not any(ch in word for ch in "$`\\'\""):
-                    if op[-1] == "=":
-                        self.ctx.vars[name] = word
-                    segs.append((word, QUOTED))
-                    return
-                break
-        segs.append((src, DYN))
-
-    def cmdsubst(self, i, segs):
-        """$( list ): its commands run here; the word's value is dynamic."""
-        saved = self.piped, self.prev, self.back
-        self.back = None
-        self.queue.append(_SAVE)
-        self.i = i + 2
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
-        self.parse_list(")")
-        self.depth -= 1
-        self.queue.append(_RESTORE)
-        self.piped, self.prev, self.back = saved
-        end = self.i
-        inner = self.s[i + 2 : end - 1].strip()
-        if inner == "pwd":
-            cwd = self.ctx.cwd
-            if cwd is not DYNAMIC:
-                segs.append(("." if cwd is None else cwd, QUOTED))
-                return end
-        segs.append((self.s[i:end], DYN))
-        return end
-
-    def backtick(self, i, segs):
-        s = self.s
-        n = self.n
-        j = i + 1
-        buf = []
-        ctx = self.ctx
-        while True:
-            ctx.budget -= 1
-            q = s.find("`", j)
-            b = s.find("\\", j)
-            if q < 0:
-                self.ctx.error("unbalanced backtick")
-                buf.append(s[j:])
-                end = n
-                break
-            if 0 <= b < q:
-                nx = s[b + 1 : b + 2]
-                buf.append(s[j:b])
-                if nx and nx in "$`\\":
-                    buf.append(nx)
-                else:
-                    buf.append("\\" + nx)
-                j = b + 2
-                continue
-            buf.append(s[j:q])
-            end = q + 1
-            break
-        self.subparse("".join(buf))
-        segs.append((s[i:end], DYN))
-        return end
-
-    def skip_parens(self, i):
-        """s[i] == '(': index after its matching ')', parsing substitutions inside."""
-        s = self.s
-        n = self.n
-        T = self.T
-        depth = 0
-        while True:
-            self.ctx.budget -= 1
-            if self.ctx.budget < 0:
-                raise Bound("command too complex to analyse")
-            j = T.find("\0", i)
-            if j < 0:
-                self.ctx.error("unbalanced (")
-                return n
-            c = s[j]
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-                if depth <= 0:
-                    return j + 1
-            elif c == "$":
-                i = self.dollar(j, True, [])
-                continue
-            elif c == "`":
-                i = self.backtick(j, [])
-                continue
-            elif c == "\\":
-                i = j + 2
-                continue
-            elif c == "'":
-                k = s.find("'", j + 1)
-                if k < 0:
-                    self.ctx.error("unbalanced quote")
-                    return n
-                i = k + 1
-                continue
-            elif c == '"':
-                i = self.dq(j + 1, [], True)
-                continue
-            i = j + 1
-
-    def braced(self, i):
-        """From after `${`: index after the matching '}', parsing substitutions inside."""
-        s = self.s
-        n = self.n
-        T = self.T
-        while True:
-            self.ctx.budget -= 1
-            if self.ctx.budget < 0:
-                raise Bound("command too complex to analyse")
-            j = T.find("\0", i)
-            k = s.find("}", i)
-            if k < 0:
-                self.ctx.error("unterminated ${")
-                return n
-            if j < 0 or k < j:
-                return k + 1
-            c = s[j]
-            if c == "$":
-                i = self.dollar(j, True, [])
-            elif c == "`":
-                i = self.backtick(j, [])
-            elif c == "\\":
-                i = j + 2
-            elif c == '"':
-                i = self.dq(j + 1, [], True)
-            elif c == "'":
-                q = s.find("'", j + 1)
-                i = n if q < 0 else q + 1
-            else:
-                i = j + 1
-
-    def read_heredocs(self):
-        """At a newline: the pending heredoc bodies follow, in order."""
-        s = self.s
-        n = self.n
-        i = self.i
-        ctx = self.ctx
-        for r, delim, strip in self.heredocs:
-            start = i
-            end = -1
-            k = i
-            while delim:
-                ctx.budget -= 1
-                c = s.find(delim, k)
-                if c < 0:
-                    break
-                a = c
-                if strip:
-                    while a > start and s[a - 1] == "\t":
-                        a -= 1
-                e = c + len(delim)
-                if (a == start or s[a - 1] == "\n") and (e == n or s[e] == "\n"):
-                    end = a
-                    i = e + 1 if e < n else n
-                    break
-                k = c + 1
-            if end < 0:
-                ctx.error("unterminated heredoc")
-                end = n
-                i = n
-            body = s[start:end]
-            if strip and "\t" in body:
-                body = "\n".join(line.lstrip("\t") for line in body.split("\n"))
-            r.body = body
-            if not r.quoted and ("$" in body or "`" in body):
-                sub = Parser(body, ctx, self.depth + 1, self.pos, self.arg0)
-                sub.dq(0, [], False)
-                sub.flush()
-        self.heredocs = []
-        self.i = i

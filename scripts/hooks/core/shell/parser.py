@@ -1,0 +1,350 @@
+"""Bash grammar for the command analyser: lists, pipelines, compound commands, subshells,
+functions; the driver that hands each simple command to the effects side.
+
+Turns a command string into raw simple commands (`Raw`), flattened through lists,
+pipelines, subshells, groups, compound commands, substitutions and heredocs; the caller's
+`finalise` (core.shell.effects.expand) judges each one.  Bounded: nesting depth and the work
+budget stop hostile input (the analysis then says `unknown`).  The token level is
+core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.shell.heredoc.
+"""
+
+from __future__ import annotations
+
+from core.shell.heredoc import Heredoc
+from core.shell.lexer import (
+    DYNPOS,
+    EOF,
+    F_ASSIGN,
+    F_DYN,
+    F_QUOTED,
+    MAX_DEPTH,
+    NL,
+    OP,
+    REDIR,
+    RESERVED,
+    RESTORE,
+    SAVE,
+    SKIP_RESERVED,
+    WORD,
+    Bound,
+    Ctx,
+    Lexer,
+    Raw,
+    Redirect,
+)
+from core.shell.substitution import Substitution
+
+
+class Parser(Substitution, Heredoc, Lexer):
+    """One pass over one string.  Substitutions inside it share this parser; strings run
+    again as code (`bash -c`, `eval`, heredocs fed to a shell, backticks) get a child."""
+
+    def __init__(self, s: str, ctx: Ctx, depth: int = 0, pos=None, arg0: str = "bash") -> None:
+        if depth > MAX_DEPTH:
+            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+        Lexer.__init__(self, s, ctx)
+        self.depth = depth
+        self.pos = pos
+        self.arg0 = arg0
+        self.queue = []
+        self.piped = False
+        self.prev = None
+        self.funcbody = False
+
+    def child(self, text: str, pos, arg0: str) -> Parser:
+        """A parser for text run as code from here, one nesting level down."""
+        return Parser(text, self.ctx, self.depth + 1, pos, arg0)
+
+    def run(self):
+        self.parse_list(None)
+        if self.heredocs:
+            self.ctx.error("unterminated heredoc")
+            for r, _, _ in self.heredocs:
+                r.body = ""
+            self.heredocs = []
+        self.flush()
+
+    def flush(self):
+        if self.heredocs or not self.queue:
+            return
+        q = self.queue
+        self.queue = []
+        ctx = self.ctx
+        for item in q:
+            if item is SAVE:
+                ctx.stack.append(ctx.cwd)
+            elif item is RESTORE:
+                if ctx.stack:
+                    ctx.cwd = ctx.stack.pop()
+            else:
+                ctx.finalise(item, self)
+
+    def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
+        """Analyse text as shell code run from here (bash -c, eval, heredoc to a shell)."""
+        ctx = self.ctx
+        saved = ctx.cwd
+        sub = self.child(text, self.pos if pos is None else pos, arg0 or self.arg0)
+        sub.run()
+        if not keep_cwd:
+            ctx.cwd = saved
+
+    def parse_list(self, closer):
+        ctx = self.ctx
+        self.piped = False
+        self.prev = None
+        while True:
+            tok = self.token()
+            k = tok[0]
+            if k == WORD:
+                v = tok[1]
+                if len(v) == 1 and not tok[2] & F_QUOTED and v[0] in RESERVED:
+                    r = self.reserved(v[0], closer)
+                    if r is not None:
+                        return r
+                    continue
+                raw = self.simple(tok)
+                self.piped = False
+                if raw is not None:
+                    self.prev = raw
+                    if not self.heredocs:
+                        self.flush()
+                continue
+            if k == OP:
+                v = tok[1]
+                if v == "|" or v == "|&":
+                    self.piped = True
+                    continue
+                if v == "(":
+                    if self.i < self.n and self.s[self.i] == "(":
+                        self.i = self.skip_parens(self.i - 1)  # (( arithmetic ))
+                        continue
+                    self.body(self.group)
+                    continue
+                if v == ")":
+                    if closer == ")":
+                        return ")"
+                    ctx.error("unbalanced )")
+                    continue
+                if v in (";;", ";&", ";;&"):
+                    if closer == "case":
+                        return ";;"
+                    continue
+                self.piped = False
+                self.prev = None
+                continue
+            if k == NL:
+                self.piped = False
+                self.prev = None
+                self.flush()
+                continue
+            if k == REDIR:
+                raw = self.simple(tok)
+                self.piped = False
+                if raw is not None:
+                    self.prev = raw
+                    if not self.heredocs:
+                        self.flush()
+                continue
+            # EOF
+            if closer == ")":
+                ctx.error("unterminated subshell or substitution")
+            elif closer == "case":
+                ctx.error("unterminated case")
+            return "eof"
+
+    def body(self, parse):
+        """A { } or ( ) compound; when it is a function's body, $1.. are unknown inside."""
+        if not self.funcbody:
+            saved = self.piped, self.prev
+            if parse() == "eof" and parse != self.group:
+                self.ctx.error("unterminated {")
+            self.piped, self.prev = saved
+            return
+        self.funcbody = False
+        pos = self.pos
+        self.pos = DYNPOS
+        try:
+            r = parse()
+            if r == "eof" and parse != self.group:
+                self.ctx.error("unterminated {")
+        finally:
+            self.pos = pos
+
+    def group(self):
+        """( list ): a subshell, so a `cd` inside does not leak out."""
+        saved = self.piped, self.prev
+        self.queue.append(SAVE)
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+        self.parse_list(")")
+        self.depth -= 1
+        self.queue.append(RESTORE)
+        self.piped, self.prev = saved
+
+    def reserved(self, w, closer):
+        if w == "{":
+            self.body(lambda: self.parse_list("}"))
+            return None
+        if w == "}":
+            return "}" if closer == "}" else None
+        if w in SKIP_RESERVED:
+            return None
+        if w == "esac":
+            return "esac" if closer == "case" else None
+        if w == "time":
+            t = self.token()
+            if not (t[0] == WORD and t[1] == ["-p"]):
+                self.back = t
+            return None
+        if w in ("for", "select"):
+            t = self.token()
+            if t[0] == OP and t[1] == "(" and self.i < self.n and self.s[self.i] == "(":
+                self.i = self.skip_parens(self.i - 1)
+                return None
+            if t[0] == WORD:
+                for name in t[1]:
+                    self.ctx.vars[name] = None
+            else:
+                self.back = t
+                return None
+            while True:
+                t = self.token()
+                if t[0] == NL:
+                    continue
+                break
+            if t[0] == WORD and t[1] == ["in"]:
+                while True:
+                    t = self.token()
+                    if t[0] != WORD:
+                        break
+                if not (t[0] == OP and t[1] == ";" or t[0] == NL):
+                    self.back = t
+            else:
+                self.back = t
+            return None
+        if w == "function":
+            t = self.token()
+            if t[0] != WORD:
+                self.back = t
+                return None
+            self.funcbody = True
+            t = self.token()
+            if t[0] == OP and t[1] == "(":
+                t = self.token()
+                if not (t[0] == OP and t[1] == ")"):
+                    self.back = t
+            else:
+                self.back = t
+            return None
+        if w == "[[":
+            self.test = True
+            words = ["[["]
+            try:
+                while True:
+                    t = self.token()
+                    if t[0] != WORD:
+                        self.back = t
+                        break
+                    words.extend(t[1])
+                    if t[1] == ["]]"]:
+                        break
+            finally:
+                self.test = False
+            raw = Raw(words, [], [], self.piped, self.prev)
+            self.queue.append(raw)
+            self.prev = raw
+            self.piped = False
+            self.flush()
+            return None
+        if w == "case":
+            return self.case(closer)
+        return None  # coproc etc.
+
+    def case(self, closer):
+        self.token()  # the subject word (substitutions already parsed)
+        t = self.token()
+        while t[0] == NL:
+            t = self.token()
+        if not (t[0] == WORD and t[1] == ["in"]):
+            self.back = t
+            return None
+        while True:
+            t = self.token()
+            while t[0] == NL or (t[0] == OP and t[1] in (";;", ";&", ";;&")):
+                t = self.token()
+            if t[0] == WORD and t[1] == ["esac"]:
+                return None
+            if t[0] == EOF:
+                self.ctx.error("unterminated case")
+                return "eof"
+            if t[0] == OP and t[1] == "(":
+                t = self.token()
+            while not (t[0] == OP and t[1] == ")"):
+                if t[0] in (EOF, NL):
+                    self.ctx.error("bad case pattern")
+                    return "eof" if t[0] == EOF else None
+                t = self.token()
+            r = self.parse_list("case")
+            if r == "esac":
+                return None
+            if r == "eof":
+                return r
+
+    def simple(self, tok):
+        words = []
+        assigns = []
+        redirs = []
+        ctx = self.ctx
+        while True:
+            k = tok[0]
+            if k == WORD:
+                ws, fl = tok[1], tok[2]
+                if not words and fl & F_ASSIGN:
+                    w = ws[0]
+                    eq = w.find("=")
+                    assigns.append((w[:eq].rstrip("+"), w[eq + 1 :], bool(fl & F_DYN)))
+                else:
+                    if not words and self.funcdef():
+                        self.funcbody = True
+                        return None
+                    words.extend(ws)
+            elif k == REDIR:
+                fd, op = tok[1]
+                t = self.token()
+                if t[0] != WORD or not t[1]:
+                    ctx.error("redirect without a target")
+                    self.back = t
+                    break
+                target = t[1][0]
+                r = Redirect(fd, op, target, op == ">>" or op == "&>>")
+                if op == "<<" or op == "<<-":
+                    r.quoted = bool(t[2] & F_QUOTED)
+                    self.heredocs.append((r, target, op == "<<-"))
+                elif op == "<<<":
+                    r.body = target + "\n"
+                redirs.append(r)
+            else:
+                self.back = tok
+                break
+            tok = self.token()
+        if not words and not redirs:
+            for name, val, dyn in assigns:
+                ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
+            return None
+        raw = Raw(words, assigns, redirs, self.piped, self.prev)
+        self.queue.append(raw)
+        return raw
+
+    def funcdef(self):
+        """After a first word: `name ( )` starts a function definition (body parsed as usual)."""
+        t = self.token()
+        if t[0] == OP and t[1] == "(":
+            t2 = self.token()
+            if t2[0] == OP and t2[1] == ")":
+                return True
+            self.ctx.error("syntax error near (")
+            self.back = t2
+            return False
+        self.back = t
+        return False

@@ -1,0 +1,308 @@
+"""Bash expansions for the parser: parameter, command, process and arithmetic substitution,
+ANSI-C quoting and backticks.
+
+`Substitution` is a mixin of core.shell.parser.Parser: the commands inside $( ), ` `, <( )
+and >( ) run here, so they are parsed with the same parser (a `cd` inside does not leak
+out); a word's value is static when the analysis can know it (a variable set earlier in the
+command, $HOME, a parameter form with a static default) and DYN otherwise.
+"""
+
+from __future__ import annotations
+
+from core.shell.lexer import (
+    DIGITS,
+    DYN,
+    DYNAMIC,
+    DYNPOS,
+    LIT,
+    MAX_DEPTH,
+    NAME0,
+    NAMEC,
+    QUOTED,
+    RESTORE,
+    SAVE,
+    SPLIT,
+    WORD,
+    Bound,
+    ansi_escape,
+    backtick_escape,
+    scan_escapes,
+)
+
+
+class Substitution:
+    """$-expansions, backticks and process substitution (a mixin of Parser)."""
+
+    def ansi_c(self, i, segs):
+        """$'...' with its escapes decoded ($'\\x72\\x6d' is rm)."""
+        text, end = scan_escapes(self.s, i, "'", ansi_escape, self.ctx)
+        if end < 0:
+            self.ctx.error("unbalanced quote")
+            end = self.n
+        segs.append((text, QUOTED))
+        return end
+
+    def dollar(self, i, quoted, segs):
+        self.ctx.budget -= 4
+        s = self.s
+        nx = s[i + 1 : i + 2]
+        if nx == "":
+            segs.append(("$", QUOTED if quoted else LIT))
+            return i + 1
+        if nx == "'" and not quoted:
+            return self.ansi_c(i + 2, segs)
+        if nx == '"' and not quoted:
+            return self.dq(i + 2, segs, True)
+        if nx == "(":
+            if s.startswith("((", i + 1):
+                end = self.skip_parens(i + 1)
+                segs.append((s[i:end], DYN))
+                return end
+            return self.cmdsubst(i, segs)
+        if nx == "{":
+            end = self.braced(i + 2)
+            self.param(s[i + 2 : end - 1], quoted, segs, s[i:end])
+            return end
+        if nx in NAME0:
+            j = i + 2
+            n = min(self.n, i + 256)  # longer names: the rest reads as text
+            while j < n and s[j] in NAMEC:
+                j += 1
+            self.var(s[i + 1 : j], quoted, segs, s[i:j])
+            return j
+        if nx in DIGITS or nx in "@*#?$!-":
+            self.var(nx, quoted, segs, s[i : i + 2])
+            return i + 2
+        segs.append(("$", QUOTED if quoted else LIT))
+        return i + 1
+
+    def lookup(self, name):
+        """A variable's value when the analysis can know it, else None."""
+        if name == "HOME":
+            return self.ctx.vars.get("HOME", self.ctx.home)
+        if self.pos is DYNPOS and (name in DIGITS and name != "0" or name in "@*#"):
+            return None
+        if name in DIGITS:
+            if name == "0":
+                return self.arg0
+            pos = self.pos or ()
+            k = int(name)
+            return pos[k - 1] if k <= len(pos) else ""
+        if name == "@" or name == "*":
+            return " ".join(self.pos or ())
+        if name == "#":
+            return str(len(self.pos or ()))
+        ctx = self.ctx
+        v = ctx.vars.get(name, self)
+        if v is not self:
+            return v
+        if name == "PWD":
+            cwd = ctx.cwd
+            return "." if cwd is None else None if cwd is DYNAMIC else cwd
+        if ctx.env:
+            return ctx.env.get(name)
+        return None
+
+    def var(self, name, quoted, segs, src):
+        if name == "IFS":
+            segs.append((" ", QUOTED) if quoted else ("", SPLIT))
+            return
+        v = self.lookup(name)
+        if v is None or not quoted and "IFS" in self.ctx.vars and v:
+            segs.append((src, DYN))  # unknown, or split on a custom IFS
+            return
+        if quoted and name != "@":
+            segs.append((v, QUOTED))
+            return
+        parts = v.split()
+        if not parts:
+            if quoted:
+                segs.append(("", QUOTED))
+            return
+        if v[:1].isspace() and not quoted:
+            segs.append(("", SPLIT))
+        for k, p in enumerate(parts):
+            if k:
+                segs.append(("", SPLIT))
+            segs.append((p, QUOTED))
+        if v[-1:].isspace() and not quoted:
+            segs.append(("", SPLIT))
+
+    def param(self, inner, quoted, segs, src):
+        """${...}: resolve the simple forms, else dynamic."""
+        if not inner:
+            segs.append((src, DYN))
+            return
+        if inner[:3] == "IFS":
+            segs.append((" ", QUOTED) if quoted else ("", SPLIT))
+            return
+        j = 0
+        n = len(inner)
+        if inner[0] in NAME0:
+            while j < n and inner[j] in NAMEC:
+                j += 1
+        elif inner[0] in DIGITS:
+            while j < n and inner[j] in DIGITS:
+                j += 1
+        elif inner[0] in "@*#?$!-" and n == 1:
+            j = 1
+        else:
+            segs.append((src, DYN))
+            return
+        name = inner[:j]
+        rest = inner[j:]
+        if len(name) > 1 and name[0] in DIGITS:
+            k = int(name)
+            pos = self.pos or ()
+            v = (
+                self.arg0
+                if k == 0
+                else None
+                if pos is DYNPOS
+                else pos[k - 1]
+                if k <= len(pos)
+                else ""
+            )
+        else:
+            v = self.lookup(name)
+        if rest == "":
+            if v is None:
+                segs.append(("$" + name if name[0] in NAME0 else src, DYN))
+            elif name[0] in DIGITS and len(name) > 1:
+                segs.append((v, QUOTED))
+            else:
+                self.var(name, quoted, segs, src)
+            return
+        for op in (":-", ":=", "-", "="):
+            if rest.startswith(op):
+                word = rest[len(op) :]
+                if v:
+                    segs.append((v, QUOTED))
+                    return
+                if v == "" and not any(ch in word for ch in "$`\\'\""):
+                    if op[-1] == "=":
+                        self.ctx.vars[name] = word
+                    segs.append((word, QUOTED))
+                    return
+                break
+        segs.append((src, DYN))
+
+    def cmdsubst(self, i, segs):
+        """$( list ): its commands run here; the word's value is dynamic."""
+        saved = self.piped, self.prev, self.back
+        self.back = None
+        self.queue.append(SAVE)
+        self.i = i + 2
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+        self.parse_list(")")
+        self.depth -= 1
+        self.queue.append(RESTORE)
+        self.piped, self.prev, self.back = saved
+        end = self.i
+        inner = self.s[i + 2 : end - 1].strip()
+        if inner == "pwd":
+            cwd = self.ctx.cwd
+            if cwd is not DYNAMIC:
+                segs.append(("." if cwd is None else cwd, QUOTED))
+                return end
+        segs.append((self.s[i:end], DYN))
+        return end
+
+    def backtick(self, i, segs):
+        """`...`: old-style command substitution; its text is parsed again as code."""
+        text, end = scan_escapes(self.s, i + 1, "`", backtick_escape, self.ctx)
+        if end < 0:
+            self.ctx.error("unbalanced backtick")
+            end = self.n
+        self.subparse(text)
+        segs.append((self.s[i:end], DYN))
+        return end
+
+    def skip_parens(self, i):
+        """s[i] == '(': index after its matching ')', parsing substitutions inside."""
+        s = self.s
+        n = self.n
+        T = self.T
+        depth = 0
+        while True:
+            self.ctx.budget -= 1
+            if self.ctx.budget < 0:
+                raise Bound("command too complex to analyse")
+            j = T.find("\0", i)
+            if j < 0:
+                self.ctx.error("unbalanced (")
+                return n
+            c = s[j]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth <= 0:
+                    return j + 1
+            elif c == "$":
+                i = self.dollar(j, True, [])
+                continue
+            elif c == "`":
+                i = self.backtick(j, [])
+                continue
+            elif c == "\\":
+                i = j + 2
+                continue
+            elif c == "'":
+                k = s.find("'", j + 1)
+                if k < 0:
+                    self.ctx.error("unbalanced quote")
+                    return n
+                i = k + 1
+                continue
+            elif c == '"':
+                i = self.dq(j + 1, [], True)
+                continue
+            i = j + 1
+
+    def braced(self, i):
+        """From after `${`: index after the matching '}', parsing substitutions inside."""
+        s = self.s
+        n = self.n
+        T = self.T
+        while True:
+            self.ctx.budget -= 1
+            if self.ctx.budget < 0:
+                raise Bound("command too complex to analyse")
+            j = T.find("\0", i)
+            k = s.find("}", i)
+            if k < 0:
+                self.ctx.error("unterminated ${")
+                return n
+            if j < 0 or k < j:
+                return k + 1
+            c = s[j]
+            if c == "$":
+                i = self.dollar(j, True, [])
+            elif c == "`":
+                i = self.backtick(j, [])
+            elif c == "\\":
+                i = j + 2
+            elif c == '"':
+                i = self.dq(j + 1, [], True)
+            elif c == "'":
+                q = s.find("'", j + 1)
+                i = n if q < 0 else q + 1
+            else:
+                i = j + 1
+
+    def procsub(self, i):
+        """<( list ) or >( list ): the commands run; the word is a /dev/fd path."""
+        saved = self.piped, self.prev
+        self.queue.append(SAVE)
+        self.i = i + 2
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+        self.parse_list(")")
+        self.depth -= 1
+        self.queue.append(RESTORE)
+        self.piped, self.prev = saved
+        return (WORD, ["/dev/fd/63"], 0)
