@@ -17,8 +17,11 @@ class ReadOnlyStore(Store):
         if os.path.exists(self.path):
             super().open()
             return self
+        from core.state import secret_key
+
         self.locked = False
         self.busy = False
+        self._key = secret_key()  # the user's config dir, never the project
         self._load()
         return self
 

@@ -134,9 +134,9 @@ def _gitignore_change(project: str, old: list[str] | None, base: str | None) -> 
     try:
         from core.cli.install import GITIGNORE_LINES, GITIGNORE_MARK
 
-        mine = set(GITIGNORE_LINES) | {GITIGNORE_MARK}
+        mine = set(GITIGNORE_LINES) | {GITIGNORE_MARK, ""}  # and the blank line before them
     except ImportError:
-        mine = set()
+        mine = {""}
     if old is None:
         shown = tickets.run(["git", "show", "%s:.gitignore" % base], project) if base else None
         old = (shown or "").splitlines()
