@@ -6,8 +6,11 @@ import stat
 import sys
 
 from core import log
-from core.cli.common import out, project_of
+from core.cli.colour import paint
+from core.cli.common import CLI, out, project_of
+from core.cli.readonly import ReadOnlyStore, installed, not_installed
 from core.cli.wiring import MATCHED, SCRIPTS, is_ours
+from core.wording import plural
 
 
 def _check(results, ok, name, detail, hint=None):
@@ -15,7 +18,7 @@ def _check(results, ok, name, detail, hint=None):
     out(
         "%s %-10s %s%s"
         % (
-            "ok  " if ok else "FAIL",
+            paint("ok  ", "ok") if ok else paint("FAIL", "fail"),
             name,
             detail,
             ("\n           hint: " + hint) if hint and not ok else "",
@@ -167,11 +170,13 @@ def _sandbox(res, project):
 
 
 def doctor(args):
-    from core.state import Store, config_dir, read_counter
+    from core.state import config_dir, read_counter
 
     project = project_of(args)
     res = []
     out("sane doctor for %s" % project)
+    if not installed(project):
+        out(paint(not_installed(project, CLI), "warn"))
     _interpreter(res, project)
     if os.name == "nt":
         try:
@@ -217,7 +222,7 @@ def doctor(args):
         )
     else:
         counter = read_counter(project)
-        st = Store(project, lock_wait=3.0)
+        st = ReadOnlyStore(project, lock_wait=3.0)  # creates nothing in the project
         st.open()
         try:
             seq = st.state.get("seq")
@@ -294,5 +299,9 @@ def doctor(args):
         "see `sane.py logs`",
     )
     bad = res.count(False)
-    out("%d checks, %d problems" % (len(res), bad))
+    out(
+        paint(
+            "%s, %s" % (plural(len(res), "check"), plural(bad, "problem")), "fail" if bad else "ok"
+        )
+    )
     return 0 if bad == 0 else 1

@@ -20,6 +20,7 @@ from core.cli.common import (
     project_of,
     under_claude,
 )
+from core.wording import plural
 
 COMMANDS = ("learn",)
 MAX_INPUT = 1024 * 1024
@@ -631,5 +632,8 @@ def maintain(args, argv):
         "passive decay: %d learning(s) archived%s"
         % (len(archived), (": " + ", ".join(archived)) if archived else "")
     )
-    out("retrieval cache %s: %d learnings" % ("rebuilt" if args.rebuild else "up to date", idx.n))
+    out(
+        "retrieval cache %s: %s"
+        % ("rebuilt" if args.rebuild else "up to date", plural(idx.n, "learning"))
+    )
     return 0
