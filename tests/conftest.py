@@ -31,6 +31,11 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "process: run proj.hook and proj.cli as real processes in this test"
     )
+    # Current bytecode beside the sources (gitignored), as a hook process leaves it: `install`
+    # brings it along, so each test's install compiles nothing.
+    import compileall
+
+    compileall.compile_dir(HOOKS, quiet=2)
 
 
 def pytest_collection_finish(session):

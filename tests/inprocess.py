@@ -25,15 +25,19 @@ import traceback
 
 # Module-level state in scripts/hooks that a real process starts without: (module, name,
 # how to reset it). A new cache must be added here (tests/test_inprocess.py checks it).
+# how: "none" sets it to None, "clear" empties it, "fresh" puts a new instance of its class.
 CACHES = (
     ("core.shell.analysis", "_home", "none"),  # HOME read once per process
     ("core.shell.analysis", "_cache", "clear"),  # analyses of recent commands
     ("core.paths", "_CANDIDATES", "clear"),  # protected paths of one project
+    ("core.paths", "_INODES", "clear"),  # inodes of the config dir's files, as they were
+    ("core.cli.common", "RT", "fresh"),  # how this process runs sane.py (direct, hand-off)
 )
 # Module-level state that is right to share across calls: the same whatever the environment.
 SHARED = (
     ("core.learning.schema", "_last_ms"),  # a monotonic id clock, process-wide
     ("core.shell.effects", "HANDLERS"),  # the program table, completed lazily
+    ("core.shell.programs", "_funcs"),  # program handlers, imported lazily
 )
 
 
@@ -48,6 +52,8 @@ def reset_caches() -> None:
             continue
         if how == "clear":
             getattr(mod, name).clear()
+        elif how == "fresh":
+            setattr(mod, name, type(getattr(mod, name))())
         else:
             setattr(mod, name, None)
 

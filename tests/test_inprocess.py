@@ -21,7 +21,7 @@ def _module_name(path: str) -> str:
 
 def _written_globals(tree: ast.Module) -> set[str]:
     """Module-level names that a function rebinds (`global x`) or mutates in place
-    (`x[k] = v`, `x.clear()`, `x.append(...)`, ...) without a local of the same name."""
+    (`x[k] = v`, `x.a = v`, `x.clear()`, `x.append(...)`, ...) without a local of that name."""
     top = set()
     for node in tree.body:
         targets = []
@@ -49,7 +49,7 @@ def _written_globals(tree: ast.Module) -> set[str]:
             if isinstance(n, ast.Global):
                 found.update(n.names)
             elif isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store):
-                if isinstance(n.value, ast.Name) and isinstance(n, ast.Subscript):
+                if isinstance(n.value, ast.Name):
                     found.add(n.value.id)
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
                 base = n.func.value
