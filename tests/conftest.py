@@ -154,6 +154,7 @@ class Project:
         bytes stdout and stderr."""
         path = script if os.path.isabs(script) else os.path.join(HOOKS, script)
         argv = [sys.executable, path] + list(args)
+        env = dict(self.env) if env is None else env
         if process is None:
             process = self.process or _interpreter_env(env) or _other_thread()
         if process:
