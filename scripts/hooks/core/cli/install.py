@@ -194,6 +194,7 @@ def _copy_hooks(dest: str) -> tuple[int, list[str]]:
             if _read_bytes(d) == data:
                 continue
             shutil.copy2(s, d)
+            _copy_bytecode(s, d)
             n += 1
     removed = []
     for root, dirs, files in os.walk(dest):
@@ -211,6 +212,23 @@ def _copy_hooks(dest: str) -> tuple[int, list[str]]:
                 elif not os.listdir(p):
                     os.rmdir(p)
     return n, sorted(removed)
+
+
+def _copy_bytecode(src: str, dest: str) -> None:
+    """Bring the source's bytecode along: the copy keeps the source's mtime and size, so
+    compileall below keeps a current .pyc and compiles only what is stale or missing."""
+    if not src.endswith(".py"):
+        return
+    try:
+        from importlib.util import cache_from_source
+
+        pyc = cache_from_source(src)
+        if os.path.isfile(pyc):
+            target = cache_from_source(dest)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copy2(pyc, target)
+    except (OSError, ValueError, NotImplementedError):
+        pass
 
 
 def _shipped_sources() -> list[tuple[str, str]]:
