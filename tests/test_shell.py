@@ -1,4 +1,4 @@
-"""Shell command analyser (issue 3): the corpus in tests/shell_corpus.py, the API, bounds."""
+"""Shell command analyser: the corpus in tests/shell_corpus.py, the API, bounds."""
 
 import os
 import random

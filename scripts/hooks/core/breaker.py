@@ -72,7 +72,7 @@ def count_denial(ctx: Any, facts: Any, reason: str) -> str:
     blocks = enf.get("blocks") or []
     blocks.append({"ts": ctx.now, "code": code, "tool": facts.tool, "session": ctx.sid})
     enf["blocks"] = blocks[-20:]
-    limit = ctx.cfg.int("enforcement.max_repeats", 5)
+    limit = ctx.cfg.int("enforcement.max_repeats")
     if enf["repeats"] >= limit and not enf.get("halted"):
         enf.update(
             halted=True,
@@ -161,8 +161,8 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
             del sigs[k]
     err = ctx.payload.get("error")
     cb["last_error"] = (err if isinstance(err, str) else sig)[:300]
-    max_c = ctx.cfg.int("breaker.max_consecutive", 3)
-    max_s = ctx.cfg.int("breaker.max_same_signature", 3)
+    max_c = ctx.cfg.int("breaker.max_consecutive")
+    max_s = ctx.cfg.int("breaker.max_same_signature")
     if cb.get("tripped"):
         return
     if cb["failures"] >= max_c or sigs[sig] >= max_s:

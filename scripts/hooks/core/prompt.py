@@ -1,10 +1,18 @@
 """UserPromptSubmit (the person's commands, prompt classification), SessionStart and
 SubagentStart. A command is consumed: the model never sees it, the person sees the answer."""
 
+from __future__ import annotations
+
 from core import breaker, research, saneloop
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.engine import Ctx
 
 CLI = "python3 scripts/hooks/sane.py"
 STOPWORDS = frozenset(
@@ -157,7 +165,7 @@ def cmd_unlock(ctx):
     )
 
 
-EXACT = {
+EXACT: dict[str, Callable[[Ctx], str | None]] = {
     "s+": lambda c: cmd_safemode(c, True),
     "safemode on": lambda c: cmd_safemode(c, True),
     "s-": lambda c: cmd_safemode(c, False),
@@ -173,7 +181,7 @@ EXACT = {
     **research.COMMANDS,
 }
 for _name in ("rb?", "breaker status"):  # while tamper-locked, say the values are unverified
-    EXACT[_name] = lambda c, _fn=EXACT[_name]: _unverified(c, _fn(c))
+    EXACT[_name] = lambda c, _fn=EXACT[_name]: _unverified(c, _fn(c))  # type: ignore[misc]
 
 
 def command(ctx, prompt):
@@ -297,7 +305,7 @@ def _carry_over(ctx):
 
 
 def prune_sessions(ctx):
-    days = ctx.cfg.get("review.retention_days", 7)
+    days = ctx.cfg.get("review.retention_days")
     try:
         cutoff = ctx.now - float(days) * 86400
     except (TypeError, ValueError):

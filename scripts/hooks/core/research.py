@@ -50,7 +50,7 @@ SHELL_READERS = frozenset(
 def required_research(ctx: Any) -> list[str]:
     r = ctx.session["research"]
     req = [c for c in ctx.cfg.list("research.required") if c in CATEGORY_TOOLS]
-    if ctx.cfg.get("research.adaptive_mcp", True):
+    if ctx.cfg.get("research.adaptive_mcp"):
         req += [c for c in r.get("used") or [] if c in CATEGORY_TOOLS and c not in req]
     waived = r.get("waived") or []
     return [c for c in req if c not in waived]

@@ -1,13 +1,21 @@
 """SaneLoop: `sl+ <task>` keeps the agent working until its acceptance criteria are met."""
 
+from __future__ import annotations
+
 import os
 
 from core.wording import plural
 
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
+
+    from core.engine import Ctx
+
 CLI = "python3 scripts/hooks/sane.py"
 
 
-def block_cap():
+def block_cap() -> int:
     """Claude Code ends a turn after this many consecutive Stop blocks (0: no cap)."""
     raw = os.environ.get("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "8")
     try:
@@ -16,7 +24,7 @@ def block_cap():
         return 8
 
 
-def brief(loop):
+def brief(loop: dict[str, Any]) -> str:
     unmet = [i + 1 for i, c in enumerate(loop.get("acceptance_criteria") or []) if not c.get("met")]
     return (
         "sane: SaneLoop active: %s (iteration %d of %d; unmet criteria: %s). Mark one met "
@@ -31,7 +39,7 @@ def brief(loop):
     )
 
 
-def cmd_start(ctx, text):
+def cmd_start(ctx: Ctx, text: str) -> str:
     lines = [ln.strip() for ln in text.splitlines()]
     task = lines[0] if lines else ""
     criteria = []
@@ -46,7 +54,7 @@ def cmd_start(ctx, text):
         active=True,
         task=task[:300],
         iteration=0,
-        max_iterations=ctx.cfg.int("loop.max_iterations", 20),
+        max_iterations=ctx.cfg.int("loop.max_iterations"),
         acceptance_criteria=criteria[:30],
         started_at=ctx.now,
     )
@@ -54,7 +62,7 @@ def cmd_start(ctx, text):
     return "SaneLoop started: %s\n%s" % (task, status_text(loop))
 
 
-def status_text(loop):
+def status_text(loop: dict[str, Any]) -> str:
     if not loop.get("active"):
         return "SaneLoop is OFF"
     out = [
@@ -75,11 +83,11 @@ def status_text(loop):
     return "\n".join(out)
 
 
-def cmd_status(ctx):
+def cmd_status(ctx: Ctx) -> str:
     return status_text(ctx.session["saneloop"])
 
 
-def cmd_stop(ctx):
+def cmd_stop(ctx: Ctx) -> str:
     loop = ctx.session["saneloop"]
     if not loop.get("active"):
         return "SaneLoop is OFF (nothing to stop)"
@@ -91,7 +99,7 @@ def cmd_stop(ctx):
     )
 
 
-def stop_gate(ctx, held):
+def stop_gate(ctx: Ctx, held: bool) -> str | None:
     loop = ctx.session["saneloop"]
     if not loop.get("active"):
         return None

@@ -14,6 +14,10 @@ import json
 import os
 import time
 
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
 SCHEMA = 1
 LOCK_WAIT = 2.0
 STATE_NAME = "state.json"
@@ -22,7 +26,7 @@ SESSION_CAP = 200  # sessions kept at most (oldest idle ones pruned first)
 try:
     import fcntl
 except ImportError:  # Windows: filelock does the locking
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 
 # ---------------------------------------------------------------- key and counters
@@ -541,7 +545,7 @@ class Store:
     lock could not be had (read-only: commit() refuses), `fresh` on a true first run.
     """
 
-    def __init__(self, project, lock_wait=LOCK_WAIT):
+    def __init__(self, project: str, lock_wait: float = LOCK_WAIT) -> None:
         self.project = project
         self.dir = os.path.join(project, ".claude")
         self.path = os.path.join(self.dir, STATE_NAME)
@@ -550,16 +554,16 @@ class Store:
         self.locked = False
         self.busy = False
         self.fresh = False
-        self.tamper = None
-        self.tamper_kind = None
+        self.tamper: str | None = None
+        self.tamper_kind: str | None = None
         self.moved_from = None
-        self.state = None
+        self.state: dict[str, Any] = None  # type: ignore[assignment]  # set by open()
         self._loaded_text = None
         self._key = None
-        self.pending = []
+        self.pending: list[dict[str, Any]] = []
         self._pending_bytes = 0
 
-    def open(self):
+    def open(self) -> Store:
         os.makedirs(self.dir, exist_ok=True)
         self.locked = self.lock.acquire(self.lock_wait)
         self.busy = not self.locked
@@ -567,7 +571,7 @@ class Store:
         self._load()
         return self
 
-    def take_pending(self) -> list[dict]:
+    def take_pending(self) -> list[dict[str, Any]]:
         """The failures deferred while the lock was busy (only with the lock; the hooks replay
         them before this call's event, and commit() drops them once counted)."""
         if self.locked and not self.pending:
@@ -669,7 +673,7 @@ class Store:
 
     # -- sessions
 
-    def session(self, sid):
+    def session(self, sid: str) -> dict[str, Any]:
         """The per-session section for sid (created and migrated on first use)."""
         if not isinstance(sid, str) or not sid:
             sid = "unknown"
@@ -685,7 +689,7 @@ class Store:
 
     # -- writing
 
-    def commit(self, force=False):
+    def commit(self, force: bool = False) -> bool:
         """Write if anything changed. Returns True if written. Never without the lock."""
         if not self.locked:
             return False
@@ -716,7 +720,7 @@ class Store:
             self.pending = []
         return True
 
-    def defer(self, payload: dict) -> None:
+    def defer(self, payload: dict[str, Any]) -> None:
         """Without the lock nothing is written: keep a failure for the next locked write."""
         if not self.locked:
             try:
@@ -724,14 +728,14 @@ class Store:
             except OSError:
                 pass
 
-    def close(self):
+    def close(self) -> None:
         if self.locked:
             self.lock.release()
             self.locked = False
 
-    def __enter__(self):
+    def __enter__(self) -> Store:
         return self.open()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.close()
         return False

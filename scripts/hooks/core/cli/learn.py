@@ -1,7 +1,6 @@
 """`sane.py learn ...`: reflect, skip, observe (the agent or the person), list, search, stats,
 trace (anyone), maintain (the person only)."""
 
-import argparse
 import json
 import os
 import sys
@@ -9,6 +8,7 @@ import time
 
 from core import log
 from core.cli import common
+from core.cli.args import actions, add
 from core.cli.common import (
     CLI,
     CliError,
@@ -22,26 +22,19 @@ from core.cli.common import (
 )
 from core.wording import plural
 
-COMMANDS = ("learn",)
 MAX_INPUT = 1024 * 1024
 
 
-def add_parser(sub, cmd):
-    sp = cmd(
-        "learn", "the learning gate: reflect, skip, observe, list, search, stats, trace, maintain"
-    )
-    acts = sp.add_subparsers(dest="learn_cmd", metavar="ACTION", parser_class=sp.__class__)
+SESSION_HELP = (
+    "session id (default: the SID argument, $CLAUDE_CODE_SESSION_ID, else the most recent)"
+)
+
+
+def add_arguments(sp):
+    acts = actions(sp, "learn_cmd")
 
     def action(name, help_, session=False):
-        a = acts.add_parser(name, help=help_, description=help_)
-        a.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
-        if session:
-            a.add_argument(
-                "--session",
-                help="session id (default: the SID argument, "
-                "$CLAUDE_CODE_SESSION_ID, else the most recent)",
-            )
-        return a
+        return add(acts, name, help_, session=SESSION_HELP if session else False)
 
     a = action(
         "reflect",
@@ -222,7 +215,7 @@ def reflect(args, argv):
                 "or one candidate object"
             )
         cfg = _config(project, st)
-        mode = cfg.get("learning.write_gate", "lenient")
+        mode = cfg.get("learning.write_gate")
         mode = "off" if mode is False else str(mode or "lenient").lower()  # YAML reads off as false
         if mode not in schema.WRITE_GATE_MODES:
             mode = "lenient"

@@ -1,12 +1,12 @@
 """sane.py review: decide (the reviewer subagent, or the person outside Claude Code), context,
 trace, debug, sessions, stats (anyone), clean (the person only)."""
 
-import argparse
 import json
 import os
 import time
 
 from core import log
+from core.cli.args import actions, add
 from core.cli.common import (
     CliError,
     caller,
@@ -19,26 +19,17 @@ from core.cli.common import (
 )
 from core.wording import plural
 
-COMMANDS = ("review",)
 ACTIONS = ("decide", "context", "trace", "debug", "sessions", "stats", "clean")
 # Set by Claude Code for every command its Bash tool runs; without CLAUDECODE they mean the
 # command runs inside Claude Code with CLAUDECODE taken out of its environment.
 CLAUDE_MARKERS = ("CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_PID")
 
 
-def add_parser(sub, cmd):
-    p = cmd("review", "the review gate: decide, context, trace, debug, sessions, stats, clean")
-    rsub = p.add_subparsers(dest="review_cmd", metavar="ACTION", parser_class=type(p))
+def add_arguments(p):
+    rsub = actions(p, "review_cmd")
 
     def action(name, help_, session=False):
-        sp = rsub.add_parser(name, help=help_, description=help_)
-        sp.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
-        if session:
-            sp.add_argument(
-                "--session",
-                help="session id (default: $CLAUDE_CODE_SESSION_ID, else the most recent)",
-            )
-        return sp
+        return add(rsub, name, help_, session=session)
 
     sp = action(
         "decide",

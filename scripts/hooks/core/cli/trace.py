@@ -5,21 +5,17 @@ import argparse
 import json
 import os
 
+from core.cli.args import actions, add
 from core.cli.common import CliError, err, out, project_of
 from core.wording import plural
 
-COMMANDS = ("trace",)
 
-
-def add_parser(sub, cmd):
-    sp = cmd("trace", "check the Agent Trace ledger (.claude/agent_trace.jsonl)")
-    tsub = sp.add_subparsers(dest="trace_cmd", metavar="ACTION", parser_class=type(sp))
-    a = tsub.add_parser("verify", help="re-hash every recorded range: in place, moved or changed")
-    a.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    tsub = actions(sp, "trace_cmd")
+    a = add(tsub, "verify", "re-hash every recorded range: in place, moved or changed")
     a.add_argument("--json", action="store_true")
-    a = tsub.add_parser("blame", help="which lines of FILE came from which intent and session")
+    a = add(tsub, "blame", "which lines of FILE came from which intent and session")
     a.add_argument("file", metavar="FILE")
-    a.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
     a.add_argument("--json", action="store_true")
 
 

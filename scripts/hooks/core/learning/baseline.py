@@ -112,7 +112,7 @@ def take(project: str, now: float) -> dict[str, Any] | None:
         if add < 0:
             add, dele = _lines_of(path), -1
         files[rel] = [_hash(path), add, dele]
-    out = {"at": round(now, 3), "head": head, "files": files}
+    out: dict = {"at": round(now, 3), "head": head, "files": files}
     if ".gitignore" in files:  # to tell install's own lines from the session's later
         out["gitignore"] = (_read_lines(os.path.join(project, ".gitignore")) or [])[:1000]
     return out

@@ -271,11 +271,11 @@ def stop(ctx, held):
     if held:
         return None
     lc = ctx.cfg
-    if sec.get("armed_by") == "session" and lc.get("learning.auto_skip.enabled", True):
+    if sec.get("armed_by") == "session" and lc.get("learning.auto_skip.enabled"):
         diff = sec.get("diff") or {}
         lines = diff.get("lines")
-        threshold = lc.int("learning.auto_skip.line_threshold", 5)
-        decider = str(lc.get("learning.auto_skip.decider", "agent") or "agent").lower()
+        threshold = lc.int("learning.auto_skip.line_threshold")
+        decider = str(lc.get("learning.auto_skip.decider") or "agent").lower()
         if lines is not None and lines < threshold and decider in ("always", "agent"):
             if decider == "always" or sec.get("offered_skip"):
                 why = (
@@ -289,8 +289,8 @@ def stop(ctx, held):
                 return None
             sec["offered_skip"] = True
             return _block(ctx, sec, small=(lines, threshold))
-    max_blocks = lc.int("learning.max_blocks", 3)
-    cooldown = lc.int("learning.cooldown_seconds", 300)
+    max_blocks = lc.int("learning.max_blocks")
+    cooldown = lc.int("learning.cooldown_seconds")
     if sec.get("last_blocked_session") not in (None, ctx.sid) or (
         cooldown > 0 and ctx.now - (sec.get("last_block_at") or ctx.now) > cooldown
     ):
@@ -383,7 +383,7 @@ def _example(ctx, sec):
 
 def block_message(ctx, sec, small=None):
     sid = ctx.sid
-    max_blocks = ctx.cfg.int("learning.max_blocks", 3)
+    max_blocks = ctx.cfg.int("learning.max_blocks")
     if small:
         head = (
             "[learning] This session changed %s (under the auto-skip threshold of %d). "
