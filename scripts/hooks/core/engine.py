@@ -165,9 +165,12 @@ def handle(hook: str, payload: dict[str, Any], project: str) -> Ctx:
         if store.tamper:
             ctx.audit("tamper", reason=store.tamper, kind=store.tamper_kind, hook=hook)
             ctx.log("error", "tamper: " + store.tamper)
+            from core.state import tamper_source
+
             ctx.answer.tell_user(
                 "sane-hooks: the state failed verification (%s). Changes are locked "
-                "until you check it (`sane.py doctor`) and type `unlock`." % store.tamper
+                "until you check it (`sane.py doctor`) and type `unlock`; until then the "
+                "hooks keep %s." % (store.tamper, tamper_source(store.state["tamper"]))
             )
         if store.busy:
             ctx.log(

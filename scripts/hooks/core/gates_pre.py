@@ -54,6 +54,13 @@ def lock_busy(ctx: Ctx, facts: Facts) -> str | None:
 
 
 def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
+    why = getattr(facts.analysis, "too_complex", "")
+    if why:  # the analysis stopped early: what it did not see may name a secret
+        return (
+            "[blocked-path] This command is %s: the hooks could not finish checking which "
+            "paths it reads, writes or runs. Split it into smaller commands (fewer paths, "
+            "shorter brace expansions, less nesting), or write a script file and run that." % why
+        )
     for raw in facts.raw_reads + facts.raw_writes:
         rule = paths.blocked_rule(raw, ctx.cwd, ctx.cfg, ctx.home)
         if rule:
@@ -90,8 +97,8 @@ def self_protection(ctx: Ctx, facts: Facts) -> str | None:
     for raw in facts.raw_reads + facts.raw_writes:
         if paths.untouchable(raw, ctx.cwd, ctx.home):
             return (
-                "[self-protection] %s is the hook secret, counters or a lock file; no tool "
-                "may touch it. Leave it alone." % raw
+                "[self-protection] %s is the hook secret, counters, last verified state or "
+                "a lock file; no tool may touch it. Leave it alone." % raw
             )
     if facts.kind in ("shell", "mcp_write") and paths.names_untouchable(facts.text):
         return (
@@ -107,13 +114,9 @@ def self_protection(ctx: Ctx, facts: Facts) -> str | None:
                 "a narrower directory." % (raw, hit[0])
             )
     for raw in facts.raw_writes:
-        rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
-        if rule:
-            return (
-                "[self-protection] %s is a sane-hooks file (%s); the agent may not write "
-                "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
-                "or ask the person to change it." % (raw, rule, CLI)
-            )
+        reason = paths.protected_reason(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
+        if reason:
+            return reason
     wipe = _wipes_protected(ctx, facts)
     if wipe:
         return (

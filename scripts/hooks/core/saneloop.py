@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from core.wording import plural
+
 TYPE_CHECKING = False  # only the type checker imports these
 if TYPE_CHECKING:
     from typing import Any
@@ -91,7 +93,10 @@ def cmd_stop(ctx: Ctx) -> str:
         return "SaneLoop is OFF (nothing to stop)"
     loop["active"] = False
     ctx.audit("saneloop_stop", by="person", iteration=loop.get("iteration"))
-    return "SaneLoop stopped after %d iterations: %s" % (loop.get("iteration", 0), loop.get("task"))
+    return "SaneLoop stopped after %s: %s" % (
+        plural(loop.get("iteration", 0), "iteration"),
+        loop.get("task"),
+    )
 
 
 def stop_gate(ctx: Ctx, held: bool) -> str | None:
@@ -110,8 +115,8 @@ def stop_gate(ctx: Ctx, held: bool) -> str | None:
         loop["active"] = False
         ctx.audit("saneloop_done", iteration=loop.get("iteration"))
         ctx.answer.tell_user(
-            "sane-hooks: SaneLoop done: every criterion met after %d iterations."
-            % loop.get("iteration", 0)
+            "sane-hooks: SaneLoop done: every criterion met after %s."
+            % plural(loop.get("iteration", 0), "iteration")
         )
         return None
     if loop.get("iteration", 0) >= loop.get("max_iterations", 20):

@@ -7,7 +7,7 @@ import sys
 from typing import Callable, NamedTuple
 
 from core.cli.args import Parser, actions, add
-from core.cli.common import CliError, err, under_claude
+from core.cli.common import CliError, Runtime, err, set_runtime, under_claude
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -200,6 +200,7 @@ def dispatch(args: argparse.Namespace, argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    set_runtime(Runtime())  # each run decides afresh: direct, or handing off to the hooks
     try:
         args = build().parse_args(argv)
         if getattr(args, "version", False) and not args.cmd:

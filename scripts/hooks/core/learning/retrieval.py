@@ -78,9 +78,10 @@ def changed_files_start(project):
     """Start `git status` in the background (SessionStart loads the index meanwhile)."""
     if not os.path.exists(os.path.join(project, ".git")):
         return None
+    from core import gitrun
     from core.learning.tickets import spawn
 
-    argv = ["git", "-C", project, "status", "--porcelain", "-z", "--untracked-files=all"]
+    argv = gitrun.argv(project, "status", "--porcelain", "-z", "--untracked-files=all")
     return spawn(argv) or ("sync", argv)
 
 
