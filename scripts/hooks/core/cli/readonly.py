@@ -25,7 +25,7 @@ class ReadOnlyStore(Store):
         self._load()
         return self
 
-    def commit(self, *args: object, **kwargs: object) -> None:
+    def commit(self, force: bool = False) -> bool:
         raise RuntimeError("a read-only store is never committed")
 
 

@@ -32,9 +32,19 @@ from core.shell.lexer import (
     scan_escapes,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from core.shell.lexer import Ctx
+
 
 class Substitution:
     """$-expansions, backticks and process substitution (a mixin of Parser)."""
+
+    # Parser's (its Lexer's) attributes, declared for the type checker
+    s: str
+    T: str
+    n: int
+    ctx: Ctx
 
     def ansi_c(self, i, segs):
         """$'...' with its escapes decoded ($'\\x72\\x6d' is rm)."""
