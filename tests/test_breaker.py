@@ -14,7 +14,16 @@ def imports_of(path):
     with open(path) as fh:
         tree = ast.parse(fh.read())
     out = set()
+    # `if TYPE_CHECKING:` imports never run (only the type checker reads them): no cycle
+    type_only = {
+        id(n)
+        for t in ast.walk(tree)
+        if isinstance(t, ast.If) and isinstance(t.test, ast.Name) and t.test.id == "TYPE_CHECKING"
+        for n in ast.walk(t)
+    }
     for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("core"):
             for alias in node.names:
                 full = "%s.%s" % (node.module, alias.name)
