@@ -6,12 +6,15 @@ the denial counter and the person's commands (`rb-`, `rb+`, `rb?`)."""
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
 
 from core import research
 from core.policy import is_read_only_tool
 from core.review import hooks as review
 from core.wording import plural
+
+TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 # ---------------------------------------------------------------- PreToolUse gates
 

@@ -7,9 +7,11 @@ research.required plus, when research.adaptive_mcp is on, every MCP category the
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 from core import policy
+
+TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 CATEGORY_TOOLS = {
     "local": "Read, Glob, Grep or a read-only shell command such as rg, grep, cat, ls, find",

@@ -14,9 +14,12 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from typing import Any
 
 from core import gitrun
+
+TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
+if TYPE_CHECKING:
+    from typing import Any
 
 BASELINE_SECONDS = 1.5  # the whole baseline, git included; past it: no baseline (fallback)
 MEASURE_SECONDS = 2.0  # hashing at Stop; past it, a file's size of change decides alone
