@@ -538,3 +538,23 @@ def test_request_too_large_for_one_call_is_refused_by_the_cli(sp, tracker):  # n
     cli, post = call(sp, ["learn", "reflect", sp.sid], "t-big", input=json.dumps(cands))
     assert cli.returncode == 1 and "split it into several calls" in cli.stderr
     assert MARK not in cli.stdout and gate(sp)["status"] == "blocked"
+
+
+def test_subagent_observation_is_bound_to_the_agent_that_was_authorised(sp):
+    sp.prompt("work on the login")
+    args = ["learn", "observe", sp.sid, "the fixture leaks a socket", "--project", sp.dir]
+    command = CLI + " " + shlex.join(args)
+    kw = {"tool_use_id": "t-sub", "agent_id": "sub-1", "agent_type": "Explore"}
+    assert sp.pre("Bash", {"command": command}, **kw).denied is None
+    cli = sp.cli(*args, env={"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": sp.sid})
+    assert cli.returncode == 0 and MARK in cli.stdout
+    resp = {"stdout": cli.stdout, "stderr": "", "interrupted": False}
+    other = sp.post("Bash", {"command": command}, resp, **dict(kw, agent_id="sub-2"))
+    assert "ignored a request" in other.context
+    assert "socket" not in json.dumps(sp.session_state().get("learning") or {})
+    kw["tool_use_id"] = "t-sub-2"  # the same call again, PostToolUse from the same agent
+    assert sp.pre("Bash", {"command": command}, **kw).denied is None
+    mine = sp.post("Bash", {"command": command}, resp, **kw)
+    assert "applied by the hooks" in mine.context
+    obs = json.dumps(sp.session_state()["learning"])
+    assert "socket" in obs and "sub-1" in obs
