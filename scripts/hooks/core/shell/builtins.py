@@ -7,7 +7,8 @@ from core.shell.command import cd_to, has, opts, stdin_code, stdin_text, vague, 
 from core.shell.lexer import DYNAMIC, DYNPOS
 
 
-def h_default(c, a, p, raw):
+def h_prints(c, a, p, raw):
+    """Programs that only print or look (pwd, date, ps, uname ...), whatever their options."""
     return None
 
 
@@ -157,6 +158,20 @@ _ENV_LOADS = frozenset(
         "PYTHONHOME",
         "ZDOTDIR",
         "PYTHONINSPECT",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "GIT_CONFIG",
+        "GIT_EXEC_PATH",
+        "GIT_TEMPLATE_DIR",
+        "GIT_DIR",
+        "NODE_OPTIONS_FILE",
+        "PYTHONUSERBASE",
+        "npm_config_script_shell",
+        "NPM_CONFIG_SCRIPT_SHELL",
+        "CURL_HOME",
+        "WGETRC",
+        "PROMPT_COMMAND",
+        "PS4",
     )
 )
 

@@ -137,6 +137,7 @@ class Ctx:
         "links",
         "written",
         "aliases",
+        "funcs",
     )
 
     def __init__(self, home, env, finalise):
@@ -152,6 +153,7 @@ class Ctx:
         self.links = {}  # symlinks made earlier in this command: name -> target
         self.written = {}  # files written earlier in this command: path -> text or None
         self.aliases = {}  # aliases defined earlier in this command: name -> text
+        self.funcs = set()  # shell functions defined in this command (bodies analysed)
 
     def error(self, reason):
         if reason not in self.errors:
@@ -491,6 +493,7 @@ class Parser:
             if t[0] != WORD:
                 self.back = t
                 return None
+            self.ctx.funcs.add(t[1][0] if t[1] else "")
             self.funcbody = True
             t = self.token()
             if t[0] == OP and t[1] == "(":
@@ -569,6 +572,7 @@ class Parser:
                     assigns.append((w[:eq].rstrip("+"), w[eq + 1 :], bool(fl & F_DYN)))
                 else:
                     if not words and self.funcdef():
+                        self.ctx.funcs.add(ws[0] if ws else "")
                         self.funcbody = True
                         return None
                     words.extend(ws)
