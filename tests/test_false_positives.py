@@ -235,6 +235,92 @@ sleep 1
 true
 stat -c %s README.md
 cat package.json | jq .version
+git log --format='%H %s' -n 5
+git show --name-only HEAD
+git diff --name-status main
+git status -sb
+git rev-list --count HEAD
+git for-each-ref --format='%(refname)'
+git merge-base main HEAD
+git ls-tree -r HEAD --name-only
+git cat-file -p HEAD
+git remote show origin
+git log --all --oneline -- README.md
+git check-ignore -v build
+git config user.email
+git stash show -p
+git diff HEAD~3..HEAD -- src
+ls -R src | head
+find . -type f -name '*.md' -not -path './node_modules/*'
+find . -maxdepth 1 -printf '%f\\n'
+grep -rIl --exclude-dir=.git foo .
+rg -uu pattern
+fd -e py
+fd pattern src
+cat /proc/cpuinfo
+lsof -i :8000
+ss -tlnp
+netstat -an
+ip addr
+ps -ef --forest
+top -bn1
+date -u
+env
+printenv HOME
+id -u
+uname -r
+jq -r '.name' package.json
+npm run
+npm view lodash versions --json
+pip index versions requests
+cargo metadata --format-version 1
+go list -m all
+docker info
+docker stats --no-stream
+docker compose config
+kubectl get deploy -A
+kubectl describe node n1
+kubectl auth can-i get pods
+kubectl rollout status deploy/web
+helm get values web
+terraform state list
+terraform output -json
+aws s3api list-buckets
+aws cloudformation describe-stacks
+gcloud projects list
+az group list
+systemctl list-timers
+journalctl -xe
+curl -sS -H 'Accept: application/json' https://api.example.com/items
+curl -o /tmp/x.json https://api.example.com/items
+wget -O /tmp/page.html https://example.com
+http GET example.com
+psql -Atc 'select 1'
+sqlite3 -readonly db.sqlite 'select * from t'
+redis-cli info
+redis-cli keys '*'
+cmake --help
+tsc --version
+eslint --version
+black --version
+shellcheck -x scripts/*.sh
+yamllint .
+hadolint Dockerfile
+diff <(sort a) <(sort b)
+comm -12 <(sort a) <(sort b)
+du -sh * | sort -h
+wc -l $(git ls-files '*.py')
+cat $(find . -name '*.txt')
+for f in *.py; do echo $f; done
+while read -r l; do echo "$l"; done < README.md
+echo $((1+2))
+test -f x && cat x
+[[ -d src ]] && ls src
+xargs -n1 echo < list.txt
+tee < README.md /dev/null
+time ls
+timeout 5 cat README.md
+nice ls
 """
 
 WORK = """

@@ -122,6 +122,14 @@ def self_protection(ctx, facts):
             "see). Narrow it to a directory without them (e.g. `find src ...`, `git ls-files "
             "src`), or unpack into the temp dir first and copy what you need." % d
         )
+    for raw in facts.named if facts.unknown else ():
+        rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
+        if rule and rule != "scripts (holds protected files)":
+            return (
+                "[self-protection] The command runs code we cannot see and names %s, a "
+                "sane-hooks file (%s); the agent may not change those files. Use the sane.py "
+                "subcommands or ask the person." % (raw, rule)
+            )
     if facts.unknown and facts.kind in ("shell", "mcp_write"):
         name = paths.names_protected(facts.text, ctx.project)
         if name:

@@ -292,6 +292,7 @@ class Facts:
         "remote",
         "runs_code",
         "changers",
+        "named",
     )
 
     def __init__(self, tool, kind):
@@ -317,6 +318,7 @@ class Facts:
         self.remote = False  # changes a remote system or service (cluster, cloud, database)
         self.runs_code = False  # every unknown part is a known runner (tests, builds)
         self.changers = []  # the commands that are unknown or change a remote system
+        self.named = []  # every word of code the hooks cannot see (checked as paths)
 
     @property
     def read_only(self):
@@ -723,6 +725,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
             f.tree_reads.extend(cmd.reads)
         f.tree_reads.extend(cmd.tree)
         f.raw_reads.extend(cmd.named)  # words of code the hooks cannot see: checked, not read
+        f.named.extend(cmd.named)
         if tool == "Bash":
             _tree_writes(f, cmd, cwd, project, home, cfg)
         temp = tool == "Bash" and judge.temp_code(cmd, cwd, project)

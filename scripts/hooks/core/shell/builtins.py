@@ -362,3 +362,25 @@ def h_jq(c, a, p, raw):
     c.reads.extend(ops)
     c.reads.extend(vals(found, "-f", "--from-file"))
     return skip
+
+
+def h_pager(c, a, p, raw):
+    """less, more, man: readers, except the options that write a log, run a pager or a
+    browser, or run a command at start (`less '+!cmd'`)."""
+    found, ops = opts(
+        a,
+        "oOkPHCMSLpEt" if c.program == "man" else "oOkbhjpPtTxyz#",
+        ("--log-file", "--LOG-FILE", "--lesskey-file", "--pager", "--html", "--config-file"),
+    )
+    c.writes.extend(
+        vals(found, "-o", "-O", "--log-file", "--LOG-FILE") if c.program != "man" else ()
+    )
+    if c.program == "man" and has(found, "-P", "--pager", "-H", "--html", "--config-file", "-C"):
+        c.flag("man -P/-H runs a program the hooks cannot see", unknown=True)
+    if c.program == "man" and has(found, "-l", "--local-file"):
+        c.reads.extend(ops)
+    if any(w[:1] == "+" and ("!" in w or "|" in w) for w in a):
+        c.flag("%s runs a command at start" % c.program, unknown=True)
+    if c.program != "man":
+        c.reads.extend(o for o in ops if o[:1] != "+")
+    return set(ops) if c.program == "man" else None

@@ -373,7 +373,7 @@ def interp_scan(a, short_code, long_code, short_arg, long_arg, short_mod):
     return "none", None, []
 
 
-_TOKEN_SPLIT = " \t\n'\"(),;=<>|&{}[]`+"
+_TOKEN_SPLIT = " \t\n'\"(),;=<>|&{}[]`+:"
 _MAX_TOKENS = 256
 
 

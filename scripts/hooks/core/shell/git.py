@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.shell.archives import patch_targets
-from core.shell.command import has, join, opts, stdin_text, vals
+from core.shell.command import has, join, opts, spawn, stdin_text, vals
 
 _GIT_READ = frozenset(
     (
@@ -366,6 +366,19 @@ def h_git(c, a, p, raw):
             )
         ):
             c.flag("git %s %s runs a command" % (sub, k), unknown=True)
+    if sub == "bisect" and ops[:1] == ["run"] and len(ops) > 1:
+        spawn(ops[1:], p)  # git bisect run CMD: the command runs at every step
+    elif sub == "submodule" and "foreach" in ops:
+        code = " ".join(ops[ops.index("foreach") + 1 :])
+        c.code.append(code)
+        p.subparse(code)
+        skip.add(code)
+    elif sub == "filter-branch":
+        for k, v in found:
+            if k.endswith("-filter") and isinstance(v, str):
+                c.code.append(v)
+                p.subparse(v)
+                skip.add(v)
     if sub in _GIT_READ:
         if sub in ("show", "cat-file", "grep") or sub == "log":
             for o in ops:

@@ -223,6 +223,8 @@ def h_pkg_node(c, a, p, raw):
         return set(ops)
     if sub == "audit" and "fix" not in ops or sub in _NODE_READ:
         return set(ops)
+    if sub in ("run", "run-script") and len(ops) == 1:
+        return set(ops)  # `npm run` alone lists the scripts
     if sub in _NODE_RUN or c.program in ("yarn", "pnpm", "bun") and sub not in _PKG_SUBS:
         c.flag("%s %s runs package scripts the hooks cannot see" % (c.program, sub), runner=True)
         return set(ops)

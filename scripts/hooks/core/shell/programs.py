@@ -8,7 +8,8 @@ from __future__ import annotations
 
 # module.function: programs (continuation lines start with spaces)
 _TABLE = """
-builtins.h_prints: apt-cache pwd date whoami id hostname uname true false test [ [[ : printenv seq sleep
+builtins.h_pager: less more most man
+builtins.h_prints: apt-cache top htop pwd date whoami id hostname uname true false test [ [[ : printenv seq sleep
                   yes basename dirname which type hash jobs wait tr expr df free uptime ps
                   pgrep lsof nproc getconf arch groups users who w tty locale tput clear cal
                   factor numfmt logname dirs shopt let help command_not_found_handle times
@@ -17,7 +18,7 @@ builtins.h_prints: apt-cache pwd date whoami id hostname uname true false test [
                   tldr pstree vmstat iostat mpstat sw_vers ifconfig netstat ss uname sysctl
                   locale localectl timedatectl hostnamectl ioreg system_profiler nvidia-smi
                   git-lfs column expand
-builtins.h_readers: eza exa lsd dir vdir shellcheck man info whatis apropos zipinfo zcmp zdiff
+builtins.h_readers: hadolint markdownlint actionlint eza exa lsd dir vdir shellcheck info whatis apropos zipinfo zcmp zdiff
                     jless fx glow mdcat highlight colordiff wdiff icdiff delta difft
                     cloc tokei scc sloccount pdftotext pdfinfo identify ffprobe
                     mediainfo envsubst json_pp jsonlint yamllint xq htmlq pup sqlformat
@@ -45,6 +46,7 @@ runners.h_history: history
 runners.h_mktemp: mktemp
 runners.h_fallocate: fallocate
 runners.h_link: link
+runners.h_ip: ip
 runners.h_fd: fd fdfind
 services.h_service_cli: kubectl oc helm terraform tofu pulumi docker podman nerdctl
                         docker-compose aws gcloud az systemctl service launchctl
@@ -110,7 +112,7 @@ builtins.h_alias: alias
 builtins.h_set: set
 builtins.h_shift: shift
 builtins.h_at: at batch
-builtins.h_readers: cat tac nl head tail less more most bat batcat hexdump hd od strings
+builtins.h_readers: cat tac nl head tail bat batcat hexdump hd od strings
                     file wc cut paste join comm diff diff3 sdiff cmp md5sum sha1sum
                     sha224sum sha256sum sha384sum sha512sum b2sum cksum sum shasum md5 fold
                     fmt column expand unexpand rev zcat bzcat xzcat zstdcat gzcat lzcat

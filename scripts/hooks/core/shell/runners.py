@@ -277,3 +277,15 @@ def h_fd(c, a, p, raw):
         v for k, v in found if k in ("--search-path", "--base-directory") and v is not True
     )
     return set(ops[:1])
+
+
+_IP_READ = frozenset(("show", "list", "ls", "lst", "get", "help", "monitor"))
+
+
+def h_ip(c, a, p, raw):
+    """ip OBJECT [show|list|get]: a read; add, del, set, flush, change: a change."""
+    ops = [w for w in a if w[:1] != "-"]
+    if len(ops) < 2 or ops[1] in _IP_READ or ops[0] in ("help",):
+        return set(ops)
+    c.flag("ip %s %s changes the network configuration" % (ops[0], ops[1]), unknown=True)
+    return set(ops)

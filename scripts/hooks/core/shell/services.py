@@ -5,7 +5,7 @@ replace or apply state are destructive too."""
 
 from __future__ import annotations
 
-from core.shell.command import every_word, opts, stdin_text
+from core.shell.command import every_word, opts, pathlike, stdin_text
 
 # verbs that delete, destroy, replace or apply state, whatever the CLI
 DESTROYS = frozenset(
@@ -246,7 +246,8 @@ def h_service_cli(c, a, p, raw):
     _judge_verbs(c, prog, words)
     if "--force" in a and c.remote and prog in ("kubectl", "helm"):
         c.flag("%s --force replaces state" % prog, destructive=True)
-    return set(words[:2])  # files it names (-f k8s/, --kubeconfig) are reads: sent or used
+    # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads
+    return {w for w in words[:2] if not pathlike(w)}
 
 
 # -------------------------------------------------------------------- SQL
