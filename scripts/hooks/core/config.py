@@ -140,6 +140,7 @@ DEFAULTS = {
     },
     "intents": {"require_selection": True, "destructive": "ask", "stale_check": True},
     "trace": {"enabled": True},
+    "safemode": {"allow": []},
 }
 
 LIST_KEYS = {
@@ -148,6 +149,7 @@ LIST_KEYS = {
     "paths.blocked_allow",
     "paths.protected_extra",
     "review.gates",
+    "safemode.allow",
     "learning.ticketing",
 }
 

@@ -132,6 +132,14 @@ def self_protection(ctx: Ctx, facts: Facts) -> str | None:
             "see). Narrow it to a directory without them (e.g. `find src ...`, `git ls-files "
             "src`), or unpack into the temp dir first and copy what you need." % d
         )
+    for raw in facts.named if facts.unknown else ():
+        rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
+        if rule and rule != "scripts (holds protected files)":
+            return (
+                "[self-protection] The command runs code we cannot see and names %s, a "
+                "sane-hooks file (%s); the agent may not change those files. Use the sane.py "
+                "subcommands or ask the person." % (raw, rule)
+            )
     if facts.unknown and facts.kind in ("shell", "mcp_write"):
         name = paths.names_protected(facts.text, ctx.project)
         if name:
@@ -177,10 +185,14 @@ def _wipes_protected(ctx, facts):
         if cmd in facts.fed_cmds:
             continue  # `find . -name '*.pyc' | xargs rm`: judged by the files it is fed (policy)
         if prog == "git":
-            words = [w for w in cmd.argv[1:] if not w.startswith("-")]
-            flags = "".join(w for w in cmd.argv[1:] if w.startswith("-") and not w.startswith("--"))
-            if not (words[:1] == ["clean"] and ("x" in flags or "X" in flags)):
+            takes = _git_takes_untracked(cmd)
+            if not takes:
                 continue
+            if takes == "ignored" or _untracked_protected(ctx):
+                return prog, "the untracked files of the project"
+            continue
+        elif prog == "find" and _find_spares_protected(cmd, ctx):
+            continue
         elif prog not in WIPERS:
             continue
         for raw in cmd.writes:
@@ -202,6 +214,87 @@ def _wipes_protected(ctx, facts):
             if target == root or paths.is_under(root, target):
                 return prog, raw
     return None
+
+
+def _git_takes_untracked(cmd):
+    """git clean (not a dry run) and git stash -u/--all take untracked files away: hook files
+    and settings that are not committed go with them."""
+    args = cmd.argv[1:]
+    words = [w for w in args if not w.startswith("-")]
+    flags = [w for w in args if w.startswith("-")]
+    short = "".join(w[1:] for w in flags if not w.startswith("--"))
+    if words[:1] == ["clean"]:
+        if "n" in short or "--dry-run" in flags:
+            return False
+        return "ignored" if "x" in short or "X" in short else "untracked"
+    if words[:1] == ["stash"] and words[1:2] in ([], ["push"], ["save"]):
+        if "a" in short or "--all" in flags:
+            return "ignored"
+        if "u" in short or "--include-untracked" in flags:
+            return "untracked"
+    return False
+
+
+def _untracked_protected(ctx):
+    """Protected files of the project that git does not track and does not ignore (so git
+    clean -f / stash -u would take them). git runs hardened (no fsmonitor, hooks or external
+    programs); outside a repository nothing is taken; when git cannot answer, the files
+    count as untracked. With -x / --all ignored files go too: the caller denies those."""
+    import subprocess
+
+    root = ctx.project
+    found = [
+        os.path.relpath(p, root)
+        for p in paths.protected_under(root, root, root, ctx.cfg, ctx.home)
+        if paths.is_under(p, root) and os.path.exists(p)
+    ]
+    if not found:
+        return []
+    cmd = [
+        "git",
+        "-c",
+        "core.fsmonitor=",
+        "-c",
+        "core.hooksPath=/dev/null",
+        "-c",
+        "diff.external=",
+        "ls-files",
+        "-z",
+        "--others",
+        "--exclude-standard",
+    ]
+    try:
+        out = subprocess.run(
+            cmd + ["--"] + found[:200],
+            cwd=root,
+            capture_output=True,
+            timeout=3,
+            env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0"),
+        )
+    except (OSError, subprocess.SubprocessError):
+        return found
+    if out.returncode != 0:
+        return [] if b"not a git repository" in out.stderr else found
+    return [x for x in out.stdout.decode("utf-8", "replace").split("\0") if x]
+
+
+def _find_spares_protected(cmd, ctx):
+    """`find . -name '*.pyc' -delete`: every name filter is a pattern no protected file's
+    name matches, so the files it deletes are not ours."""
+    from core.globs import fnmatchcase
+
+    a = cmd.argv[1:]
+    pats = [a[i + 1] for i, w in enumerate(a[:-1]) if w in ("-name", "-iname")]
+    if not pats or any(w in ("-o", "-or", ",", "!", "-not", "-path", "-regex") for w in a):
+        return False
+    names = {
+        os.path.basename(p)
+        for p in paths.protected_under(".", ctx.project, ctx.project, ctx.cfg, ctx.home)
+    }
+    names.update(("settings.json", "settings.local.json", "sane.yaml", "sane.py"))
+    return not any(
+        fnmatchcase(n, pat) or fnmatchcase(n.lower(), pat.lower()) for n in names for pat in pats
+    )
 
 
 def person_only(ctx: Ctx, facts: Facts) -> str | None:
@@ -242,24 +335,85 @@ def sandbox_escape(ctx: Ctx, facts: Facts) -> str | None:
 
 
 def safemode(ctx: Ctx, facts: Facts) -> str | None:
+    """Safemode runs only what is known to change nothing: edits, writes outside the temp
+    dir, remote changes and code the hooks cannot see are denied. The person's
+    safemode.allow patterns (review.gates syntax) let named commands through."""
     if not ctx.state["safemode"].get("active") or not _mutation(ctx, facts):
         return None
-    if facts.kind == "shell" and facts.unknown and not facts.writes:
-        what = "a command that runs code we cannot see (%s)" % ", ".join(
-            facts.reasons[:2] or ["unknown"]
-        )
-    else:
-        targets = (
-            facts.outside_temp_writes(ctx.project, ctx.cfg)
-            if facts.kind == "shell"
-            else facts.raw_writes
-        )
-        what = ", ".join(str(t) for t in targets[:3]) or facts.tool
+    if facts.kind == "shell":
+        return _safemode_shell(ctx, facts)
+    what = ", ".join(str(t) for t in facts.raw_writes[:3]) or facts.tool
     return (
         "[safemode] Safemode is ON: edits and shell commands that change anything outside "
         "the temp dir are blocked (here: %s). Reads still work. Only the person turns it "
         "off, by typing `s-`." % what
     )
+
+
+def _safemode_shell(ctx, facts):
+    allow = _allow_patterns(ctx)
+    a = facts.analysis
+    cmds = a.commands if a is not None else []
+    targets = facts.outside_temp_writes(ctx.project, ctx.cfg)
+    if allow and a is not None and not (a.unknown and not any(c.unknown for c in cmds)):
+        # every command that changes something must match a pattern; its own writes still count
+        if all(_allowed(c, allow) for c in facts.changers) and facts.changers:
+            if not targets:
+                return None
+    if targets and not facts.changers:
+        return (
+            "[safemode] Safemode is ON: shell commands that change anything outside the "
+            "temp dir are blocked (here: %s). Reads still work. Only the person turns it off, "
+            "by typing `s-`." % ", ".join(str(x) for x in targets[:3])
+        )
+    first = facts.changers[0] if facts.changers else None
+    name = (first.text if first is not None else facts.text)[:120]
+    if first is not None and first.remote and not first.unknown:
+        what = "`%s` changes a remote system or service (%s)" % (
+            name,
+            ", ".join(first.reasons[:2]) or "a verb not known to only read",
+        )
+    else:
+        what = "`%s` runs code the hooks cannot see (%s)" % (
+            name,
+            ", ".join((first.reasons if first is not None else facts.reasons)[:2]) or "unknown",
+        )
+    return (
+        "[safemode] Safemode is ON and runs only commands known to change nothing; %s. "
+        "Reads still work. The person can allow a command under safemode by adding a "
+        'pattern to safemode.allow in their config (e.g. `safemode: {allow: ["pytest -q*"]}` '
+        "in ~/.config/sane-hooks/config.yaml), or turn safemode off by typing `s-`." % what
+    )
+
+
+def _allow_patterns(ctx):
+    pats = ctx.cfg.get("safemode.allow") or []
+    if isinstance(pats, str):
+        pats = [pats]
+    out = []
+    for pat in pats if isinstance(pats, list) else []:
+        if not isinstance(pat, str) or not pat.strip():
+            continue
+        pat = pat.strip()
+        if ":" in pat.split(" ", 1)[0]:
+            tool, _, pat = pat.partition(":")
+            if tool.strip() not in ("Bash", "*"):
+                continue
+        out.append(" ".join(pat.split()))
+    return out
+
+
+def _allowed(cmd, allow):
+    """A command matches a safemode.allow pattern the way review.gates match Bash commands:
+    its normalised text (wrappers stripped), or its words as written."""
+    from core.globs import fnmatchcase
+
+    texts = [cmd.text]
+    if cmd.argv and cmd.argv[0] != cmd.program:
+        texts.append(" ".join(cmd.argv))
+    if cmd.wrappers:
+        texts.append(" ".join(cmd.wrappers + cmd.argv))
+    return any(fnmatchcase(t, pat) for pat in allow for t in texts if t)
 
 
 def _lines(text: str) -> int:

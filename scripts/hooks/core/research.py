@@ -69,6 +69,12 @@ def missing_research(ctx: Any) -> list[str]:
 def gate(ctx: Any, facts: Any) -> str | None:
     if not facts.mutation(ctx.project, ctx.cfg):
         return None
+    if (
+        facts.kind == "shell"
+        and facts.runs_code
+        and not facts.outside_temp_writes(ctx.project, ctx.cfg)
+    ):
+        return None  # running the tests or a build is research too
     missing = missing_research(ctx)
     if not missing:
         return None
