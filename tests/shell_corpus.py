@@ -1,4 +1,4 @@
-"""The shell analyser's corpus (issue 3): one row per command, with its expected parse facts.
+"""The shell analyser's corpus: one row per command, with its expected parse facts.
 
 Each row: command, then
   w   the exact writes (default: none)          r   paths that must be among the reads

@@ -1,4 +1,4 @@
-"""The shell corpus's decision columns (issue 3): every row's decision through the real gates
+"""The shell corpus's decision columns: every row's decision through the real gates
 under normal mode (research done), safemode, and a gated pattern. All rows run in-process
 through the hook's engine (the same code path as the script); a sample runs through
 sanetools.py as real PreToolUse payloads."""

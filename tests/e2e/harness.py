@@ -378,7 +378,7 @@ class E2E:
         (with the OS sandbox, unless extra holds --no-sandbox)."""
         src = REPO / "scripts" / "hooks" / "sane.py"
         if not src.exists():
-            pytest.skip("scripts/hooks/sane.py is not built yet (issue 2)")
+            pytest.skip("scripts/hooks/sane.py is missing from this checkout")
         proc = subprocess.run(
             [PYTHON, str(src), "install", str(self.project), *extra],
             cwd=self.project,

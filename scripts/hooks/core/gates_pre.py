@@ -4,6 +4,8 @@ A gate is `gate(ctx, facts) -> reason or None`; every reason starts with its [co
 is missing and the exact way forward.
 """
 
+from __future__ import annotations
+
 import hashlib
 import os
 
@@ -12,15 +14,21 @@ from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
 
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from core.contracts import Gate
+    from core.engine import Ctx
+    from core.policy import Facts
+
 CLI = "python3 scripts/hooks/sane.py"
 AUTH_TTL = 15 * 60
 
 
-def _mutation(ctx, facts):
+def _mutation(ctx: Ctx, facts: Facts) -> bool:
     return facts.mutation(ctx.project, ctx.cfg)
 
 
-def tamper_lock(ctx, facts):
+def tamper_lock(ctx: Ctx, facts: Facts) -> str | None:
     t = ctx.state["tamper"]
     if t.get("locked") and (
         _mutation(ctx, facts) or any(not c.read_only for c in facts.sane_calls)
@@ -33,7 +41,7 @@ def tamper_lock(ctx, facts):
     return None
 
 
-def lock_busy(ctx, facts):
+def lock_busy(ctx: Ctx, facts: Facts) -> str | None:
     if ctx.store.busy and _mutation(ctx, facts):
         ctx.answer.tell_user(
             "sane-hooks: the state lock was held for over 2 s; a change was paused."
@@ -45,7 +53,14 @@ def lock_busy(ctx, facts):
     return None
 
 
-def blocked_paths(ctx, facts):
+def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
+    why = getattr(facts.analysis, "too_complex", "")
+    if why:  # the analysis stopped early: what it did not see may name a secret
+        return (
+            "[blocked-path] This command is %s: the hooks could not finish checking which "
+            "paths it reads, writes or runs. Split it into smaller commands (fewer paths, "
+            "shorter brace expansions, less nesting), or write a script file and run that." % why
+        )
     for raw in facts.raw_reads + facts.raw_writes:
         rule = paths.blocked_rule(raw, ctx.cwd, ctx.cfg, ctx.home)
         if rule:
@@ -78,12 +93,12 @@ def blocked_paths(ctx, facts):
     return None
 
 
-def self_protection(ctx, facts):
+def self_protection(ctx: Ctx, facts: Facts) -> str | None:
     for raw in facts.raw_reads + facts.raw_writes:
         if paths.untouchable(raw, ctx.cwd, ctx.home):
             return (
-                "[self-protection] %s is the hook secret, counters or a lock file; no tool "
-                "may touch it. Leave it alone." % raw
+                "[self-protection] %s is the hook secret, counters, last verified state or "
+                "a lock file; no tool may touch it. Leave it alone." % raw
             )
     if facts.kind in ("shell", "mcp_write") and paths.names_untouchable(facts.text):
         return (
@@ -99,13 +114,9 @@ def self_protection(ctx, facts):
                 "a narrower directory." % (raw, hit[0])
             )
     for raw in facts.raw_writes:
-        rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
-        if rule:
-            return (
-                "[self-protection] %s is a sane-hooks file (%s); the agent may not write "
-                "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
-                "or ask the person to change it." % (raw, rule, CLI)
-            )
+        reason = paths.protected_reason(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
+        if reason:
+            return reason
     wipe = _wipes_protected(ctx, facts)
     if wipe:
         return (
@@ -193,7 +204,7 @@ def _wipes_protected(ctx, facts):
     return None
 
 
-def person_only(ctx, facts):
+def person_only(ctx: Ctx, facts: Facts) -> str | None:
     for call in facts.foreign_sane:
         if call.person_only or call.dynamic:
             return (
@@ -212,7 +223,7 @@ def person_only(ctx, facts):
     return None
 
 
-def sandbox_escape(ctx, facts):
+def sandbox_escape(ctx: Ctx, facts: Facts) -> str | None:
     """A shell call asking to run outside Claude Code's OS sandbox: never, whatever the
     settings say (a fallback left open would run it unconfined)."""
     if ctx.tool not in ("Bash", "PowerShell"):
@@ -230,7 +241,7 @@ def sandbox_escape(ctx, facts):
     )
 
 
-def safemode(ctx, facts):
+def safemode(ctx: Ctx, facts: Facts) -> str | None:
     if not ctx.state["safemode"].get("active") or not _mutation(ctx, facts):
         return None
     if facts.kind == "shell" and facts.unknown and not facts.writes:
@@ -251,11 +262,11 @@ def safemode(ctx, facts):
     )
 
 
-def _lines(text):
+def _lines(text: str) -> int:
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
-def _read_regular(path, limit):
+def _read_regular(path: str, limit: int) -> str | None:
     """The text of a regular file (never a FIFO or a device: reading one could hang the hook
     past its timeout, which lets the call through), or None."""
     import stat
@@ -272,7 +283,7 @@ def _read_regular(path, limit):
 PROJECT_LIMIT = 32_000_000  # characters an edit projection may build; past it, count lines
 
 
-def _projected(ctx, facts):
+def _projected(ctx: Ctx, facts: Facts) -> tuple[int, int] | None:
     """(lines before, lines after) for a Write/Edit/MultiEdit, or None."""
     ti = ctx.tool_input
     if facts.tool == "Write":
@@ -305,14 +316,14 @@ def _projected(ctx, facts):
     return before, after if after is not None else _lines(text)
 
 
-def file_size(ctx, facts):
+def file_size(ctx: Ctx, facts: Facts) -> str | None:
     if facts.kind != "write":
         return None
     proj = _projected(ctx, facts)
     if proj is None:
         return None
     before, after = proj
-    warn, block = ctx.cfg.int("file_size.warn", 500), ctx.cfg.int("file_size.block", 800)
+    warn, block = ctx.cfg.int("file_size.warn"), ctx.cfg.int("file_size.block")
     name = facts.raw_writes[0] if facts.raw_writes else "the file"
     if after > block and after > before:
         return (
@@ -328,7 +339,7 @@ def file_size(ctx, facts):
     return None
 
 
-GATES = [
+GATES: list[Gate] = [
     tamper_lock,
     lock_busy,
     blocked_paths,
@@ -346,7 +357,7 @@ GATES = [
 ]
 
 
-def _authorise(ctx, facts):
+def _authorise(ctx: Ctx, facts: Facts) -> None:
     """Single-use authorisations for our CLI, consumed by sane.py (INTERFACES.md)."""
     auth = [
         a
@@ -368,7 +379,7 @@ def _authorise(ctx, facts):
     ctx.state["auth"] = auth[-50:]
 
 
-def on_pre_tool(ctx):
+def on_pre_tool(ctx: Ctx) -> None:
     facts = policy.facts_for(ctx.tool, ctx.tool_input, ctx.cwd, ctx.project, ctx.home, ctx.cfg)
     ctx.facts = facts
     _ = ctx.session  # touch: the session exists from its first tool call

@@ -4,9 +4,16 @@ One decision whichever tool is used: file tools and Bash both come down to these
 the gates only ever look at facts.
 """
 
+from __future__ import annotations
+
 import os
 
 from core import paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from core.shell.analysis import Analysis
+    from core.shell.command import Command
 
 READ_TOOLS = frozenset(
     (
@@ -290,26 +297,27 @@ class Facts:
         "fed_cmds",
     )
 
-    def __init__(self, tool, kind):
-        self.tool = tool
-        self.kind = kind  # read | write | shell | mcp_read | mcp_write | other
-        self.reads = []
-        self.writes = []
-        self.raw_reads = []
-        self.raw_writes = []
-        self.unknown = False
-        self.destructive = False
-        self.sane_calls = []
-        self.only_sane = False
-        self.analysis = None
-        self.text = ""
-        self.reasons = []
-        self.tree_reads = []  # directories whose files are read (grep -r, cp -r, tar, Grep)
-        self.foreign_sane = []  # sane.py run from elsewhere (a copy, -m sane): never ours
-        self.unchecked = []  # read globs too broad to expand within the bound
-        self.name_globs = []  # Grep's glob: the names of the files whose contents it reads
-        self.blind_writes = []  # dirs holding protected files that an unpack/patch we cannot see writes
-        self.fed_cmds = []  # commands fed the files a find/grep -l/git ls-files lists
+    def __init__(self, tool: str, kind: str) -> None:
+        self.tool: str = tool
+        self.kind: str = kind  # read | write | shell | mcp_read | mcp_write | other
+        self.reads: list[str] = []
+        self.writes: list[str] = []
+        self.raw_reads: list[str] = []
+        self.raw_writes: list[str] = []
+        self.unknown: bool = False
+        self.destructive: bool = False
+        self.sane_calls: list[SaneCall] = []
+        self.only_sane: bool = False
+        self.analysis: Analysis | None = None
+        self.text: str = ""
+        self.reasons: list[str] = []
+        self.tree_reads: list[str] = []  # dirs whose files are read (grep -r, cp -r, tar, Grep)
+        self.foreign_sane: list[SaneCall] = []  # sane.py run from elsewhere: never ours
+        self.unchecked: list[str] = []  # read globs too broad to expand within the bound
+        self.name_globs: list[str] = []  # Grep's glob: names of the files whose text it reads
+        # dirs holding protected files that an unpack/patch we cannot see writes
+        self.blind_writes: list[str] = []
+        self.fed_cmds: list[Command] = []  # fed the files find/grep -l/git ls-files list
 
     @property
     def read_only(self):
@@ -323,11 +331,11 @@ class Facts:
             return False
         if self.unknown:
             return True
-        allow_temp = cfg.get("paths.allow_temp_writes", True)
+        allow_temp = cfg.get("paths.allow_temp_writes")
         return any(not (allow_temp and paths.in_temp(w, project)) for w in self.writes)
 
     def outside_temp_writes(self, project, cfg):
-        allow_temp = cfg.get("paths.allow_temp_writes", True)
+        allow_temp = cfg.get("paths.allow_temp_writes")
         return [w for w in self.writes if not (allow_temp and paths.in_temp(w, project))]
 
 
@@ -798,6 +806,7 @@ def _half_seen(f, cwd, project, home, cfg):
     existing files it could be. A read glob too broad to expand is `unchecked` (blocked: it
     could hide a secret); a write one adds the protected paths it could name."""
     budget = dict(paths.GLOB_BUDGET)
+    literal = getattr(f.analysis, "literal", ())
     for attr in ("raw_reads", "raw_writes"):
         raw = getattr(f, attr)
         if not any(paths.has_glob(p) or "$" in p or "`" in p for p in raw):
@@ -812,7 +821,7 @@ def _half_seen(f, cwd, project, home, cfg):
                 elif "/" in dyn and dyn[:1] != "*" and dyn.replace("*", "").strip("/."):
                     out.extend(paths.expand(dyn, cwd, home, True, budget)[0])
                 continue
-            if not paths.has_glob(p):
+            if not paths.has_glob(p) or p in literal:  # '/*' quoted is a name, not a glob
                 out.append(p)
                 continue
             matches, complete = paths.expand(p, cwd, home, False, budget, attr == "raw_writes")
