@@ -377,7 +377,8 @@ def install(args: object) -> int:
     if gi_after != gi_before and gi_after is not None:
         _atomic(gi_path, gi_after)
         out("added sane-hooks entries to .gitignore")
-    _track(rec, ".gitignore", gi_before, gi_after, clean=True)
+    clean = gi_before is None or GITIGNORE_MARK.encode() not in gi_before
+    _track(rec, ".gitignore", gi_before, gi_after, clean=clean)
     rec.update(project=project, version=VERSION, sandbox=sandbox, installed_at=time.time())
     rec["local_paths"] = machine
     _save_record(project, rec)
