@@ -1,5 +1,8 @@
-"""Bench for the shell analyser (issue 3): median microseconds per command over the corpus,
-the hostile 1 MB cases, and the import cost.  A script, not a test:
+"""Bench for the shell analyser: median microseconds per command over the corpus, the
+hostile 1 MB cases, the pathological set (worst case next to the median: every shape that
+makes the analysis work hard, pushed to about 1 MB or past the work budget), and the import
+cost.  Times are the analysis in-process (no interpreter start, no lock wait).  A script,
+not a test:
 
     python3 bench/bench_shell.py [--rounds N] [--quick]
 """
@@ -17,6 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from core.shell.analysis import analyse  # noqa: E402
 from shell_corpus import HOME, ROWS  # noqa: E402
+from test_shell import pathological  # noqa: E402
 
 MB = 1 << 20
 BIG = [
@@ -45,6 +49,28 @@ def per_command(rounds):
         med.append(statistics.median(ts))
     med.sort()
     return med
+
+
+def patho(rounds):
+    """Each pathological command's best-of-rounds time; prints median and worst (ms)."""
+    rows = []
+    for name, cmd in pathological():
+        ts = []
+        for _ in range(rounds):
+            t = time.perf_counter()
+            a = analyse(cmd, home=HOME)
+            ts.append(time.perf_counter() - t)
+        rows.append((min(ts), name, len(cmd), a.too_complex or "; ".join(a.reasons[:1])))
+    rows.sort()
+    for dt, name, size, why in rows:
+        print("  %-26s %7.1f ms  %8d bytes  %s" % (name, dt * 1e3, size, why[:60]))
+    med = rows[len(rows) // 2][0]
+    worst = rows[-1]
+    print(
+        "pathological: %d commands, median %.1f ms, worst %.1f ms (%s)%s"
+        % (len(rows), med * 1e3, worst[0] * 1e3, worst[1], "" if worst[0] < 1 else "  OVER 1 s")
+    )
+    return worst[0]
 
 
 def import_cost(runs=15):
@@ -84,12 +110,13 @@ def main(argv=None):
             "%-26s %6.1f ms  unknown=%s  (%s)"
             % (name, min(ts) * 1e3, a.unknown, "; ".join(a.reasons[:2]))
         )
+    worst = patho(3 if args.quick else 5)
     lo, mid = import_cost(5 if args.quick else 15)
     print(
         "import core.shell: min %.2f ms, median %.2f ms (shell_tools loads on first use)"
         % (lo * 1e3, mid * 1e3)
     )
-    return 0
+    return 0 if worst < 1 else 1
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ CACHES = (
 SHARED = (
     ("core.learning.schema", "_last_ms"),  # a monotonic id clock, process-wide
     ("core.shell.effects", "HANDLERS"),  # the program table, completed lazily
+    ("core.shell.programs", "_funcs"),  # the program table's functions, imported lazily
+    ("core.cli.common", "RT"),  # how sane.py runs: set afresh by main(), restored by the hook
 )
 
 

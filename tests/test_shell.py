@@ -320,7 +320,7 @@ def test_import_is_cheap_and_stdlib_only():
         )
         for _ in range(3)
     )
-    assert best < 0.02, best  # generous for loaded CI; the bench reports the real figure
+    assert best < 0.1, best  # a sanity bound only (shared CI boxes); the bench reports the figure
     mods = subprocess.run(
         [
             sys.executable,
@@ -343,3 +343,223 @@ def test_program_table_resolves():
 
     for name in list(programs.HANDLERS) + list(programs.WRAPPERS):
         assert programs.handler(name) or programs.wrapper(name), name
+
+
+# --- the work budget: bounded time, never a late answer ----------------------------------
+def _deep(levels):
+    return "/".join(["a"] * levels)
+
+
+def pathological():
+    """The slow shapes, each pushed past the budget: expansion times path length, repeated
+    cd, escapes, heredocs, nesting, pipelines, globs and paths by the thousand."""
+    mb = 1 << 20
+    return [
+        ("braces x deep path", "rm {1..256}/%s README.md" % _deep(3000)),
+        ("nested braces x path", "cat {a,b,c,d}{1..64}/%s x" % _deep(1500)),
+        ("many cd", "cd a && " * 20000 + "rm x"),
+        ("cd down and up", "cd a/b/c/../.. ; " * 20000 + "rm x"),
+        ("ANSI-C escapes", "echo $'" + "\\x41" * (mb // 4) + "'"),
+        ("unterminated ANSI-C", "echo $'" + "\\u263a" * (mb // 6)),
+        ("backtick escapes", "echo `" + "\\$" * (mb // 2) + "`"),
+        ("heredoc of substitutions", "cat <<EOF\n" + "$x $(ls) a\n" * (mb // 12) + "EOF"),
+        ("heredoc to a shell", "bash <<EOF\n" + "rm x\n" * (mb // 5) + "EOF"),
+        ("delimiter everywhere", "cat <<a\n" + "a" * mb),
+        ("deep subshells", "(" * 20000 + "ls" + ")" * 20000),
+        ("deep cmd substitution", "echo " + "$(" * 20000 + "ls" + ")" * 20000),
+        ("long pipeline", "ls" + " | cat" * (mb // 6)),
+        ("many globs", "cat " + "/*/* " * (mb // 6)),
+        ("many paths", "cat " + " ".join("d%d/f" % i for i in range(100000))),
+        ("deep path words", "cat " + " ".join(_deep(2000) + str(i) for i in range(50))),
+    ]
+
+
+@pytest.mark.parametrize("name,cmd", pathological(), ids=[n for n, _ in pathological()])
+def test_pathological_commands_stop_at_the_budget(name, cmd):
+    a, dt = _timed(cmd)
+    assert a.too_complex.startswith("too complex to check"), (name, a.reasons[:3])
+    assert a.unknown and a.too_complex in a.reasons
+    assert dt < 1.0, (name, dt)  # the bench prints the real worst case
+    again = analyse(cmd, home=HOME)  # counted steps, not a clock: the same answer each time
+    assert again.too_complex == a.too_complex
+
+
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "git add " + " ".join("src/pkg/mod%d.py" % i for i in range(400)),
+        "cat > big.py <<'EOF'\n" + "print('x')\n" * 5000 + "EOF",
+        "cd a && ls && cd b && ls && cd ../c && make -j4 && cd - && ls",
+        "rm -rf build/{a,b,c}/{1..20}",
+        "echo $'" + "\\t" * 2000 + "'",
+        "ls " + "| grep x " * 200,
+    ],
+    ids=["400 paths", "5000-line heredoc", "cds", "braces", "escapes", "pipeline"],
+)
+def test_ordinary_big_commands_fit_the_budget(cmd):
+    assert analyse(cmd, home=HOME).too_complex == ""
+
+
+def test_depth_bound_is_too_complex():
+    a = analyse("$(" * 40 + "ls" + ")" * 40)
+    assert "nesting deeper than 16 levels" in a.too_complex
+
+
+# --- ((: arithmetic or subshells, as bash decides ----------------------------------------
+@pytest.mark.parametrize(
+    "cmd,programs,writes",
+    [
+        ("((rm x) && ls)", ["rm", "ls"], ["x"]),
+        ("((rm x)|cat)", ["rm", "cat"], ["x"]),
+        ("( (rm x) )", ["rm"], ["x"]),
+        ("((rm x) ; (touch y))", ["rm", "touch"], ["x", "y"]),
+        ("echo $((rm x) )", ["rm", "echo"], ["x"]),
+        ('((echo "(" ; rm x) )', ["echo", "rm"], ["x"]),
+        ('((echo ")"; rm x))', [], []),  # bash: the quoted ) is skipped, so arithmetic
+        ("((1 + 2))", [], []),
+        ("(( (a) * 2 ))", [], []),
+        ("x=$((1+2)); echo $x", ["echo"], []),
+        ("echo $(( $(rm x) + 1 ))", ["rm", "echo"], ["x"]),
+    ],
+)
+def test_double_paren_is_arithmetic_only_when_it_closes_with_double_paren(cmd, programs, writes):
+    a = analyse(cmd, home=HOME)
+    assert [c.program for c in a.commands] == programs, a
+    assert a.writes == writes, a
+
+
+# --- heredocs fed to a shell are code ----------------------------------------------------
+@pytest.mark.parametrize("shell", ["bash", "sh", "zsh", "dash", "/bin/bash", "bash -s"])
+@pytest.mark.parametrize(
+    "form",
+    [
+        "{sh} <<EOF\nrm -rf src\nEOF",
+        "{sh} <<'EOF'\nrm -rf src\nEOF",
+        "{sh} <<-EOF\n\trm -rf src\n\tEOF",
+        '{sh} <<< "rm -rf src"',
+        "cat <<EOF | {sh}\nrm -rf src\nEOF",
+    ],
+)
+def test_heredoc_fed_to_a_shell_is_analysed(shell, form):
+    a = analyse(form.format(sh=shell), home=HOME)
+    assert "rm" in [c.program for c in a.commands], a
+    assert "src" in a.writes and a.destructive, a
+
+
+# --- parameter forms are the paths they can produce --------------------------------------
+@pytest.mark.parametrize("op", [":-", "-", ":=", "=", ":+", "+"])
+@pytest.mark.parametrize("shape", ['"${X%s.env}"', "${X%s.env}", '"${X%s./.env}"', "${X%s.env}x"])
+def test_unknown_variable_default_forms_read_their_default(op, shape):
+    word = shape % op
+    default = word.replace('"', "").replace("${X%s" % op, "").replace("}", "")
+    a = analyse("cat " + word, home=HOME)
+    assert default in a.reads, (word, a)
+    a = analyse("cat " + word.replace("X", "UNSET_IN_TESTS"), home=HOME, env={})
+    assert default in a.reads, (word, a)
+
+
+def test_default_forms_of_a_known_variable_take_its_value():
+    a = analyse('X=notes.txt; cat "${X:-.env}" "${X:+b.txt}" "${X:?}"', home=HOME)
+    assert a.reads == ["notes.txt", "b.txt"], a
+    a = analyse('X=; cat "${X:-.env}" "${X:+b.txt}"; cat "${Y:=c.txt}"; cat "$Y"', home=HOME)
+    assert ".env" in a.reads and "b.txt" not in a.reads and a.reads.count("c.txt") == 1, a
+
+
+@pytest.mark.parametrize(
+    "cmd,read",
+    [
+        ("cat ${HOME:?x}/.docker/config.json", HOME + "/.docker/config.json"),
+        ('cat "${HOME:?}/.ssh/id_rsa"', HOME + "/.ssh/id_rsa"),
+        ("cat ${HOME?}/.netrc", HOME + "/.netrc"),
+        ("cat /${HOME#/}/.pgpass", HOME + "/.pgpass"),
+        ("cat ${HOME%/}/.env", HOME + "/.env"),
+        ("F=/a/b/.env.bak; cat ${F%.bak}", "/a/b/.env"),
+        ("F=/a/b/.env; cat ${F##*/}", ".env"),
+        ("F=x/y/z; cat ${F%%/*}/.env", "x/.env"),
+    ],
+)
+def test_known_variable_operator_forms_resolve(cmd, read):
+    a = analyse(cmd, home=HOME)
+    assert read in a.reads, a
+
+
+def test_unknown_variable_strip_forms_stay_dynamic():
+    a = analyse("rm ${X#a}", home=HOME)
+    assert a.unknown and a.writes[0].startswith("$X"), a
+
+
+def test_default_form_write_target_stays_unknown():
+    a = analyse('cp x "${DEST:-scripts/hooks/core/x.py}"', home=HOME)
+    assert a.unknown and a.writes == ["${DEST:-scripts/hooks/core/x.py}"], a
+
+
+# --- quoted glob characters are names, not globs ------------------------------------------
+@pytest.mark.parametrize(
+    "cmd,literal",
+    [
+        ("echo '/*'", True),
+        ('echo "/*"', True),
+        ("echo \\/\\*", True),
+        ("ls '/e'*", False),
+        ("echo '/*' /*", False),
+        ("echo /*", False),
+        ("cat 'a[1].txt'", True),
+    ],
+)
+def test_quoted_glob_characters_are_literal(cmd, literal):
+    a = analyse(cmd, home=HOME)
+    word = a.commands[0].argv[1]
+    assert (word in a.literal) is literal, (word, a.literal)
+
+
+# --- $TMPDIR is the temp dir the hooks and the Bash tool share --------------------------
+@pytest.mark.parametrize(
+    "word", ['"$TMPDIR"/x', "$TMPDIR/x", "${TMPDIR}/x", '"${TMPDIR}/x"', '"${TMPDIR:-/tmp}/x"']
+)
+def test_tmpdir_expands_to_the_shared_temp_dir(monkeypatch, word):
+    monkeypatch.setenv("TMPDIR", "/var/tmp/claude-1/")
+    a = analyse("echo hi > " + word, home=HOME)
+    assert a.writes == ["/var/tmp/claude-1/x"] and not a.unknown, a
+    monkeypatch.delenv("TMPDIR")
+    a = analyse("echo hi > " + word.replace(":-/tmp", ""), home=HOME)
+    assert a.unknown, a  # unset here: bash and a sandbox disagree, so it stays dynamic
+
+
+# --- through the real hook ----------------------------------------------------------------
+def _deny(proj, cmd, env=None):
+    t = time.perf_counter()
+    r = proj.hook(
+        "sanetools",
+        proj.payload("PreToolUse", tool_name="Bash", tool_input={"command": cmd}),
+        env=env,
+    )
+    return (r.denied or ""), time.perf_counter() - t
+
+
+def test_hook_denies_a_too_complex_command_in_time(proj):
+    proj.research()
+    for cmd in (
+        "rm {1..256}/%s README.md" % _deep(3000),
+        "cat " + " ".join("d%d/f" % i for i in range(150000)),  # about 1 MB
+    ):
+        reason, dt = _deny(proj, cmd)
+        assert reason.startswith("[blocked-path]") and "too complex to check" in reason, reason
+        assert "Split it" in reason
+        assert dt < 5, dt  # the installed timeout is 10 s; a late answer is no answer
+
+
+def test_hook_decides_parameter_forms_globs_and_tmpdir(proj):
+    proj.research()
+    proj.write(".env", "TOKEN=x\n")
+    for cmd in ('cat "${X:=.env}"', "cat ${X:-.env}", "cat ${HOME:?x}/.docker/config.json"):
+        reason, _ = _deny(proj, cmd)
+        assert reason.startswith("[blocked-path]"), (cmd, reason)
+    proj.prompt("s+")
+    tmp = os.path.join(proj.root, "tmp")
+    os.makedirs(tmp)
+    assert _deny(proj, "echo '/*'")[0] == ""
+    assert _deny(proj, 'echo hi > "$TMPDIR"/x', env={"TMPDIR": tmp})[0] == ""
+    assert _deny(proj, "echo hi > ${TMPDIR}/x", env={"TMPDIR": tmp})[0] == ""
+    assert _deny(proj, "echo hi > x", env={"TMPDIR": tmp})[0].startswith("[safemode]")
+    assert _deny(proj, "((rm x) && ls)")[0].startswith("[safemode]")
+    assert _deny(proj, "bash <<EOF\nrm -rf src\nEOF")[0].startswith("[safemode]")

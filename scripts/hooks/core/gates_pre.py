@@ -46,6 +46,13 @@ def lock_busy(ctx, facts):
 
 
 def blocked_paths(ctx, facts):
+    why = getattr(facts.analysis, "too_complex", "")
+    if why:  # the analysis stopped early: what it did not see may name a secret
+        return (
+            "[blocked-path] This command is %s: the hooks could not finish checking which "
+            "paths it reads, writes or runs. Split it into smaller commands (fewer paths, "
+            "shorter brace expansions, less nesting), or write a script file and run that." % why
+        )
     for raw in facts.raw_reads + facts.raw_writes:
         rule = paths.blocked_rule(raw, ctx.cwd, ctx.cfg, ctx.home)
         if rule:

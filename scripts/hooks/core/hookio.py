@@ -33,7 +33,7 @@ class Answer:
     user: systemMessage for the person. decision: PreToolUse 'deny' | 'ask'.
     """
 
-    __slots__ = ("block", "context", "user", "decision", "reason", "extra")
+    __slots__ = ("block", "context", "user", "decision", "reason", "extra", "consumed")
 
     def __init__(self):
         self.block = None
@@ -42,10 +42,17 @@ class Answer:
         self.decision = None
         self.reason = None
         self.extra = {}
+        self.consumed = False
 
     def deny(self, reason):
         if self.block is None:  # a later gate's deny beats an earlier gate's ask
             self.block = reason
+        return self
+
+    def consume(self, text):
+        """A prompt command answered: the person sees text, the model never sees the prompt."""
+        if self.block is None:
+            self.block, self.consumed = text, True
         return self
 
     def ask(self, reason):
@@ -87,6 +94,15 @@ def render(event, answer):
         out = {}
         if answer.user and event not in NO_OUTPUT_EVENTS:
             out["systemMessage"] = "\n".join(answer.user)
+        if event == "UserPromptSubmit" and answer.consumed:
+            # `continue: false` is what the terminal UI shows cleanly (tried in tmux with
+            # 2.1.330): the typed prompt, then "Operation stopped by hook: <text>", and an
+            # empty input box; `decision: block` alone prints "UserPromptSubmit operation
+            # blocked by hook: ... Original prompt: ..." and leaves the text typed. The block
+            # stays for a client that does not honour `continue` here.
+            out["continue"] = False
+            # (systemMessage is not shown next to it: what the person must read goes here)
+            out["stopReason"] = "\n".join([answer.block] + answer.user)
         if event in ("Stop", "SubagentStop", "UserPromptSubmit"):
             out["decision"] = "block"
             out["reason"] = answer.block

@@ -798,6 +798,7 @@ def _half_seen(f, cwd, project, home, cfg):
     existing files it could be. A read glob too broad to expand is `unchecked` (blocked: it
     could hide a secret); a write one adds the protected paths it could name."""
     budget = dict(paths.GLOB_BUDGET)
+    literal = getattr(f.analysis, "literal", ())
     for attr in ("raw_reads", "raw_writes"):
         raw = getattr(f, attr)
         if not any(paths.has_glob(p) or "$" in p or "`" in p for p in raw):
@@ -812,7 +813,7 @@ def _half_seen(f, cwd, project, home, cfg):
                 elif "/" in dyn and dyn[:1] != "*" and dyn.replace("*", "").strip("/."):
                     out.extend(paths.expand(dyn, cwd, home, True, budget)[0])
                 continue
-            if not paths.has_glob(p):
+            if not paths.has_glob(p) or p in literal:  # '/*' quoted is a name, not a glob
                 out.append(p)
                 continue
             matches, complete = paths.expand(p, cwd, home, False, budget, attr == "raw_writes")

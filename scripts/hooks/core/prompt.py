@@ -57,18 +57,30 @@ PASSTHROUGH = frozenset(
     )
 )
 
-HELP = """sane-hooks commands (type them as the whole prompt):
-  s+ | safemode on     block every edit and changing shell command
-  s- | safemode off    lift safemode
-  s? | safemode status
-%s
-%s
-  unlock               lift a tamper lock
-  sl+ <task>           start a SaneLoop (acceptance criteria on the following lines)
-  sl- | sl?            stop / show the SaneLoop
-  intent <ID>          select an intent (goes on to the model)
-  #review ...          open a review for this session (goes on to the model)
-  help | sane?         this list""" % (breaker.HELP, research.HELP)
+HELP_ROWS = (
+    [
+        ("s+ | safemode on", "block every edit and changing shell command"),
+        ("s- | safemode off", "lift safemode"),
+        ("s? | safemode status", "show safemode"),
+    ]
+    + breaker.HELP
+    + research.HELP
+    + [
+        ("unlock", "lift a tamper lock"),
+        ("sl+ <task>", "start a SaneLoop (acceptance criteria on the following lines)"),
+        ("sl- | sl?", "stop / show the SaneLoop"),
+        ("intent <ID>", "select an intent (goes on to the model)"),
+        ("#review ...", "open a review for this session (goes on to the model)"),
+        ("help | sane?", "this list"),
+    ]
+)
+
+
+def help_text() -> str:
+    """The command table, its second column aligned."""
+    width = max(len(c) for c, _ in HELP_ROWS) + 2
+    rows = ["  %s%s" % (c.ljust(width), d) for c, d in HELP_ROWS]
+    return "sane-hooks commands (type them as the whole prompt):\n" + "\n".join(rows)
 
 
 def keywords(text):
@@ -155,8 +167,8 @@ EXACT = {
     "unlock": cmd_unlock,
     "sl-": saneloop.cmd_stop,
     "sl?": saneloop.cmd_status,
-    "help": lambda c: HELP,
-    "sane?": lambda c: HELP,
+    "help": lambda c: help_text(),
+    "sane?": lambda c: help_text(),
     **breaker.COMMANDS,
     **research.COMMANDS,
 }
@@ -196,7 +208,7 @@ def on_prompt(ctx):
     if hit is not None:
         name, text = hit
         ctx.audit("command", command=name)
-        ctx.answer.deny(text)
+        ctx.answer.consume(text)
         return
     kind = classify(prompt)
     req = sess["requirements"]
@@ -248,11 +260,7 @@ def _status_notes(ctx):
         ctx.answer.add_context(
             "sane: safemode is ON; edits are blocked until the person types `s-`."
         )
-    if st["circuit_breaker"].get("tripped"):
-        ctx.answer.add_context(
-            "sane: the circuit breaker is TRIPPED; only read-only tools work "
-            "until the person types `rb-`."
-        )
+    ctx.answer.add_context(breaker.note(st))
     loop = ctx.session["saneloop"]
     if loop.get("active"):
         ctx.answer.add_context(saneloop.brief(loop))

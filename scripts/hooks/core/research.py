@@ -71,6 +71,14 @@ def gate(ctx: Any, facts: Any) -> str | None:
     if not missing:
         return None
     how = "; ".join("%s: use %s" % (c, CATEGORY_TOOLS[c]) for c in missing)
+    gone = (ctx.session["research"].get("unreachable") or {}).get("category")
+    if gone in missing:
+        return (
+            "[research-gate] Research before editing: this session still needs %s (%s), and "
+            "%s research failed for want of network. Do not retry it: ask the person whether "
+            "to go on without it (they type `research waive %s`)."
+            % (", ".join(missing), how, gone, gone)
+        )
     return (
         "[research-gate] Research before editing: this session still needs %s (%s). Do that "
         "research (a call only counts when it returns something), then retry. Working "
@@ -259,9 +267,14 @@ COMMANDS: dict[str, Callable[[Any], str]] = {
     "rr-": cmd_reset,
     "reset research": cmd_reset,
 }
-HELP = """  research             research progress per category
-  rr- | reset research reset this session's research
-  research waive <category>   waive a required category for this session (local web docs github memory)"""
+HELP = [
+    ("research", "research progress per category"),
+    ("rr- | reset research", "reset this session's research"),
+    (
+        "research waive <category>",
+        "waive a required category for this session (%s)" % " ".join(CATEGORY_TOOLS),
+    ),
+]
 
 
 def command(ctx: Any, first: str, rest: str) -> tuple[str, str] | None:

@@ -2,6 +2,8 @@
 
 import os
 
+from core.wording import plural
+
 CLI = "python3 scripts/hooks/sane.py"
 
 
@@ -83,7 +85,10 @@ def cmd_stop(ctx):
         return "SaneLoop is OFF (nothing to stop)"
     loop["active"] = False
     ctx.audit("saneloop_stop", by="person", iteration=loop.get("iteration"))
-    return "SaneLoop stopped after %d iterations: %s" % (loop.get("iteration", 0), loop.get("task"))
+    return "SaneLoop stopped after %s: %s" % (
+        plural(loop.get("iteration", 0), "iteration"),
+        loop.get("task"),
+    )
 
 
 def stop_gate(ctx, held):
@@ -102,8 +107,8 @@ def stop_gate(ctx, held):
         loop["active"] = False
         ctx.audit("saneloop_done", iteration=loop.get("iteration"))
         ctx.answer.tell_user(
-            "sane-hooks: SaneLoop done: every criterion met after %d iterations."
-            % loop.get("iteration", 0)
+            "sane-hooks: SaneLoop done: every criterion met after %s."
+            % plural(loop.get("iteration", 0), "iteration")
         )
         return None
     if loop.get("iteration", 0) >= loop.get("max_iterations", 20):

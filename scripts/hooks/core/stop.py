@@ -6,6 +6,7 @@ from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
 from core.saneloop import block_cap
+from core.wording import plural
 
 STOP_GATES = [saneloop.stop_gate, review.stop_gate, learning.stop_gate]
 
@@ -25,17 +26,13 @@ def summary(ctx):
     r = s["research"]
     done = [c for c in ("local", "web", "docs", "github", "memory") if r.get(c)]
     cb = ctx.state["circuit_breaker"]
-    return (
-        "sane: session summary: %d edits in %d files (last: %s); %d blocks; research: %s; "
-        "breaker %s"
-        % (
-            e.get("count", 0),
-            e.get("unique_count", len(e.get("unique_files") or [])),
-            e.get("last_file") or "-",
-            s.get("blocks", 0),
-            ", ".join(done) or "none",
-            "TRIPPED" if cb.get("tripped") else "OK",
-        )
+    return "sane: session summary: %s in %s (last: %s); %s; research: %s; breaker %s" % (
+        plural(e.get("count", 0), "edit"),
+        plural(e.get("unique_count", len(e.get("unique_files") or [])), "file"),
+        e.get("last_file") or "-",
+        plural(s.get("blocks", 0), "block"),
+        ", ".join(done) or "none",
+        "TRIPPED" if cb.get("tripped") else "OK",
     )
 
 

@@ -104,8 +104,16 @@ def _read_settings(path: str) -> dict:
     return doc
 
 
-def _dump(doc: dict) -> bytes:
-    return (json.dumps(doc, indent=2) + "\n").encode("utf-8")
+def _dump(doc: dict, like: bytes | None = None) -> bytes:
+    """JSON with the indent of `like` (the file as the person keeps it), else 2 spaces."""
+    indent: int | str = 2
+    for line in (like or b"").decode("utf-8", "replace").splitlines()[1:2]:
+        lead = line[: len(line) - len(line.lstrip())]
+        if lead and set(lead) == {" "}:
+            indent = len(lead)
+        elif lead and set(lead) == {"\t"}:
+            indent = "\t"
+    return (json.dumps(doc, indent=indent) + "\n").encode("utf-8")
 
 
 def _atomic(path: str, data: bytes) -> None:
@@ -371,6 +379,13 @@ def install(args: object) -> int:
     if sandbox:
         from core import sandbox as sbx
 
+        for key, want in (("enabled", True), ("allowUnsandboxedCommands", False)):
+            value, src = sbx.effective(project, key)
+            if value is not want:
+                out(
+                    "NOTE: sandbox.%s is %s in %s (yours, kept); the sandbox as installed needs "
+                    "%s" % (key, json.dumps(value), src, json.dumps(want))
+                )
         why = sbx.unavailable()
         out(
             "sandbox: on (Bash runs in Claude Code's OS sandbox)"
@@ -432,7 +447,7 @@ def _restore_or_strip(project: str, rel: str, rec: dict, left: list[str]) -> Non
     new = _strip_all(doc, rec, rel)
     if new != doc:
         _backup(project, rel, cur)
-        _atomic(path, _dump(new))
+        _atomic(path, _dump(new, like=cur))
         out("removed the sane-hooks entries from %s (changed since install; the rest kept)" % rel)
         if entry is not None:
             left.append("%s: reformatted (it was changed after install)" % rel)

@@ -20,6 +20,7 @@ from core.cli.common import (
     project_of,
     under_claude,
 )
+from core.wording import plural
 
 COMMANDS = ("learn",)
 MAX_INPUT = 1024 * 1024
@@ -442,6 +443,12 @@ def _index_readonly(project):
         cfg = _config(project, st)
     finally:
         st.close()
+    if common.handing_off() and not common.key_readable():
+        err(
+            "sane.py: note: personal learnings (<config>/sane-hooks/personal-learnings.md) "
+            "are not readable in this shell (Claude Code's sandbox hides that directory) and "
+            "are left out; project learnings are all here."
+        )
     return cfg, _refresh(project, cfg)
 
 
@@ -625,5 +632,8 @@ def maintain(args, argv):
         "passive decay: %d learning(s) archived%s"
         % (len(archived), (": " + ", ".join(archived)) if archived else "")
     )
-    out("retrieval cache %s: %d learnings" % ("rebuilt" if args.rebuild else "up to date", idx.n))
+    out(
+        "retrieval cache %s: %s"
+        % ("rebuilt" if args.rebuild else "up to date", plural(idx.n, "learning"))
+    )
     return 0

@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from core.cli.common import CliError, err, under_claude
+from core.cli.common import CliError, Runtime, err, set_runtime, under_claude
 
 # Subcommand groups built by the feature issues: each module has add_parser(sub) and run(args, argv).
 GROUPS = ("review", "learn", "intent", "trace")
@@ -143,6 +143,7 @@ def dispatch(args, argv):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
+    set_runtime(Runtime())  # each run decides afresh: direct, or handing off to the hooks
     try:
         args = build().parse_args(argv)
         if getattr(args, "version", False) and not args.cmd:

@@ -50,30 +50,15 @@ def _counter_entry(project: str) -> bool:
 
 
 def _verified(project: str) -> list[str]:
-    """The last verified copies of this project's state under <config>/sane-hooks/verified/:
-    named by the project or holding it."""
-    from core.state import config_dir
+    """The last verified copy of this project's state (and its pending failures) under
+    <config>/sane-hooks/verified/."""
+    from core import state
 
-    d = os.path.join(config_dir(), "verified")
-    if not os.path.isdir(d):
-        return []
-    import hashlib
-
-    keys = {hashlib.sha256(project.encode()).hexdigest()[:n] for n in (16, 24, 32, 64)}
     found = []
-    for name in os.listdir(d):
-        p = os.path.join(d, name)
-        if any(k in name for k in keys):
-            found.append(p)
-            continue
-        try:
-            with open(p, "rb") as fh:
-                head = fh.read(1 << 20)
-            doc = json.loads(head)
-        except (OSError, ValueError):
-            continue
-        if isinstance(doc, dict) and project in (doc.get("project"), doc.get("project_dir")):
-            found.append(p)
+    for name in ("verified_path", "pending_path"):
+        fn = getattr(state, name, None)
+        if fn is not None and os.path.exists(fn(project)):
+            found.append(fn(project))
     return found
 
 
@@ -104,6 +89,9 @@ def purge(project: str, rec: dict) -> int:
         _rm(p, removed, "last verified state: %s" % p)
     _rm(backup_dir(project), removed, "settings backups: %s" % backup_dir(project))
     _rm(record_path(project), removed, "install record: %s" % record_path(project))
+    for d in (os.path.dirname(backup_dir(project)), os.path.dirname(record_path(project))):
+        if os.path.isdir(d) and not os.listdir(d):
+            os.rmdir(d)
     choice = choice_path()
     if os.path.exists(choice):
         if _other_installs(project):

@@ -17,6 +17,7 @@ from core.cli.common import (
     resolve_session,
     under_claude,
 )
+from core.wording import plural
 
 COMMANDS = ("review",)
 ACTIONS = ("decide", "context", "trace", "debug", "sessions", "stats", "clean")
@@ -307,7 +308,7 @@ def cmd_trace(args, argv):
         st.close()
     r = _review(sess)
     events = (r or {}).get("trace") or []
-    out("Trace of session %s (%d events)" % (sid, len(events)))
+    out("Trace of session %s (%s)" % (sid, plural(len(events), "event")))
     for ev in events:
         data = ev.get("data") or {}
         brief = " ".join(
@@ -399,7 +400,7 @@ def cmd_stats(args, argv):
         else:
             row["failure"] += 1
             failures[rec.get("outcome")] = failures.get(rec.get("outcome"), 0) + 1
-    out("Template performance (last %d days):" % args.days)
+    out("Template performance (last %s):" % plural(args.days, "day"))
     if not rows:
         out("  no finished review attempts")
         return 0

@@ -6,6 +6,7 @@ import json
 import os
 
 from core.cli.common import CliError, err, out, project_of
+from core.wording import plural
 
 COMMANDS = ("trace",)
 
@@ -78,14 +79,14 @@ def verify(args, project):
             )
         )
     out(
-        "%d records, %d ranges: %s%s"
+        "%s, %s: %s%s"
         % (
-            nrec,
-            len(results),
+            plural(nrec, "record"),
+            plural(len(results), "range"),
             ", ".join(
                 "%d %s" % (counts.get(k, 0), k) for k in ("in place", "moved", "changed", "missing")
             ),
-            "; %d ledger problems (above)" % len(problems) if problems else "",
+            "; %s (above)" % plural(len(problems), "ledger problem") if problems else "",
         )
     )
     return 0
@@ -118,7 +119,7 @@ def blame(args, project):
         err("sane.py: " + p)
     total = sum(e - s + 1 for s, e, _ in runs)
     mine = sum(e - s + 1 for s, e, who in runs if who)
-    out("%s: %d lines, %d from the agent per the ledger" % (rel, total, mine))
+    out("%s: %s, %d from the agent per the ledger" % (rel, plural(total, "line"), mine))
     for s, e, who in runs:
         span = "%d-%d" % (s, e) if e > s else "%d" % s
         if not who:

@@ -19,6 +19,7 @@ from typing import Any
 from core import gitrun
 
 BASELINE_SECONDS = 1.5  # the whole baseline, git included; past it: no baseline (fallback)
+MEASURE_SECONDS = 2.0  # hashing at Stop; past it, a file's size of change decides alone
 BASELINE_FILES = 500  # more dirty files than this: no baseline (fallback)
 HASH_BYTES = 8_000_000  # a bigger file is hashed by its size and mtime only
 EMPTY_TREE = (
@@ -132,9 +133,9 @@ def _gitignore_change(project: str, old: list[str] | None, base: str | None) -> 
     try:
         from core.cli.install import GITIGNORE_LINES, GITIGNORE_MARK
 
-        mine = set(GITIGNORE_LINES) | {GITIGNORE_MARK}
+        mine = set(GITIGNORE_LINES) | {GITIGNORE_MARK, ""}  # and the blank line before them
     except ImportError:
-        mine = set()
+        mine = {""}
     if old is None:
         shown = gitrun.run(project, "show", "%s:.gitignore" % base) if base else None
         old = (shown or "").splitlines()
@@ -159,6 +160,7 @@ def measure(project: str, baseline: dict[str, Any]) -> dict[str, Any]:
         return {"lines": None, "files": 0, "git": True, "why": "git diff failed"}
     before = baseline.get("files") or {}
     lines = files = 0
+    deadline = time.monotonic() + MEASURE_SECONDS
     for rel, (add, dele) in list(rows.items())[:BASELINE_FILES]:
         if ours(rel):
             continue
@@ -167,7 +169,11 @@ def measure(project: str, baseline: dict[str, Any]) -> dict[str, Any]:
             n = _count(project, rel, add, dele, base)
         else:
             path = os.path.join(project, rel)
-            if _hash(path) == was[0]:
+            if time.monotonic() > deadline:
+                same = [add if add >= 0 else _lines_of(path), dele] == list(was[1:3])
+            else:
+                same = _hash(path) == was[0]
+            if same:
                 continue  # dirty before the session and untouched since
             if rel == ".gitignore" and isinstance(baseline.get("gitignore"), list):
                 n = _gitignore_change(project, baseline["gitignore"], base)

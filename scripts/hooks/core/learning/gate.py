@@ -15,6 +15,7 @@ tamper) the gate never blocks and what is pending stays pending.
 """
 
 from core.learning import tickets
+from core.wording import plural
 
 CLI = "python3 scripts/hooks/sane.py"
 TRACE_CAP = 100
@@ -186,8 +187,6 @@ def pending_close(sec, tool_use_id, events, compound, now):
 
 
 def _size_text(diff):
-    from core.wording import plural
-
     if not diff:
         return "size unknown"
     if diff.get("lines") is None:
@@ -279,8 +278,6 @@ def stop(ctx, held):
         decider = str(lc.get("learning.auto_skip.decider", "agent") or "agent").lower()
         if lines is not None and lines < threshold and decider in ("always", "agent"):
             if decider == "always" or sec.get("offered_skip"):
-                from core.wording import plural
-
                 why = (
                     "auto: %s changed, under the threshold of %d"
                     % (plural(lines, "line"), threshold)
@@ -337,9 +334,9 @@ def _trip(ctx, sec, max_blocks):
     )
     ctx.audit("learning_breaker", blocks=n, ticket=(sec.get("ticket") or {}).get("id"))
     ctx.answer.tell_user(
-        "sane-hooks: the learning gate let the agent stop after %d blocks "
+        "sane-hooks: the learning gate let the agent stop after %s "
         "without a reflection (learning.max_blocks). Nothing was recorded "
-        "for %s." % (n, _what(sec))
+        "for %s." % (plural(n, "block"), _what(sec))
     )
     return None
 
@@ -385,8 +382,6 @@ def _example(ctx, sec):
 
 
 def block_message(ctx, sec, small=None):
-    from core.wording import plural
-
     sid = ctx.sid
     max_blocks = ctx.cfg.int("learning.max_blocks", 3)
     if small:

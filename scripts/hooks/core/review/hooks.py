@@ -538,10 +538,13 @@ def stop_gate(ctx, held):
             stop_hook_active=active,
             blocks=blocks,
         )
+        from core.wording import plural
+
         ctx.answer.tell_user(
-            "sane-hooks: the review gate let this Stop through after %d blocks with no reviewer "
+            "sane-hooks: the review gate let this Stop through after %s with no reviewer "
             "decision (review.max_blocks = %d). The work was NOT approved and gated commands "
-            "stay gated; start a new review with a `#review` prompt." % (blocks, max_blocks)
+            "stay gated; start a new review with a `#review` prompt."
+            % (plural(blocks, "block"), max_blocks)
         )
         return None
     tid = review_text.select_template(ctx.cfg)

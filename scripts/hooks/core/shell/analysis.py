@@ -5,7 +5,7 @@
     matches('gh issue close*', a)          -> True
     sane_args(cmd)                         -> ['scripts/hooks/sane.py', 'status'] or None
 
-Pure: no I/O and no environment reads beyond the home directory default.  The parts:
+Pure: no I/O and no environment reads beyond the home and TMPDIR defaults.  The parts:
 core.shell.lexer, parser, substitution and heredoc (the bash grammar, bounded),
 core.shell.effects (wrappers, the common programs, the driver) and the program families named
 in core.shell.programs (imported on first use to keep this import cheap).
@@ -52,6 +52,7 @@ from __future__ import annotations
 import os
 
 from core.globs import fnmatchcase  # shared with paths and review: no `re`
+from core.shell.budget import TOO_COMPLEX, Budget
 from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
 from core.shell.lexer import MAX_LEN, Bound, Ctx, Redirect  # noqa: F401 (API)
 from core.shell.parser import Parser
@@ -74,10 +75,14 @@ class Analysis:
         "destructive",
         "reasons",
         "code",
+        "too_complex",
+        "literal",
     )
 
-    def __init__(self, command, commands, errors):
+    def __init__(self, command, commands, errors, too_complex="", literal=frozenset()):
         self.command = command
+        self.literal = literal  # words whose * ? [ were quoted: not globs
+        self.too_complex = too_complex  # why the analysis stopped early, or "": deny it
         self.commands = commands
         reads = []
         writes = []
@@ -133,6 +138,8 @@ def analyse(command, home=None, env=None):
             _home = os.path.expanduser("~")
         home = _home
     home = home.rstrip("/") or "/"
+    if env is None or "TMPDIR" not in env:
+        env = dict(env or (), TMPDIR=_tmpdir())
     ctx = Ctx(home, env, expand)
     text = command if isinstance(command, str) else ""
     if not isinstance(command, str):
@@ -143,26 +150,55 @@ def analyse(command, home=None, env=None):
     if len(text) > MAX_LEN:
         ctx.error("command longer than %d bytes" % MAX_LEN)
     p = Parser(text, ctx)
+    bound = ""
     try:
         p.run()
     except Bound as e:
-        ctx.error(str(e))
+        bound = str(e)
+        ctx.error(bound)
         _salvage(p, ctx)
     except RecursionError:
-        ctx.error("nesting too deep")
+        bound = TOO_COMPLEX + " (nesting too deep)"
+        ctx.error(bound)
     except Exception as e:  # never crash a hook: an analyser bug is `unknown`
         ctx.error("analyser error (%s)" % type(e).__name__)
+    if ctx.alts:
+        _defaults(ctx)
     for c in ctx.out:
         if c.cwd == "$PWD":
             args = sane_args(c)
             if args and args[0].startswith("$PWD/"):
                 c.flag("sane.py run from a directory the analysis cannot know", unknown=True)
-    return Analysis(command, ctx.out, ctx.errors)
+    return Analysis(command, ctx.out, ctx.errors, bound, frozenset(ctx.literal - ctx.globbed))
+
+
+def _defaults(ctx):
+    """A read of "${X:-.env}" (X unknown) may read .env: list the defaults' paths as reads
+    too.  Writes stay as written: a dynamic target already makes its command `unknown`."""
+    for c in ctx.out:
+        extra = []
+        for r in c.reads:
+            for word, alts in ctx.alts.items():
+                if word in r:
+                    extra.extend(r.replace(word, a) for a in alts)
+        c.reads.extend(x for x in extra if x and x not in c.reads)
+
+
+def _tmpdir():
+    """$TMPDIR as the Bash tool will see it: Claude Code starts the hooks and the Bash tool
+    with the same environment, so an absolute TMPDIR here is the one the command gets (the
+    sandbox gives Bash its own temp dir instead, also a temp dir).  Unset here, bash would
+    make `$TMPDIR/x` '/x' but a sandbox would not: None keeps it dynamic."""
+    t = os.environ.get("TMPDIR")
+    if t and t[0] == "/" and ".." not in t and "$" not in t:
+        return t.rstrip("/") or "/"
+    return None
 
 
 def _salvage(p, ctx):
-    """After a bound: judge the commands already parsed, with a small fresh budget."""
-    ctx.budget = 4000
+    """After a bound: judge the commands already parsed, with a small fresh budget (their
+    reasons name a protected path when one is there, for a clearer denial)."""
+    ctx.budget = Budget(4000)
     p.heredocs = []
     try:
         p.flush()

@@ -23,7 +23,7 @@ class Heredoc:
             end = -1
             k = i
             while delim:
-                ctx.budget -= 1
+                ctx.budget.spend(1)
                 c = s.find(delim, k)
                 if c < 0:
                     break

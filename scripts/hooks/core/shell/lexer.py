@@ -10,16 +10,19 @@ bodies.  Hand-written: shlex is slow and does not know bash.  Standard library o
 
 from __future__ import annotations
 
+from core.shell.budget import CHAR_COST, TOO_COMPLEX, Bound, Budget
+
 EOF, WORD, OP, REDIR, NL = 0, 1, 2, 3, 4
 # kinds of word segments
 LIT, QUOTED, DYN, SPLIT = 0, 1, 2, 3
+ALT = 4  # "${X:-w}\0w": a default form of an unknown X; finish() records w
 # word flags
 F_QUOTED, F_ASSIGN, F_DYN = 1, 2, 4
 
 MAX_DEPTH = 16  # nested substitutions / bash -c / eval levels
 MAX_LEN = 256 * 1024  # longer commands are analysed (within budget) but always `unknown`
-BUDGET = 50000  # work units: token 8, command 32, expansion 4, scanning step 1
 MAX_BRACE = 256  # words one brace expansion may produce
+BRACE_BOUND = TOO_COMPLEX + " (a brace expansion of more than %d words)" % MAX_BRACE
 
 _SPECIAL = dict.fromkeys(map(ord, " \t\n;&|<>()'\"\\$`"), 0)
 _DQ = dict.fromkeys(map(ord, '"\\$`'), 0)
@@ -74,10 +77,6 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 _BO, _BC, _BM = "\ue000", "\ue001", "\ue002"
 _UNMARK = {0xE000: "{", 0xE001: "}", 0xE002: ","}
 _MARK = {ord("{"): _BO, ord("}"): _BC, ord(","): _BM}
-
-
-class Bound(Exception):
-    """The input hit a size, depth or work bound: stop, the analysis is `unknown`."""
 
 
 class Redirect:
@@ -140,6 +139,9 @@ class Ctx:
         "links",
         "written",
         "aliases",
+        "literal",
+        "globbed",
+        "alts",
     )
 
     def __init__(self, home, env, finalise):
@@ -148,13 +150,16 @@ class Ctx:
         self.vars = {}
         self.out = []
         self.errors = []
-        self.budget = BUDGET
+        self.budget = Budget()
         self.cwd = None  # None: the caller's cwd; a str: after `cd`; DYNAMIC: unknown
         self.stack = []
         self.finalise = finalise
         self.links = {}  # symlinks made earlier in this command: name -> target
         self.written = {}  # files written earlier in this command: path -> text or None
         self.aliases = {}  # aliases defined earlier in this command: name -> text
+        self.literal = set()  # words whose * ? [ were all quoted: no glob ...
+        self.globbed = set()  # ... unless the same text also appears unquoted as one
+        self.alts = {}  # a word with ${X:-w} forms -> the words the defaults make
 
     def error(self, reason):
         if reason not in self.errors:
@@ -207,7 +212,7 @@ def _mktemp(text, ctx):
 def _brace(w, out):
     """Bash brace expansion on a word with marked unquoted braces; appends to out."""
     if len(w) > 4096 and w.count(_BO) + w.count(_BM) > 512:
-        raise Bound("brace expansion too large")
+        raise Bound(BRACE_BOUND)
     i = w.find(_BO)
     while i >= 0:
         depth = 0
@@ -234,14 +239,14 @@ def _brace(w, out):
             for k in range(len(bounds) - 1):
                 _brace(pre + w[bounds[k] + 1 : bounds[k + 1]] + post, out)
                 if len(out) > MAX_BRACE:
-                    raise Bound("brace expansion too large")
+                    raise Bound(BRACE_BOUND)
             return
         seq = _sequence(w[i + 1 : end])
         if seq is not None:
             for item in seq:
                 _brace(pre + item + post, out)
                 if len(out) > MAX_BRACE:
-                    raise Bound("brace expansion too large")
+                    raise Bound(BRACE_BOUND)
             return
         i = w.find(_BO, i + 1)
     out.append(w)
@@ -261,7 +266,7 @@ def _sequence(inner):
     try:
         x, y = int(a), int(b)
         if abs(y - x) // step > MAX_BRACE:
-            raise Bound("brace expansion too large")
+            raise Bound(BRACE_BOUND)
         r = range(x, y + 1, step) if x <= y else range(x, y - 1, -step)
         return [str(v) for v in r]
     except ValueError:
@@ -269,7 +274,7 @@ def _sequence(inner):
     if len(a) == 1 and len(b) == 1:
         x, y = ord(a), ord(b)
         if abs(y - x) // step > MAX_BRACE:
-            raise Bound("brace expansion too large")
+            raise Bound(BRACE_BOUND)
         r = range(x, y + 1, step) if x <= y else range(x, y - 1, -step)
         return [chr(v) for v in r]
     return None
@@ -314,9 +319,7 @@ def scan_escapes(s: str, i: int, close: str, decode, ctx: Ctx) -> tuple[str, int
         buf.append(s[i:b])
         text, i = decode(s, b + 1)
         buf.append(text)
-        ctx.budget -= 1
-        if ctx.budget < 0:
-            raise Bound("command too complex to analyse")
+        ctx.budget.spend(4)  # a decoder call: measured at about four tokens' worth
         if 0 <= q < i:
             q = s.find(close, i)
 
@@ -374,9 +377,7 @@ class Lexer:
             self.back = None
             return t
         ctx = self.ctx
-        ctx.budget -= 8
-        if ctx.budget < 0:
-            raise Bound("command too complex to analyse")
+        ctx.budget.spend(8)
         s = self.s
         n = self.n
         i = self.i
@@ -386,9 +387,7 @@ class Lexer:
                 i += 1
             elif c == "\\" and i + 1 < n and s[i + 1] == "\n":
                 i += 2
-                ctx.budget -= 1
-                if ctx.budget < 0:
-                    raise Bound("command too complex to analyse")
+                ctx.budget.spend(1)
             elif c == "#":
                 j = s.find("\n", i)
                 i = n if j < 0 else j
@@ -538,9 +537,7 @@ class Lexer:
                 i = k
             else:
                 break
-            ctx.budget -= 1
-            if ctx.budget < 0:
-                raise Bound("command too complex to analyse")
+            ctx.budget.spend(1)
         if i == start:  # defensive: always make progress
             segs.append((s[i], LIT))
             i += 1
@@ -553,20 +550,33 @@ class Lexer:
         if len(segs) == 1:
             t, k = segs[0]
             if k == QUOTED:
+                if "*" in t or "?" in t or "[" in t:
+                    self.ctx.literal.add(t)
                 return (WORD, [t], F_QUOTED)
             if k == DYN:
                 return (WORD, [t], F_DYN)
             if k == LIT and "{" not in t and "~" not in t and "=" not in t:
+                if "*" in t or "?" in t or "[" in t:
+                    self.ctx.globbed.add(t)
                 return (WORD, [t], 0)
+        if any(k == ALT for _, k in segs):
+            return self.alternatives(segs)
         flags = 0
         brace = False
+        quoted_glob = unquoted_glob = False
         for t, k in segs:
+            if "*" in t or "?" in t or "[" in t:
+                if k == QUOTED:
+                    quoted_glob = True
+                else:
+                    unquoted_glob = True
             if k == QUOTED:
                 flags |= F_QUOTED
             elif k == DYN:
                 flags |= F_DYN
             elif k == LIT and "{" in t:
                 brace = True
+
         first, k0 = segs[0]
         if k0 == LIT:
             if first[:1] == "~" and ("/" in first or len(segs) == 1):
@@ -590,6 +600,7 @@ class Lexer:
                 continue
             if brace and k == LIT:
                 t = t.translate(_MARK)
+
             parts.append(t)
         if parts or not words:
             words.append("".join(parts))
@@ -601,8 +612,25 @@ class Lexer:
                 else:
                     out.append(w)
             words = [w.translate(_UNMARK) for w in out]
+            # expansion times length: each word made is looked up later as a path
+            self.ctx.budget.spend(sum(map(len, words)) // CHAR_COST + len(words))
             words = [self.tilde(w) if w[:1] == "~" and k0 == LIT else w for w in words]
+        if unquoted_glob:
+            self.ctx.globbed.update(words)
+        elif quoted_glob:
+            self.ctx.literal.update(words)
         return (WORD, words, flags)
+
+    def alternatives(self, segs):
+        """A word with ${X:-w}-style forms for an X the analysis does not know: the word as
+        written (dynamic), remembering the word each default would make (ctx.alts)."""
+        a = self.finish([(t.split("\0", 1)[0], DYN) if k == ALT else (t, k) for t, k in segs])
+        b = self.finish([(t.split("\0", 1)[1], QUOTED) if k == ALT else (t, k) for t, k in segs])
+        alts = self.ctx.alts
+        for w, alt in zip(a[1], b[1]):
+            if w != alt and len(alts) < 64:
+                alts.setdefault(w, []).append(alt)
+        return (WORD, a[1], a[2] | F_DYN)
 
     def tilde(self, t):
         j = t.find("/")
@@ -635,9 +663,7 @@ class Lexer:
         added = len(segs)
         ctx = self.ctx
         while True:
-            ctx.budget -= 1
-            if ctx.budget < 0:
-                raise Bound("command too complex to analyse")
+            ctx.budget.spend(1)
             j = T2.find("\0", i)
             if j < 0:
                 buf.append(s[i:])

@@ -10,6 +10,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 
 from __future__ import annotations
 
+from core.shell.budget import TOO_COMPLEX
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
     DYNPOS,
@@ -41,7 +42,7 @@ class Parser(Substitution, Heredoc, Lexer):
 
     def __init__(self, s: str, ctx: Ctx, depth: int = 0, pos=None, arg0: str = "bash") -> None:
         if depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+            raise Bound(TOO_COMPLEX + " (nesting deeper than %d levels)" % MAX_DEPTH)
         Lexer.__init__(self, s, ctx)
         self.depth = depth
         self.pos = pos
@@ -77,7 +78,12 @@ class Parser(Substitution, Heredoc, Lexer):
                 if ctx.stack:
                     ctx.cwd = ctx.stack.pop()
             else:
+                k = len(ctx.out)
                 ctx.finalise(item, self)
+                for c in ctx.out[k:]:  # the gates look each path up: charge them now
+                    ctx.budget.paths(c.reads)
+                    ctx.budget.paths(c.writes)
+                    ctx.budget.spend(len(c.argv))
 
     def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
         """Analyse text as shell code run from here (bash -c, eval, heredoc to a shell)."""
@@ -115,7 +121,7 @@ class Parser(Substitution, Heredoc, Lexer):
                     self.piped = True
                     continue
                 if v == "(":
-                    if self.i < self.n and self.s[self.i] == "(":
+                    if self.i < self.n and self.s[self.i] == "(" and self.arithmetic(self.i - 1):
                         self.i = self.skip_parens(self.i - 1)  # (( arithmetic ))
                         continue
                     self.body(self.group)
@@ -176,7 +182,7 @@ class Parser(Substitution, Heredoc, Lexer):
         self.queue.append(SAVE)
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+            raise Bound(TOO_COMPLEX + " (nesting deeper than %d levels)" % MAX_DEPTH)
         self.parse_list(")")
         self.depth -= 1
         self.queue.append(RESTORE)

@@ -9,7 +9,10 @@ command, $HOME, a parameter form with a static default) and DYN otherwise.
 
 from __future__ import annotations
 
+from core.globs import fnmatchcase
+from core.shell.budget import TOO_COMPLEX
 from core.shell.lexer import (
+    ALT,
     DIGITS,
     DYN,
     DYNAMIC,
@@ -43,7 +46,7 @@ class Substitution:
         return end
 
     def dollar(self, i, quoted, segs):
-        self.ctx.budget -= 4
+        self.ctx.budget.spend(4)
         s = self.s
         nx = s[i + 1 : i + 2]
         if nx == "":
@@ -54,7 +57,7 @@ class Substitution:
         if nx == '"' and not quoted:
             return self.dq(i + 2, segs, True)
         if nx == "(":
-            if s.startswith("((", i + 1):
+            if s.startswith("((", i + 1) and self.arithmetic(i + 1):
                 end = self.skip_parens(i + 1)
                 segs.append((s[i:end], DYN))
                 return end
@@ -173,19 +176,39 @@ class Substitution:
             else:
                 self.var(name, quoted, segs, src)
             return
-        for op in (":-", ":=", "-", "="):
-            if rest.startswith(op):
-                word = rest[len(op) :]
-                if v:
-                    segs.append((v, QUOTED))
-                    return
-                if v == "" and not any(ch in word for ch in "$`\\'\""):
-                    if op[-1] == "=":
-                        self.ctx.vars[name] = word
-                    segs.append((word, QUOTED))
-                    return
-                break
-        segs.append((src, DYN))
+        self.operator_form(name, v, rest, segs, src)
+
+    def operator_form(self, name: str, v, rest: str, segs: list, src: str) -> None:
+        """${X:-w} ${X:=w} ${X:+w} ${X:?w} ${X#p} ${X%p} (with or without the colon, ## %%):
+        the value when the analysis knows X; when it does not, the default forms stand for
+        both words they can make, X's value and w (so `cat "${X:=.env}"` reads .env)."""
+        op = rest[:2] if rest[:2] in _OPS2 else rest[:1]
+        word = rest[len(op) :]
+        static = not any(ch in word for ch in "$`\\'\"")
+        kind = op[-1:]
+        dyn = ("$" + name if name[0] in NAME0 else src, DYN)
+        if op not in _OPS or not static:
+            segs.append((src, DYN))
+        elif kind in "-=":
+            if v:
+                segs.append((v, QUOTED))
+            elif v == "":
+                if kind == "=":
+                    self.ctx.vars[name] = word
+                segs.append((word, QUOTED))
+            else:
+                segs.append((src + "\0" + word, ALT))
+        elif kind == "+":
+            if v is None:
+                segs.append((src + "\0" + word, ALT))
+            else:
+                segs.append((word if v else "", QUOTED))
+        elif kind == "?":
+            segs.append((v, QUOTED) if v else dyn)  # unset: bash stops with an error
+        elif v is None:
+            segs.append(dyn)
+        else:
+            segs.append((_strip(v, word, op, self.ctx), QUOTED))
 
     def cmdsubst(self, i, segs):
         """$( list ): its commands run here; the word's value is dynamic."""
@@ -195,7 +218,7 @@ class Substitution:
         self.i = i + 2
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+            raise Bound(TOO_COMPLEX + " (nesting deeper than %d levels)" % MAX_DEPTH)
         self.parse_list(")")
         self.depth -= 1
         self.queue.append(RESTORE)
@@ -220,6 +243,48 @@ class Substitution:
         segs.append((self.s[i:end], DYN))
         return end
 
+    def arithmetic(self, i: int) -> bool:
+        """s[i:i+2] == '((': True when bash reads it as arithmetic, that is when the paren
+        opened at i+1 closes right before another ')'.  Otherwise it is a subshell in a
+        subshell (`((cmd) && cmd)`), as bash parses it.  No side effects: nothing inside is
+        parsed here, so the caller can still parse it either way."""
+        s = self.s
+        T = self.T
+        spend = self.ctx.budget.spend
+        depth = 0
+        k = i + 1
+        while True:
+            spend(1)
+            j = T.find("\0", k)
+            if j < 0:
+                return False
+            c = s[j]
+            k = j + 1
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth <= 0:
+                    return s[k : k + 1] == ")"
+            elif c == "\\":
+                k = j + 2
+            elif c == "'":
+                q = s.find("'", k)
+                if q < 0:
+                    return False
+                k = q + 1
+            elif c == '"':
+                while True:
+                    spend(1)
+                    q = s.find('"', k)
+                    if q < 0:
+                        return False
+                    b = s.find("\\", k, q)
+                    if b < 0:
+                        k = q + 1
+                        break
+                    k = b + 2
+
     def skip_parens(self, i):
         """s[i] == '(': index after its matching ')', parsing substitutions inside."""
         s = self.s
@@ -227,9 +292,7 @@ class Substitution:
         T = self.T
         depth = 0
         while True:
-            self.ctx.budget -= 1
-            if self.ctx.budget < 0:
-                raise Bound("command too complex to analyse")
+            self.ctx.budget.spend(1)
             j = T.find("\0", i)
             if j < 0:
                 self.ctx.error("unbalanced (")
@@ -268,9 +331,7 @@ class Substitution:
         n = self.n
         T = self.T
         while True:
-            self.ctx.budget -= 1
-            if self.ctx.budget < 0:
-                raise Bound("command too complex to analyse")
+            self.ctx.budget.spend(1)
             j = T.find("\0", i)
             k = s.find("}", i)
             if k < 0:
@@ -300,9 +361,27 @@ class Substitution:
         self.i = i + 2
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise Bound("nesting deeper than %d levels" % MAX_DEPTH)
+            raise Bound(TOO_COMPLEX + " (nesting deeper than %d levels)" % MAX_DEPTH)
         self.parse_list(")")
         self.depth -= 1
         self.queue.append(RESTORE)
         self.piped, self.prev = saved
         return (WORD, ["/dev/fd/63"], 0)
+
+
+_OPS2 = (":-", ":=", ":+", ":?", "##", "%%")
+_OPS = _OPS2 + ("-", "=", "+", "?", "#", "%")
+
+
+def _strip(v: str, pat: str, op: str, ctx) -> str:
+    """${v#pat} ${v##pat} ${v%pat} ${v%%pat}: v without its shortest or longest matching
+    prefix or suffix (pat is a glob)."""
+    ctx.budget.spend(len(v) + len(pat))
+    n = len(v)
+    order = range(n + 1) if len(op) == 1 else range(n, -1, -1)
+    for k in order:
+        if op[0] == "#" and fnmatchcase(v[:k], pat):
+            return v[k:]
+        if op[0] == "%" and fnmatchcase(v[n - k :], pat):
+            return v[: n - k]
+    return v
