@@ -113,7 +113,13 @@ def test_project_config_is_the_persons_and_says_why(ready):
 
 
 @pytest.mark.parametrize(
-    "rel", [".claude/settings.json", ".claude/settings.local.json", "~/.claude/settings.json"]
+    "rel",
+    [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        "~/.claude/settings.json",
+        "/etc/claude-code/managed-settings.json",
+    ],
 )
 def test_settings_block_says_it_could_switch_the_hooks_off(ready, rel):
     path = rel.replace("~", ready.home) if rel.startswith("~") else ready.path(rel)
@@ -214,6 +220,8 @@ def test_other_claude_files_stay_writable(ready):
         ("/etc/gshadow", "/etc/gshadow"),
         ("/etc/sudoers", "/etc/sudoers"),
         ("/etc/sudoers.d/90-cloud", "/etc/sudoers.d"),
+        ("/etc/shadow.bak", "/etc/shadow*"),
+        ("/home/someone/.ssh/config", ".ssh"),
         ("/etc/ssl/private/site.crt", "/etc/ssl/private"),
         ("/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_*_key"),
         ("/etc/letsencrypt/live/x/privkey.pem", "/etc/letsencrypt/live"),

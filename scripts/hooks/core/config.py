@@ -53,13 +53,14 @@ DEFAULTS = {
             "~/.local/share/keyrings",
             # the system's secrets (not all of /etc)
             "/etc/shadow",
-            "/etc/shadow-",
+            "/etc/shadow*",  # shadow-, shadow.bak, ...
             "/etc/gshadow",
-            "/etc/gshadow-",
+            "/etc/gshadow*",
             "/etc/master.passwd",
             "/etc/security/opasswd",
             "/etc/sudoers",
             "/etc/sudoers.d",
+            "/etc/sudoers*",
             "/etc/ssl/private",
             "/etc/pki/tls/private",
             "/etc/ssh/ssh_host_*_key",
@@ -73,7 +74,9 @@ DEFAULTS = {
             "/etc/openvpn",
             "/etc/NetworkManager/system-connections",
             "/proc/*/environ",
-            # secrets by name, wherever they are
+            # secrets by name, wherever they are (another user's ~/.ssh too)
+            ".ssh",
+            ".gnupg",
             ".env",
             ".env.*",
             "*.pem",

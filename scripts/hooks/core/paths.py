@@ -402,6 +402,8 @@ def protected(
 # Under any `.claude` directory (the project's, a nested one, the user's): agent and skill
 # definitions can carry a `hooks:` block, plugins carry hooks, and the settings hold hooks.
 RUNS_IN_CLAUDE_DIR = ("agents", "skills", "plugins")
+# Claude Code's managed settings (highest precedence; writable wherever the agent runs as root).
+MANAGED_SETTINGS = ("/etc/claude-code", "/Library/Application Support/ClaudeCode")
 
 
 def _claude_rule(fp: str, claude_dirs: list[str], home: str) -> tuple[str, str] | None:
@@ -413,6 +415,11 @@ def _claude_rule(fp: str, claude_dirs: list[str], home: str) -> tuple[str, str] 
         _fold(os.path.join(home, ".claude.json."))
     ):
         return "~/.claude.json (Claude Code's user config and MCP servers)", "runs-outside"
+    if any(is_under(fp, _fold(d)) for d in MANAGED_SETTINGS):
+        return (
+            "Claude Code's managed settings (%s), which can switch the hooks off" % fp,
+            "settings",
+        )
     if fp.rstrip("/") in claude_dirs:
         return "Claude Code's user settings (%s), which can switch the hooks off" % base, "settings"
     roots = [d for d in claude_dirs if is_under(fp, d)]

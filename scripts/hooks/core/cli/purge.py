@@ -54,8 +54,9 @@ def _verified(project: str) -> list[str]:
     <config>/sane-hooks/verified/."""
     from core import state
 
-    paths = list(state.verified_paths(project)) + [state.pending_path(project)]
-    return [p for p in paths if os.path.exists(p)]
+    pending = state.pending_path(project)
+    found = list(state.verified_paths(project)) + [pending, pending + ".taken"]
+    return [p for p in found if os.path.exists(p)]
 
 
 def _other_installs(project: str) -> bool:
