@@ -4,7 +4,11 @@
 for the allow and the block path of each hook, on a state after 10 and after 10,000 prior
 tool calls. A benchmark prints figures; it is not a test.
 
-usage: python3 bench/bench_hooks.py [--runs 200] [--quick]
+With --launcher each hook runs exactly as the installed settings run it: `sh -c 'sh
+"$CLAUDE_PROJECT_DIR/scripts/hooks/run" HOOK'`, the launcher reading this machine's recorded
+interpreter (the floor stays plain python).
+
+usage: python3 bench/bench_hooks.py [--runs 200] [--quick] [--launcher]
 """
 
 import argparse
@@ -202,10 +206,38 @@ def timed(argv, data, env, cwd):
     return time.perf_counter() - t
 
 
+def launcher_overhead(tmp, runs):
+    """The launcher's own cost: the settings' command with the recorded interpreter set to
+    /bin/true, next to `sh -c` running /bin/true directly (interleaved)."""
+    proj = os.path.join(tmp, "launcher")
+    os.makedirs(os.path.join(proj, "scripts", "hooks"))
+    shutil.copy(os.path.join(HOOKS, "run"), os.path.join(proj, "scripts", "hooks", "run"))
+    open(os.path.join(proj, "scripts", "hooks", "sanetools.py"), "w").close()
+    cfg = os.path.join(tmp, "launcher-config")
+    os.makedirs(os.path.join(cfg, "sane-hooks"))
+    with open(os.path.join(cfg, "sane-hooks", "python"), "w") as fh:
+        fh.write("/bin/true\n")
+    env = dict(os.environ, XDG_CONFIG_HOME=cfg, CLAUDE_PROJECT_DIR=proj)
+    via = ["sh", "-c", 'sh "$CLAUDE_PROJECT_DIR/scripts/hooks/run" sanetools']
+    direct = ["sh", "-c", '/bin/true "$CLAUDE_PROJECT_DIR/scripts/hooks/sanetools.py"']
+    a, b = [], []
+    for _ in range(runs):
+        a.append(timed(via, b"", env, proj))
+        b.append(timed(direct, b"", env, proj))
+    ma, mb = statistics.median(a) * 1000, statistics.median(b) * 1000
+    print(
+        "launcher overhead: %.2f ms per call (settings command %.2f ms vs direct %.2f ms, "
+        "%d runs)" % (ma - mb, ma, mb, runs)
+    )
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument("--quick", action="store_true", help="CI mode: 30 runs, 1,000 prior calls")
+    ap.add_argument(
+        "--launcher", action="store_true", help="run each hook through scripts/hooks/run"
+    )
     args = ap.parse_args()
     runs = 30 if args.quick else args.runs
     sizes = (10, 1000) if args.quick else (10, 10000)
@@ -227,8 +259,15 @@ def main():
                 ),
                 file=sys.stderr,
             )
+            if args.launcher:  # this machine's choice, as install records it
+                choice = os.path.join(env["XDG_CONFIG_HOME"], "sane-hooks", "python")
+                os.makedirs(os.path.dirname(choice), exist_ok=True)
+                with open(choice, "w") as fh:
+                    fh.write(py + "\n")
             for event, path, hook, payload in cases(project):
                 argv = [py, os.path.join(project, "scripts", "hooks", hook + ".py")]
+                if args.launcher:
+                    argv = ["sh", "-c", 'sh "$CLAUDE_PROJECT_DIR/scripts/hooks/run" %s' % hook]
                 data = json.dumps(payload).encode()
                 timed(argv, data, env, project)  # warm the bytecode cache
                 ts, fs = [], []
@@ -268,6 +307,8 @@ def main():
         print(
             "(PostToolUse block = PostToolUseFailure: the tracking hook never blocks; Stop block = an active SaneLoop)"
         )
+        if args.launcher:
+            launcher_overhead(tmp, runs * 5)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

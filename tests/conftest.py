@@ -1,17 +1,51 @@
 """Shared fixtures: every test gets its own project, HOME, XDG config dir and secret, with the
-inherited Claude Code and SANE_* environment cleared; hooks run as real subprocesses."""
+inherited Claude Code and SANE_* environment cleared.
+
+`proj.hook` and `proj.cli` run the real scripts (sanetools.py, sane.py, ...) exactly as Claude
+Code starts them: stdin JSON in, exit code, stdout and stderr out. By default they run inside
+the test process (tests/inprocess.py swaps stdin/stdout/stderr, argv, the environment and the
+cwd, and resets the module caches), which saves an interpreter start per call. A test that
+needs a real process (concurrency, kills, locks held by another process, a fresh interpreter)
+passes `process=True`, or is marked `@pytest.mark.process`; SANE_TEST_PROCESSES=1 runs every
+call as a process (the old way, for comparing).
+"""
 
 import json
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
+
+import inprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOOKS = os.path.join(ROOT, "scripts", "hooks")
 PAYLOADS = os.path.join(ROOT, "tests", "fixtures", "payloads")  # copied from shared/protocol
 sys.path.insert(0, HOOKS)
+ALL_PROCESSES = os.environ.get("SANE_TEST_PROCESSES") == "1"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "process: run proj.hook and proj.cli as real processes in this test"
+    )
+
+
+def pytest_collection_finish(session):
+    """Unit-test projects live on a RAM disk when there is one: the state is fsync'ed on every
+    write, which costs milliseconds per call on a disk and proves nothing here. Runs that
+    include the real-client scenarios (tests/e2e) keep the ordinary temp dir."""
+    e2e = os.path.join(ROOT, "tests", "e2e") + os.sep
+    if (
+        "PYTEST_DEBUG_TEMPROOT" not in os.environ
+        and session.config.option.basetemp is None
+        and os.path.isdir("/dev/shm")
+        and os.access("/dev/shm", os.W_OK | os.X_OK)
+        and not any(str(item.path).startswith(e2e) for item in session.items)
+    ):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
 
 
 def clean_env(home, extra=None):
@@ -68,8 +102,9 @@ class Result:
 class Project:
     """A scratch project with its own HOME; run hooks and the CLI against it."""
 
-    def __init__(self, root):
+    def __init__(self, root, process=False):
         self.root = root
+        self.process = process or ALL_PROCESSES  # run hooks and the CLI as real processes
         self.dir = os.path.join(root, "project")
         self.home = os.path.join(root, "home")
         os.makedirs(os.path.join(self.dir, ".claude"))
@@ -107,18 +142,32 @@ class Project:
         p.update(fields)
         return p
 
-    def hook(self, script, payload, env=None, raw=None, timeout=30):
+    def run(self, script, args=(), env=None, data=b"", timeout=60, process=None):
+        """Run scripts/hooks/<script> with args, env and stdin bytes, in this process or as a
+        real one (process=True, the project's default otherwise). A CompletedProcess with
+        bytes stdout and stderr."""
+        path = script if os.path.isabs(script) else os.path.join(HOOKS, script)
+        argv = [sys.executable, path] + list(args)
+        if process is None:
+            process = self.process or _interpreter_env(env) or _other_thread()
+        if process:
+            return subprocess.run(
+                argv, input=data, capture_output=True, env=env, cwd=self.dir, timeout=timeout
+            )
+        code, out, err = inprocess.run(path, list(args), env, self.dir, data, timeout)
+        return subprocess.CompletedProcess(argv, code, out, err)
+
+    def hook(self, script, payload, env=None, raw=None, timeout=30, process=None):
         e = dict(self.env)
         e["CLAUDE_PROJECT_DIR"] = self.dir
         e.update(env or {})
         data = raw if raw is not None else json.dumps(payload)
-        proc = subprocess.run(
-            [sys.executable, os.path.join(HOOKS, script + ".py")],
-            input=data if isinstance(data, bytes) else data.encode(),
-            capture_output=True,
+        proc = self.run(
+            script + ".py",
             env=e,
-            cwd=self.dir,
+            data=data if isinstance(data, bytes) else data.encode(),
             timeout=timeout,
+            process=process,
         )
         proc.stdout = proc.stdout.decode("utf-8", "replace")
         proc.stderr = proc.stderr.decode("utf-8", "replace")
@@ -179,19 +228,18 @@ class Project:
         if "web" in cats:
             self.post("WebSearch", {"query": "x"}, {"results": ["a result"]})
 
-    def cli(self, *args, env=None, input=None):
+    def cli(self, *args, env=None, input=None, process=None):
         e = dict(self.env)
         e.update(env or {})
-        proc = subprocess.run(
-            [sys.executable, os.path.join(HOOKS, "sane.py")]
-            + list(args)
-            + ["--project", self.dir] * ("--project" not in args and _takes_project(args)),
-            capture_output=True,
-            text=True,
-            env=e,
-            cwd=self.dir,
-            input=input,
-            timeout=60,
+        proc = _text(
+            self.run(
+                "sane.py",
+                list(args)
+                + ["--project", self.dir] * ("--project" not in args and _takes_project(args)),
+                env=e,
+                data=(input or "").encode(),
+                process=process,
+            )
         )
         assert "Traceback" not in proc.stderr, proc.stderr
         return proc
@@ -204,15 +252,10 @@ class Project:
         )
         e.update(env or {})
         script = self.path("scripts", "hooks", "sane.py")
-        proc = subprocess.run(
-            [sys.executable, script if os.path.exists(script) else os.path.join(HOOKS, "sane.py")]
-            + list(args),
-            capture_output=True,
-            text=True,
-            env=e,
-            cwd=self.dir,
-            timeout=60,
-        )
+        if os.path.exists(script):  # the project's installed copy: its own `core`, a process
+            proc = _text(self.run(script, list(args), env=e, process=True))
+        else:
+            proc = _text(self.run("sane.py", list(args), env=e))
         assert "Traceback" not in proc.stderr, proc.stderr
         return proc
 
@@ -231,13 +274,34 @@ class Project:
         return self.state()["sessions"].get(sid or self.sid, {})
 
 
+def _other_thread():
+    """In-process calls swap process-wide things (stdio, environment, cwd): a call from a
+    test's own threads (concurrency tests) runs as a real process."""
+    return threading.current_thread() is not threading.main_thread()
+
+
+def _interpreter_env(env):
+    """True when env sets what only a new interpreter honours (PYTHONPATH, PYTHONHASHSEED, ...):
+    such a call must run as a real process."""
+    return any(
+        k.startswith("PYTHON") and k != "PYTHONDONTWRITEBYTECODE" and os.environ.get(k) != v
+        for k, v in (env or {}).items()
+    )
+
+
+def _text(proc):
+    proc.stdout = proc.stdout.decode("utf-8", "replace")
+    proc.stderr = proc.stderr.decode("utf-8", "replace")
+    return proc
+
+
 def _takes_project(args):
     return bool(args) and args[0] not in ("install", "uninstall", "--help", "-h")
 
 
 @pytest.fixture
-def proj(tmp_path):
-    return Project(str(tmp_path))
+def proj(tmp_path, request):
+    return Project(str(tmp_path), process=request.node.get_closest_marker("process") is not None)
 
 
 def load_payload(name, project=None):

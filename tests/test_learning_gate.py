@@ -585,7 +585,7 @@ def test_session_mode_big_diff_blocks_until_reflection(repo):
     edit(repo, "src/app.py", "".join("new %d\n" % i for i in range(30)))
     msg = repo.stop().denied
     assert msg.startswith("[learning] This session changed files (")
-    assert "lines changed in 1 files since HEAD" in msg
+    assert "lines changed in 1 file in the files this session wrote" in msg
     assert gate(repo)["armed_by"] == "session" and gate(repo)["diff"]["lines"] >= 30
     assert reflect(repo, cand())[1].returncode == 0
     assert repo.stop(active=True).denied is None

@@ -23,6 +23,7 @@ from test_learning_support import (
     session_end,  # noqa: F401
     session_start,
     stats_lines,
+    tracker,  # noqa: F401 (a fixture)
 )
 
 DAY = 86400

@@ -17,6 +17,7 @@ from test_learning_support import (
     reflect,
     session_start,  # noqa: F401
     stats_lines,
+    tracker,  # noqa: F401 (a fixture)
 )
 
 

@@ -4,6 +4,10 @@
 import sys
 
 sys.dont_write_bytecode = False  # the logic must load from cached bytecode: speed
+if sys.version_info < (3, 9):  # noqa: UP036  (the launcher may find an old one)
+    from core.launch import too_old
+
+    sys.exit(too_old("sanestop"))
 from core.engine import main  # noqa: E402
 
 sys.exit(main("sanestop"))

@@ -373,13 +373,14 @@ class E2E:
     def sane_py(self) -> Path:
         return self.project / "scripts" / "hooks" / "sane.py"
 
-    def install_sane(self) -> subprocess.CompletedProcess:
-        """`sane.py install PROJECT` from the repo, as the person would run it."""
+    def install_sane(self, *extra: str) -> subprocess.CompletedProcess:
+        """`sane.py install PROJECT [extra...]` from the repo, as the person would run it
+        (with the OS sandbox, unless extra holds --no-sandbox)."""
         src = REPO / "scripts" / "hooks" / "sane.py"
         if not src.exists():
             pytest.skip("scripts/hooks/sane.py is not built yet (issue 2)")
         proc = subprocess.run(
-            [PYTHON, str(src), "install", str(self.project)],
+            [PYTHON, str(src), "install", str(self.project), *extra],
             cwd=self.project,
             env=self.base_env(),
             capture_output=True,

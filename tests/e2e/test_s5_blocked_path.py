@@ -38,7 +38,14 @@ def test_cat_ssh_key_is_blocked(sane_e2e: E2E) -> None:
     assert_hooks_healthy(run, e2e)
     for res in run.results_for("Bash"):
         assert_blocked(res, "[blocked-path]", run)
-    assert_blocked(run.results_for("Read")[0], "[blocked-path]", run)
+    # the Read meets install's permissions.deny rule first (Claude Code checks its deny rules
+    # before the hooks run): refused either way, and the key never reaches the model
+    read = run.results_for("Read")[0]
+    assert read is not None and read["is_error"], run.describe()
+    assert (
+        "[blocked-path]" in read["content"]
+        or "denied by your permission settings" in (read["content"])
+    ), run.describe()
     sent = json.dumps([r.body for r in run.requests])
     assert KEY not in sent, "the key reached the model"
     assert any("blocked-path" in str(a) for a in e2e.audit()), "the block is not audited"

@@ -70,6 +70,9 @@ def reflect(body: dict) -> list:
 
 def test_learning_gate_cycle(sane_e2e: E2E) -> None:
     e2e = sane_e2e
+    # the fake ticket tool keeps its database outside the project (under /tmp), which is
+    # read-only inside Claude Code's sandbox: this scenario runs without it
+    e2e.install_sane("--no-sandbox")
     e2e.config("research: {required: [local]}\n")
     bin_dir = e2e.root / "bin"
     bin_dir.mkdir()

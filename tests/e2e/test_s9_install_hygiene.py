@@ -13,17 +13,18 @@ import json
 from .fakeapi import text, tool_use
 from .harness import E2E, assert_allowed, assert_blocked, assert_hooks_healthy, probe, probe_log
 
+# our entries run the launcher: `sh "$CLAUDE_PROJECT_DIR/scripts/hooks/run" <hook>`
 OUR_EVENTS = {
-    "UserPromptSubmit": "saneprompt.py",
-    "SessionStart": "saneprompt.py",
-    "SubagentStart": "saneprompt.py",
-    "PreToolUse": "sanetools.py",
-    "PostToolUse": "sanetrack.py",
-    "PostToolUseFailure": "sanetrack.py",
-    "Stop": "sanestop.py",
-    "SubagentStop": "sanestop.py",
-    "SessionEnd": "sanestop.py",
-    "TaskCompleted": "sanestop.py",
+    "UserPromptSubmit": "saneprompt",
+    "SessionStart": "saneprompt",
+    "SubagentStart": "saneprompt",
+    "PreToolUse": "sanetools",
+    "PostToolUse": "sanetrack",
+    "PostToolUseFailure": "sanetrack",
+    "Stop": "sanestop",
+    "SubagentStop": "sanestop",
+    "SessionEnd": "sanestop",
+    "TaskCompleted": "sanestop",
 }
 
 
@@ -60,7 +61,8 @@ def test_install_keeps_existing_hooks_and_both_fire(e2e: E2E) -> None:
 
     e2e.install_sane()
     merged = e2e.settings()
-    assert merged["permissions"] == theirs["permissions"]
+    assert merged["permissions"]["allow"] == theirs["permissions"]["allow"]
+    assert "Edit(./scripts/hooks/**)" in merged["permissions"]["deny"]  # install's floor
     assert merged["env"] == theirs["env"]
     for event, groups in theirs["hooks"].items():
         for group in groups:
@@ -76,10 +78,16 @@ def test_install_keeps_existing_hooks_and_both_fire(e2e: E2E) -> None:
             if any(OUR_EVENTS[event] in json.dumps(h) for h in g["hooks"])
         ]
         assert ours[0].get("matcher") == "*", ours
-    backups = [
+    # backups live with the install record, out of the project's tracked tree
+    assert not [
         p
         for p in (e2e.project / ".claude").iterdir()
         if p.name not in before and p.is_file() and p.read_bytes() == original
+    ]
+    backups = [
+        p
+        for p in (e2e.xdg / "sane-hooks" / "backups").rglob("*")
+        if p.is_file() and p.read_bytes() == original
     ]
     assert backups, "no backup of the old settings.json"
     gitignore = (e2e.project / ".gitignore").read_text()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Callable
 
+from core import research
 from core.policy import is_read_only_tool
 from core.review import hooks as review
 
@@ -148,6 +149,8 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
         return
     if ctx.payload.get("is_interrupt") is True:
         return  # the person stopped it: not a failure of the agent
+    if research.network_failure(ctx):
+        return  # research without network: the research module tells both sides what to do
     sig = error_signature(ctx.tool, ctx.payload.get("error"))
     cb["failures"] = cb.get("failures", 0) + 1
     sigs = cb.setdefault("error_signatures", {})

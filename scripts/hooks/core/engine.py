@@ -110,6 +110,26 @@ def _handler(hook, event):
     }[event]
 
 
+def _no_yaml(ctx, errors):
+    """A config file the hooks cannot read (no pyyaml): the person's rules are unknown, so
+    PreToolUse denies; the other events tell the person and let the session go on."""
+    missing = [e.split("; ", 1)[-1] for e in errors if e.startswith("pyyaml is not installed")]
+    if not missing:
+        return
+    fix = "%s -m pip install pyyaml" % (sys.executable or "python3")
+    if ctx.event == "PreToolUse":
+        ctx.answer.deny(
+            "[sane-hooks] pyyaml is not installed for %s, so %s cannot be read and the "
+            "person's rules are unknown. Stop and ask the person to run `%s` (or "
+            "`python3 scripts/hooks/sane.py doctor`)." % (sys.executable, ", ".join(missing), fix)
+        )
+    elif ctx.event in ("SessionStart", "UserPromptSubmit", "Stop"):
+        ctx.answer.tell_user(
+            "sane-hooks: pyyaml is not installed for %s: %s; every tool call is denied "
+            "until you run `%s`." % (sys.executable, "; ".join(missing), fix)
+        )
+
+
 def handle(hook, payload, project):
     """Run one event through its handler under the state lock. Returns the Answer."""
     from core import config
@@ -135,11 +155,32 @@ def handle(hook, payload, project):
                 "warn", "state lock busy for over %.0f s; read-only this call" % store.lock_wait
             )
             ctx.answer.tell_user("sane-hooks: the state lock was busy; this call ran read-only.")
+            if event == "PostToolUseFailure":
+                store.defer(payload)  # counted at the next write, never lost
+        elif store.take_pending():
+            _replay_deferred(ctx)
         _handler(hook, event)(ctx)
+        if cfg.errors:
+            _no_yaml(ctx, cfg.errors)
         store.commit()
         return ctx
     finally:
         store.close()
+
+
+def _replay_deferred(ctx):
+    """Count the failures seen while another process held the lock, as PostToolUseFailure
+    would have, before this call's own event; the person hears what they changed."""
+    from core import track
+
+    store = ctx.store
+    for rec in store.pending:
+        rec = {k: v for k, v in rec.items() if k != "deferred_at"}
+        rctx = Ctx("sanetrack", "PostToolUseFailure", rec, ctx.project, store, ctx.cfg)
+        track.on_post_tool(rctx)
+        for text in rctx.answer.user:
+            ctx.answer.tell_user(text)
+    ctx.audit("deferred_failures_counted", count=len(store.pending))
 
 
 def main(hook):
@@ -149,6 +190,10 @@ def main(hook):
 
         return selftest.run(hook)
     started = time.perf_counter()
+    if os.environ.get("SANE_HOOK_SEARCHED"):
+        from core import launch  # the launcher had to search: record what it found
+
+        launch.remember()
     project = os.getcwd()
     event = None
     try:

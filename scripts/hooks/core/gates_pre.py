@@ -219,6 +219,24 @@ def person_only(ctx, facts):
     return None
 
 
+def sandbox_escape(ctx, facts):
+    """A shell call asking to run outside Claude Code's OS sandbox: never, whatever the
+    settings say (a fallback left open would run it unconfined)."""
+    if ctx.tool not in ("Bash", "PowerShell"):
+        return None
+    flag = ctx.tool_input.get("dangerouslyDisableSandbox")
+    if flag is None or flag is False:
+        return None
+    return (
+        "[sandbox] This %s call asks to run outside Claude Code's sandbox "
+        "(dangerouslyDisableSandbox); the hooks never allow that. Run it again without "
+        "dangerouslyDisableSandbox. If the sandbox refused something the work needs, stop and "
+        "tell the person what and why: they can allow it in .claude/settings.local.json "
+        "(sandbox.filesystem.allowWrite, sandbox.network.allowedDomains) or run it "
+        "themselves." % ctx.tool
+    )
+
+
 def safemode(ctx, facts):
     if not ctx.state["safemode"].get("active") or not _mutation(ctx, facts):
         return None
@@ -323,6 +341,7 @@ GATES = [
     blocked_paths,
     self_protection,
     person_only,
+    sandbox_escape,
     breaker.gate,
     breaker.halt_gate,
     safemode,

@@ -29,7 +29,15 @@ PROTECTED_PROJECT_PREFIXES = ("scripts/hooks/", ".claude/sane-templates/")
 # followed by our own write).
 DERIVED_ALSO = (".claude/settings.json", ".claude/settings.local.json")
 # Names no tool may touch at all (read, write, or name in a command).
-UNTOUCHABLE_NAMES = ("counters.json", "state.json.lock", "sane-hooks/secret")
+UNTOUCHABLE_NAMES = (
+    "counters.json",
+    "state.json.lock",
+    "sane-hooks/secret",
+    "sane-hooks/verified",
+)
+# In our config dir, the files a tool may read (the person's own words); everything else there
+# (the key, the counters, the last verified states, the interpreter choice, ...) is untouchable.
+CONFIG_READABLE = ("config.yaml", "personal-learnings.md")
 
 
 def _unquote(p):
@@ -157,21 +165,68 @@ def _config_dir():
 
 
 def untouchable(path, cwd, home=None):
-    """True for the secret, the counters and the lock files: no tool may touch them."""
+    """True for the secret, the counters, the last verified states and the lock files (every
+    file of our config dir but the person's config and personal learnings): no tool may
+    touch them, nor a hard link to one of them."""
     cdir = _fold(_config_dir())
     for p in forms(path, cwd, home):
         fp = _fold(p)
         if fp.rstrip("/") == cdir.rstrip("/"):
             return True  # listing or searching the directory names or reads the secret
-        if is_under(fp, cdir) and os.path.basename(fp) in (
-            "secret",
-            "counters.json",
-            "counters.json.lock",
-        ):
+        if is_under(fp, cdir) and fp[len(cdir) :].lstrip("/") not in CONFIG_READABLE:
             return True
         if fp.endswith("/.claude/state.json.lock"):
             return True
-    return False
+    return same_inode(path, cwd, home, _untouchable_files()) is not None
+
+
+def _untouchable_files():
+    cdir = _config_dir()
+    out = [os.path.join(cdir, "secret"), os.path.join(cdir, "counters.json")]
+    try:
+        vdir = os.path.join(cdir, "verified")
+        out += [os.path.join(vdir, n) for n in sorted(os.listdir(vdir))[:200]]
+    except OSError:
+        pass
+    return out
+
+
+_INODES = {}
+
+
+def _inodes(files):
+    """{(st_dev, st_ino): path} of the existing regular files among `files` (once per process
+    for the same list)."""
+    key = tuple(files)
+    if key not in _INODES:
+        table = {}
+        for f in files:
+            try:
+                st = os.stat(f)
+            except (OSError, ValueError):
+                continue
+            if stat_isreg(st.st_mode):
+                table.setdefault((st.st_dev, st.st_ino), f)
+        if len(_INODES) > 8:
+            _INODES.clear()
+        _INODES[key] = table
+    return _INODES[key]
+
+
+def stat_isreg(mode):
+    return mode & 0o170000 == 0o100000
+
+
+def same_inode(path, cwd, home, files):
+    """The file among `files` that `path` is a hard link of, or None. A file with one link
+    is nobody's other name, so this costs one stat for almost every path."""
+    try:
+        st = os.stat(normalise(path, cwd, home))
+    except (OSError, ValueError):
+        return None
+    if st.st_nlink < 2 or not stat_isreg(st.st_mode):
+        return None
+    return _inodes(list(files)).get((st.st_dev, st.st_ino))
 
 
 def _squash(text):

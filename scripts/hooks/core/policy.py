@@ -631,10 +631,10 @@ def _tree_writes(f, cmd, cwd, project, home, cfg):
     if body is None:
         f.blind_writes.extend(dests)
         return
-    from core.shell.tools import _patch_targets
+    from core.shell.archives import patch_targets
 
     strip = [int(v[2:]) for v in cmd.argv if v.startswith("-p") and v[2:].isdigit()]
-    targets = _patch_targets(body, strip[-1] if strip else None, 1 if is_git_patch else None)
+    targets = patch_targets(body, strip[-1] if strip else None, 1 if is_git_patch else None)
     f.raw_writes.extend(targets)
 
 

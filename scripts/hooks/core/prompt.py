@@ -111,21 +111,37 @@ def cmd_safemode(ctx, on):
     return "safemode is %s" % ("ON: edits and changing shell commands are blocked" if on else "OFF")
 
 
+def _unverified(ctx, text):
+    """A status answer while tamper-locked says the values are not verified, and whose."""
+    from core.state import tamper_note
+
+    note = tamper_note(ctx.state)
+    return "%s\n(%s)" % (text, note) if note else text
+
+
+def _safemode_text(ctx):
+    return _unverified(
+        ctx, "safemode is %s" % ("ON" if ctx.state["safemode"].get("active") else "OFF")
+    )
+
+
 def cmd_unlock(ctx):
     t = ctx.state["tamper"]
     if not t.get("locked"):
         return "no tamper lock is on; nothing to unlock"
-    from core.state import unlock
+    from core.state import unlock, unlock_text
 
-    was, moved = t.get("reason"), t.get("moved_from")
+    was = t.get("reason")
+    text = unlock_text(t)
     new = unlock(ctx.state, ctx.project)
     ctx.state.clear()
     ctx.state.update(new)
     ctx._session = None
-    ctx.audit("unlock", by="person", reason=was)
-    return "tamper lock lifted (it was: %s).%s" % (
-        was,
-        " The moved project's state was adopted." if moved else " State starts from defaults.",
+    ctx.audit("unlock", by="person", reason=was, restored=t.get("restored"))
+    return "%s\n%s\n%s" % (
+        text,
+        "safemode is %s" % ("ON" if new["safemode"].get("active") else "OFF"),
+        breaker.status_text(new),
     )
 
 
@@ -134,10 +150,8 @@ EXACT = {
     "safemode on": lambda c: cmd_safemode(c, True),
     "s-": lambda c: cmd_safemode(c, False),
     "safemode off": lambda c: cmd_safemode(c, False),
-    "s?": lambda c: "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF"),
-    "safemode status": lambda c: (
-        "safemode is %s" % ("ON" if c.state["safemode"].get("active") else "OFF")
-    ),
+    "s?": _safemode_text,
+    "safemode status": _safemode_text,
     "unlock": cmd_unlock,
     "sl-": saneloop.cmd_stop,
     "sl?": saneloop.cmd_status,
@@ -146,6 +160,8 @@ EXACT = {
     **breaker.COMMANDS,
     **research.COMMANDS,
 }
+for _name in ("rb?", "breaker status"):  # while tamper-locked, say the values are unverified
+    EXACT[_name] = lambda c, _fn=EXACT[_name]: _unverified(c, _fn(c))
 
 
 def command(ctx, prompt):
@@ -261,6 +277,8 @@ def _carry_over(ctx):
         if mod.pending(old):
             new[name] = old[name]
             carried.append(name)
+    if "learning" not in carried and learning.carry_baseline(old, new):
+        carried.append("learning baseline")
     if ctx.payload.get("source") != "clear" and intents.selected_id(old):
         new["intent"] = old[
             "intent"
@@ -306,6 +324,9 @@ def on_session_start(ctx):
     if isinstance(model, str):
         sess["model"] = model[:100]
     _status_notes(ctx)
+    from core import sandbox
+
+    sandbox.session_start(ctx)
     review.session_start(ctx)
     learning.session_start(ctx)
     intents.session_start(ctx)

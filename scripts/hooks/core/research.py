@@ -12,7 +12,7 @@ from typing import Any, Callable
 from core import policy
 
 CATEGORY_TOOLS = {
-    "local": "Read, Grep or Glob",
+    "local": "Read, Glob, Grep or a read-only shell command such as rg, grep, cat, ls, find",
     "web": "WebSearch or WebFetch",
     "docs": "a documentation MCP tool (context7, apple-docs)",
     "github": "a read-only GitHub MCP tool",
@@ -129,6 +129,9 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
         if cat not in used:
             used.append(cat)
     if not ok:
+        offline = network_failure(ctx)
+        if offline:
+            _offline(ctx, offline)
         return
     resp = ctx.payload.get("tool_response")
     if cat is None and facts.kind == "shell" and not facts.writes and not facts.unknown:
@@ -141,6 +144,69 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
         return
     if not r.get(cat):
         r[cat] = {"at": ctx.now, "tool": tool}
+
+
+# ---------------------------------------------------------------- research without network
+
+# What a fetch that never reached its server says: the client's own preflight ("Unable to
+# verify if domain X is safe to fetch ... network restrictions"), Node's socket errors
+# (ENOTFOUND, EAI_AGAIN, ECONNREFUSED, ECONNRESET, ETIMEDOUT), curl's and fetch's words.
+NETWORK_WORDS = (
+    "network",
+    "connection",
+    "connect ",
+    "econn",
+    "enotfound",
+    "eai_again",
+    "getaddrinfo",
+    "etimedout",
+    "timed out",
+    "timeout",
+    "resolve host",
+    "name resolution",
+    "dns",
+    "offline",
+    "unreachable",
+    "fetch failed",
+    "socket hang up",
+    "unable to verify if domain",
+)
+
+
+def network_failure(ctx: Any) -> str | None:
+    """The research category of a failed call that needs the network and failed for want of
+    it (not the agent's doom loop: the breaker leaves it alone), else None."""
+    if ctx.event != "PostToolUseFailure" or ctx.payload.get("is_interrupt") is True:
+        return None
+    cat = category(ctx, ctx.tool)
+    if cat is None or cat == "local":
+        return None
+    err = ctx.payload.get("error")
+    low = err.lower() if isinstance(err, str) else ""
+    return cat if any(w in low for w in NETWORK_WORDS) else None
+
+
+def _offline(ctx: Any, cat: str) -> None:
+    """Tell the model to ask rather than retry; tell the person once per session how to
+    waive the category (only they can, and only while it is still required)."""
+    r = ctx.session["research"]
+    err = ctx.payload.get("error")
+    r["unreachable"] = {"at": ctx.now, "tool": ctx.tool, "category": cat}
+    ctx.answer.add_context(
+        "sane: %s failed for want of network (%s research looks unavailable here). Do not "
+        "retry it: ask the person whether to waive it (they type `research waive %s`) or how "
+        "to go on." % (ctx.tool, cat, cat)
+    )
+    told = r.setdefault("offline_told", [])
+    if cat in told or cat not in missing_research(ctx):
+        return
+    told.append(cat)
+    ctx.audit("research_unavailable", category=cat, tool=ctx.tool)
+    ctx.answer.tell_user(
+        "sane-hooks: %s research looks unavailable (%s: %s). Edits need it; if you are "
+        "offline, type `research waive %s` to go on without it for this session."
+        % (cat, ctx.tool, (err if isinstance(err, str) else "failed")[:100], cat)
+    )
 
 
 # ---------------------------------------------------------------- the person's commands

@@ -141,6 +141,143 @@ def counters_path():
     return os.path.join(config_dir(), "counters.json")
 
 
+def _project_key(project):
+    return hashlib.sha256(project.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def verified_path(project):
+    """The last verified state of project: a copy of the signed document, outside the project
+    (the agent can delete or forge the project's copy, never this one)."""
+    return os.path.join(config_dir(), "verified", _project_key(project) + ".json")
+
+
+def pending_path(project):
+    """Failures seen while another process held the state lock, counted at the next write."""
+    return os.path.join(config_dir(), "verified", _project_key(project) + ".pending.jsonl")
+
+
+def read_verified(key, project):
+    """(state, None) from the last verified copy, or (None, why there is none)."""
+    try:
+        with open(verified_path(project), "rb") as fh:
+            doc = json.loads(fh.read())
+        state, sig = doc["state"], doc["sig"]
+        if not isinstance(state, dict) or not isinstance(sig, str):
+            raise ValueError
+    except FileNotFoundError:
+        return None, "no verified copy exists"
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None, "the verified copy is unreadable"
+    if not hmac.compare_digest(sign(key, project, canonical(state)), sig):
+        return None, "the verified copy does not verify (was the key changed?)"
+    if (state.get("tamper") or {}).get("locked"):
+        return None, "the verified copy is itself locked"
+    return state, None
+
+
+def write_verified(project, doc):
+    """Keep the copy beside the counters. No fsync: a rename is atomic, and after a power cut
+    an older genuine copy is still a genuine one."""
+    path = verified_path(project)
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    for attempt in (0, 1):
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            break
+        except FileNotFoundError:
+            if attempt:
+                raise
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    try:
+        os.write(fd, doc)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+PENDING_CAP = 50  # failures kept while the lock is busy (each one counts; more add nothing)
+PENDING_LINE = 3000  # under PIPE_BUF: one O_APPEND write is never interleaved
+
+
+def defer_failure(project, payload):
+    """Record a PostToolUseFailure seen without the lock (append-only, one write)."""
+    rec = {
+        k: payload.get(k)
+        for k in (
+            "hook_event_name",
+            "session_id",
+            "agent_id",
+            "agent_type",
+            "tool_name",
+            "tool_use_id",
+            "cwd",
+        )
+        if isinstance(payload.get(k), str)
+    }
+    rec["is_interrupt"] = payload.get("is_interrupt") is True
+    err = payload.get("error")
+    rec["error"] = err[:1000] if isinstance(err, str) else None
+    ti = payload.get("tool_input")
+    if isinstance(ti, dict):
+        rec["tool_input"] = {
+            k: v[:500] for k, v in ti.items() if isinstance(k, str) and isinstance(v, str)
+        }
+    rec["deferred_at"] = time.time()
+    line = json.dumps(rec, sort_keys=True, ensure_ascii=True)
+    if len(line) > PENDING_LINE:
+        rec.pop("tool_input", None)
+        rec["error"] = (rec["error"] or "")[:300]
+        line = json.dumps(rec, sort_keys=True, ensure_ascii=True)
+    path = pending_path(project)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    try:
+        if os.stat(path).st_size > PENDING_CAP * PENDING_LINE:
+            return
+    except FileNotFoundError:
+        pass
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, (line + "\n").encode("ascii"))
+    finally:
+        os.close(fd)
+
+
+def take_pending(project):
+    """The deferred failures, moved aside (the caller holds the state lock, so it is the only
+    taker; writers append to the old name until the rename). done_pending() deletes them once
+    the state that counted them is written; a crash before that leaves them to the next one."""
+    path = pending_path(project)
+    taken = path + ".taken"
+    try:
+        os.rename(path, taken)
+    except FileNotFoundError:
+        if not os.path.exists(taken):
+            return []
+    except OSError:
+        return []
+    out = []
+    try:
+        with open(taken, "rb") as fh:
+            raw = fh.read(PENDING_CAP * PENDING_LINE * 2)
+    except OSError:
+        return []
+    for line in raw.splitlines()[: PENDING_CAP * 2]:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and rec.get("hook_event_name") == "PostToolUseFailure":
+            out.append(rec)
+    return out[:PENDING_CAP]
+
+
+def done_pending(project):
+    try:
+        os.unlink(pending_path(project) + ".taken")
+    except OSError:
+        pass
+
+
 def read_counter(project):
     """Last committed sequence for project, or None when it has no entry."""
     try:
@@ -286,20 +423,72 @@ def sign(key, project, text):
     return hmac.new(key, (project + "\n" + text).encode("utf-8"), hashlib.sha256).hexdigest()
 
 
+UNLOCKED = {"locked": False, "since": None, "reason": None, "kind": None}
+
+
 def unlock(state, project):
-    """Lift a tamper lock. A moved project's genuine state is adopted; otherwise defaults."""
+    """Lift a tamper lock. A moved project's genuine state is adopted. Otherwise the locked
+    state already is the last verified one (restored when the tamper was found) plus what the
+    hooks saw since: the lock comes off and nothing else changes, so a tripped breaker,
+    safemode and the enforcement halt stay. Defaults only when no verified copy existed."""
     t = state.get("tamper") or {}
     adopt = t.get("adopt")
     if isinstance(adopt, dict):
         new = migrate(adopt, project)
         new["project"] = project
+        new["seq"] = state.get("seq", 0)
     else:
-        new = defaults(project)
-        for key in ("sessions", "last_session", "cache"):
-            new[key] = state.get(key, new[key])
-    new["seq"] = state.get("seq", 0)
-    new["tamper"] = {"locked": False, "since": None, "reason": None, "kind": None}
+        new = dict(state)
+    new["tamper"] = dict(UNLOCKED)
     return new
+
+
+def unlock_text(tamper):
+    """What `unlock` tells the person about the state it leaves (from the lock's record)."""
+    was = tamper.get("reason")
+    if isinstance(tamper.get("adopt"), dict):
+        return "tamper lock lifted (it was: %s). Adopted the state of the moved project (%s)." % (
+            was,
+            tamper.get("moved_from"),
+        )
+    r = tamper.get("restored")
+    if isinstance(r, dict):
+        return (
+            "tamper lock lifted (it was: %s). The state is the last verified one (seq %s): "
+            "the breaker, safemode and the enforcement halt are as the hooks last wrote them."
+            % (was, r.get("seq"))
+        )
+    return (
+        "tamper lock lifted (it was: %s). %s, so the state starts from DEFAULTS: a breaker "
+        "that was tripped or safemode that was on are not restored; check them and turn "
+        "safemode on (`s+`) if you want it."
+        % (was, (tamper.get("no_copy") or "no verified copy exists").capitalize())
+    )
+
+
+def tamper_note(state):
+    """None when the state is not tamper-locked; else one line saying the values shown are
+    not verified and where they come from (the last verified copy, or defaults)."""
+    t = state.get("tamper") or {}
+    if not t.get("locked"):
+        return None
+    r = t.get("restored")
+    if isinstance(r, dict):
+        at = r.get("at")
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at)) if at else "?"
+        src = "the last verified state (seq %s, written %s)" % (r.get("seq"), when)
+    elif t.get("kind") == "moved":
+        src = "defaults until `unlock` adopts the moved project's state"
+    else:
+        src = "defaults: %s" % (t.get("no_copy") or "no verified copy exists")
+    return "UNVERIFIED: the state is tamper-locked (%s); showing %s" % (t.get("reason"), src)
+
+
+def _mtime(path):
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return None
 
 
 # ---------------------------------------------------------------- the store
@@ -327,6 +516,7 @@ class Store:
         self.state = None
         self._loaded_text = None
         self._key = None
+        self.pending = []
 
     def open(self):
         os.makedirs(self.dir, exist_ok=True)
@@ -335,6 +525,13 @@ class Store:
         self._key = secret_key()
         self._load()
         return self
+
+    def take_pending(self):
+        """The failures deferred while the lock was busy (only with the lock; the hooks replay
+        them before this call's event, and commit() drops them once counted)."""
+        if self.locked and not self.pending:
+            self.pending = take_pending(self.project)
+        return self.pending
 
     def _load(self):
         counter = read_counter(self.project)  # before the file: see the commit order
@@ -392,11 +589,28 @@ class Store:
         self._loaded_text = text
 
     def _tampered(self, reason, kind, seq, keep=None):
-        """Never trust the file: a fresh state, locked until the person lifts it."""
+        """Never trust the file: the last verified state (defaults when there is none),
+        locked until the person lifts it. Tamper never grants: what was tripped, halted or
+        on in the last state the hooks wrote stays so."""
         self.tamper, self.tamper_kind = reason, kind
-        state = defaults(self.project)
-        state["seq"] = seq
-        state["tamper"] = {"locked": True, "since": time.time(), "reason": reason, "kind": kind}
+        now = time.time()
+        good, why = read_verified(self._key, self.project) if kind != "moved" else (None, None)
+        if good is not None:
+            state = migrate(good, self.project)
+            restored = {"seq": good.get("seq"), "at": _mtime(verified_path(self.project))}
+        else:
+            state = defaults(self.project)
+            restored = None
+        state["seq"] = max(seq, state.get("seq") if isinstance(state.get("seq"), int) else 0)
+        state["tamper"] = {
+            "locked": True,
+            "since": now,
+            "reason": reason,
+            "kind": kind,
+            "restored": restored,
+        }
+        if why:
+            state["tamper"]["no_copy"] = why
         if keep is not None and kind == "moved":
             keep = dict(keep)
             keep.pop("tamper", None)
@@ -429,6 +643,9 @@ class Store:
             return False
         text = canonical(self.state)
         if not force and text == self._loaded_text:
+            if self.pending:  # replayed and changed nothing (interrupts): done with them
+                done_pending(self.project)
+                self.pending = []
             return False
         counter = read_counter(self.project)
         if counter is None:
@@ -437,10 +654,31 @@ class Store:
         self.state["project"] = self.project
         text = canonical(self.state)
         doc = '{"sig":"%s","state":%s}' % (sign(self._key, self.project, text), text)
-        _atomic_write(self.path, doc.encode("utf-8"))
+        data = doc.encode("utf-8")
+        _atomic_write(self.path, data)
+        if not (self.state.get("tamper") or {}).get("locked"):
+            try:
+                write_verified(self.project, data)
+            except OSError:
+                # a stale copy would restore an older state after a tamper: better none
+                try:
+                    os.unlink(verified_path(self.project))
+                except OSError:
+                    pass
         raise_counter(self.project, self.state["seq"])
         self._loaded_text = text
+        if self.pending:
+            done_pending(self.project)
+            self.pending = []
         return True
+
+    def defer(self, payload):
+        """Without the lock nothing is written: keep a failure for the next locked write."""
+        if not self.locked:
+            try:
+                defer_failure(self.project, payload)
+            except OSError:
+                pass
 
     def close(self):
         if self.locked:

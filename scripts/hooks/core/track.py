@@ -3,7 +3,7 @@ breaker, the action log, the capability packages). Decides from explicit fields 
 
 import os
 
-from core import breaker, paths, policy, research
+from core import breaker, handoff, paths, policy, research
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
@@ -62,12 +62,21 @@ def drop_auth(ctx, facts, ok):
         ctx.state["auth"] = keep
 
 
+def sandbox_refusal(ctx, facts, ok):
+    if ctx.tool in ("Bash", "PowerShell"):
+        from core import sandbox
+
+        sandbox.post_tool(ctx, facts, ok)
+
+
 TRACKERS = [
+    handoff.post_tool,  # before drop_auth: it consumes this call's authorisations
     drop_auth,
     breaker.track,
     track_edits,
     research.track,
     log_action,
+    sandbox_refusal,
     review.post_tool,
     learning.post_tool,
     intents.post_tool,

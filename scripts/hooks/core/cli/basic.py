@@ -5,7 +5,15 @@ import os
 import time
 
 from core import log
-from core.cli.common import CliError, caller, open_store, out, project_of, resolve_session
+from core.cli.common import (
+    CliError,
+    caller,
+    hand_off,
+    open_store,
+    out,
+    project_of,
+    resolve_session,
+)
 
 SECTIONS = ("circuit_breaker", "enforcement", "safemode", "tamper")
 SESSION_SECTIONS = (
@@ -26,11 +34,26 @@ def status(args):
     project = project_of(args)
     st = open_store(project)
     try:
+        from core.state import tamper_note
+
         state = st.state
+        note = tamper_note(state)
+        checked = getattr(st, "verified", True)  # False: read without the key (sandbox)
         if args.json:
             doc = dict(state)
-            doc["verified"] = st.tamper is None
-            doc["problem"] = st.tamper
+            doc["verified"] = note is None and st.tamper is None and checked
+            doc["problem"] = (
+                st.tamper
+                or (state["tamper"].get("reason") if note else None)
+                or (None if checked else "not checked: the key is not readable in this shell")
+            )
+            doc["shown"] = (
+                "last verified"
+                if isinstance(state["tamper"].get("restored"), dict)
+                else "defaults"
+                if note
+                else "verified"
+            )
             out(json.dumps(doc, indent=2, sort_keys=True, default=str))
             return 0
         if st.fresh:
@@ -38,11 +61,20 @@ def status(args):
         else:
             out(
                 "project: %s (state verified: %s, seq %s)"
-                % (project, "NO - " + st.tamper if st.tamper else "yes", state.get("seq"))
+                % (
+                    project,
+                    "NO - " + st.tamper
+                    if st.tamper
+                    else "yes"
+                    if checked
+                    else "not checked (the key is not readable in this shell)",
+                    state.get("seq"),
+                )
             )
         t = state["tamper"]
-        if t.get("locked"):
+        if note:
             out("TAMPER LOCK: %s (the person lifts it with `unlock`)" % t.get("reason"))
+            out(note)
         out("safemode is %s" % ("ON" if state["safemode"].get("active") else "OFF"))
         cb = state["circuit_breaker"]
         out(
@@ -223,19 +255,22 @@ def unlock(args, argv):
         if not t.get("locked"):
             out("no tamper lock is on; nothing to do")
             return 0
-        was, moved = t.get("reason"), t.get("moved_from")
+        from core.state import unlock_text
+
+        was, text = t.get("reason"), unlock_text(t)
+        restored = t.get("restored")
         st.state = lift(st.state, project)
         st.commit(force=True)
-        log.audit(project, "unlock", reason=was, **who.record())
+        log.audit(project, "unlock", reason=was, restored=restored, **who.record())
+        out(text)
+        state = st.state
+        out("safemode is %s" % ("ON" if state["safemode"].get("active") else "OFF"))
+        cb = state["circuit_breaker"]
         out(
-            "tamper lock lifted (it was: %s).%s"
-            % (
-                was,
-                " Adopted the state of the moved project (%s)." % moved
-                if moved
-                else " The state starts from defaults; sessions were kept.",
-            )
+            "breaker is %s" % ("TRIPPED: %s" % cb.get("trip_reason") if cb.get("tripped") else "OK")
         )
+        if state["enforcement"].get("halted"):
+            out("enforcement HALTED: %s" % state["enforcement"].get("halted_reason"))
         return 0
     finally:
         st.close()
@@ -264,6 +299,8 @@ def loop(args, argv):
         if not 1 <= args.n <= len(crit):
             raise CliError("criterion %d does not exist (the loop has %d)" % (args.n, len(crit)))
         c = crit[args.n - 1]
+        if hand_off(argv):
+            return 0
         c.update(met=True, met_at=time.time())
         st.commit()
         log.audit(project, "saneloop_check", session=sid, criterion=args.n, **who.record())

@@ -7,7 +7,7 @@ import sys
 
 from core import log
 from core.cli.common import out, project_of
-from core.cli.install import MATCHED, SCRIPTS, is_ours
+from core.cli.wiring import MATCHED, SCRIPTS, is_ours
 
 
 def _check(results, ok, name, detail, hint=None):
@@ -47,11 +47,16 @@ def settings_problems(path, project):
                     )
                     continue
                 for h in g["hooks"]:
-                    if is_ours(h) and "%s.py" % script in h.get("command", ""):
+                    cmd = h.get("command", "") if isinstance(h, dict) else ""
+                    if is_ours(h) and (
+                        "%s.py" % script in cmd or cmd.rstrip().endswith(" " + script)
+                    ):
                         found.append((g, h))
             if not found:
-                problems.append("%s is not wired to %s.py" % (ev, script))
+                problems.append("%s is not wired to %s" % (ev, script))
                 continue
+            if len(found) > 1:
+                problems.append("%s runs %s %d times" % (ev, script, len(found)))
             for g, h in found:
                 cmd = h.get("command", "")
                 if h.get("type") != "command":
@@ -65,19 +70,100 @@ def settings_problems(path, project):
                     problems.append(
                         "%s: matcher %r does not cover every tool" % (ev, g.get("matcher"))
                     )
-                parts = cmd.split('"')
-                py = parts[1] if len(parts) > 2 else ""
-                if py and not os.access(py, os.X_OK):
-                    problems.append("%s: interpreter %s is not executable" % (ev, py))
-                target = cmd.replace("$CLAUDE_PROJECT_DIR", project).replace(
-                    "${CLAUDE_PROJECT_DIR}", project
-                )
-                script_path = os.path.join(project, "scripts", "hooks", script + ".py")
-                if script_path not in target or not os.path.exists(script_path):
+                if "scripts/hooks/run" not in cmd:
                     problems.append(
-                        "%s: %s is missing (a missing script fails open)" % (ev, script_path)
+                        "%s: names a machine's interpreter (%s), which other machines lack; "
+                        "run `sane.py install` again to upgrade" % (ev, cmd.split('"')[1:2])
                     )
+    for f in ["run"] + ["%s.py" % s for s in SCRIPTS]:
+        p = os.path.join(project, "scripts", "hooks", f)
+        if not os.path.exists(p):
+            problems.append("%s is missing (run `sane.py install`)" % p)
     return sorted(set(problems))
+
+
+def _interpreter(res, project):
+    """The interpreter every hook would run, asked of the launcher itself; recorded for this
+    machine when no usable one is."""
+    from core.cli import interp
+
+    if not os.path.exists(os.path.join(project, "scripts", "hooks", "run")):
+        _check(
+            res,
+            False,
+            "python",
+            "scripts/hooks/run (the launcher every hook runs through) is missing: an older "
+            "install, or none",
+            "run `sane.py install %s` to install or upgrade" % project,
+        )
+        return
+    picks = {h: interp.launcher_pick(project, h) for h in SCRIPTS}
+    py = picks.get("sanetools")
+    rec = interp.recorded()
+    if not rec or py != rec:
+        info, notes = interp.choose(project)
+        if info is not None and info["executable"] != rec:
+            path = interp.record(info["executable"])
+            out("recorded %s as this machine's hooks interpreter (%s)" % (info["executable"], path))
+            picks = {h: interp.launcher_pick(project, h) for h in SCRIPTS}
+            py = picks.get("sanetools")
+    if len(set(picks.values())) > 1:
+        _check(res, False, "python", "the hooks would run different interpreters: %s" % picks)
+    if not py:
+        _check(
+            res,
+            False,
+            "python",
+            "the launcher finds no Python 3.9+ for the hooks (every PreToolUse is denied)",
+            "install Python 3.9+ and run `sane.py doctor` again",
+        )
+        return
+    info = interp.probe(py)
+    why = interp.agent_writable(py, project)
+    ok = info is not None and info["version"] >= (3, 9) and not why
+    ver = ".".join(map(str, info["version"])) if info else "?"
+    _check(
+        res,
+        ok,
+        "python",
+        "every hook runs %s (Python %s)%s" % (py, ver, ("; " + why) if why else ""),
+        "run `sane.py doctor` from a Python 3.9+ outside the project",
+    )
+    if info is not None:
+        _check(
+            res,
+            info["yaml"],
+            "deps",
+            "pyyaml %s for the hooks' interpreter"
+            % ("importable" if info["yaml"] else "NOT installed"),
+            "%s -m pip install pyyaml (without it, config files stop every tool call)" % py,
+        )
+
+
+def _version(res, project):
+    from core.cli.install import version_of
+    from core.version import VERSION, parse
+
+    have = version_of(project)
+    if have is None:
+        return
+    older = parse(have) < parse(VERSION)
+    _check(
+        res,
+        not older,
+        "version",
+        "installed hooks %s, this copy %s"
+        % ("from before 0.2.0 (no version recorded)" if have == "0" else have, VERSION),
+        "the project's hooks are older: run `%s install %s` to upgrade in place"
+        % (os.path.abspath(sys.argv[0]), project),
+    )
+
+
+def _sandbox(res, project):
+    from core import sandbox
+
+    active, line = sandbox.status(project)
+    _check(res, active, "sandbox", line, "without it: " + sandbox.LOST)
 
 
 def doctor(args):
@@ -86,27 +172,12 @@ def doctor(args):
     project = project_of(args)
     res = []
     out("sane doctor for %s" % project)
-    v = sys.version_info
-    _check(
-        res,
-        v >= (3, 8),
-        "python",
-        "%s (%d.%d.%d)" % (sys.executable, v[0], v[1], v[2]),
-        "Python 3.8 or newer is needed",
-    )
-    for mod, why in (("yaml", "config files"), ("filelock", "locking where fcntl is missing")):
+    _interpreter(res, project)
+    if os.name == "nt":
         try:
-            __import__(mod)
-            _check(res, True, "deps", "%s importable (%s)" % (mod, why))
+            __import__("filelock")
         except ImportError:
-            needed = mod == "yaml" or os.name == "nt"
-            _check(
-                res,
-                not needed,
-                "deps",
-                "%s not installed (%s)" % (mod, why),
-                "pip install %s" % ("pyyaml" if mod == "yaml" else mod),
-            )
+            _check(res, False, "deps", "filelock not installed (locking)", "pip install filelock")
     problems = settings_problems(os.path.join(project, ".claude", "settings.json"), project)
     _check(
         res,
@@ -117,6 +188,8 @@ def doctor(args):
         else "; ".join(problems),
         "run `sane.py install %s`" % project,
     )
+    _version(res, project)
+    _sandbox(res, project)
     if os.environ.get("SANE_HOOK_SECRET"):
         _check(res, True, "secret", "from SANE_HOOK_SECRET")
     else:

@@ -5,7 +5,16 @@ import argparse
 import json
 
 from core import log
-from core.cli.common import CLI, CliError, caller, open_store, out, project_of, resolve_session
+from core.cli.common import (
+    CLI,
+    CliError,
+    caller,
+    hand_off,
+    open_store,
+    out,
+    project_of,
+    resolve_session,
+)
 from core.intents import hooks as gov
 from core.intents import loader as intents_file
 
@@ -56,6 +65,7 @@ def run(args, argv):
     if not getattr(args, "intent_cmd", None):
         raise CliError("intent needs an action: select ID | show [ID] | list | clear")
     project = project_of(args)
+    args.argv = list(argv)
     st = open_store(project)
     try:
         changes = args.intent_cmd in ("select", "clear")
@@ -83,6 +93,8 @@ def _select(args, project, st, who, intents):
         )
     sid, how = resolve_session(args, st.state, who)
     sess = st.session(sid)
+    if hand_off(args.argv):
+        return 0
     gov.select(sess, it, who.by, who.agent_id, __import__("time").time())
     log.audit(project, "intent_select", intent=it["id"], session=sid, **who.record())
     out("intent %s selected for session %s (%s)." % (it["id"], sid, how))
@@ -169,6 +181,8 @@ def _list(args, project, st, who, intents):
 
 def _clear(args, project, st, who, intents):
     sid, how = resolve_session(args, st.state, who)
+    if hand_off(args.argv):
+        return 0
     if sid not in st.state["sessions"]:
         out("no intent was selected for session %s (%s)." % (sid, how))
         return 0

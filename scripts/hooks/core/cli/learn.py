@@ -8,7 +8,18 @@ import sys
 import time
 
 from core import log
-from core.cli.common import CLI, CliError, caller, err, open_store, out, project_of, under_claude
+from core.cli import common
+from core.cli.common import (
+    CLI,
+    CliError,
+    caller,
+    err,
+    hand_off,
+    open_store,
+    out,
+    project_of,
+    under_claude,
+)
 
 COMMANDS = ("learn",)
 MAX_INPUT = 1024 * 1024
@@ -134,6 +145,14 @@ def _split_words(words):
 
 
 def _read_input(args):
+    """The reflection document: from --file or stdin, read by this process under the agent's
+    own restrictions; in a hook, the document the request carried (the hook never opens the
+    agent's file or reads its stdin)."""
+    if common.RT.mode == "hook":
+        doc = common.RT.input
+        if doc is None:
+            raise CliError("the request carried no reflection")
+        return doc
     if args.file:
         try:
             with open(args.file, "rb") as fh:
@@ -172,8 +191,12 @@ def _active(idx):
 def _refresh(project, cfg, save=True):
     from core.learning import index as lidx
 
+    if common.handing_off() and not common.key_readable():
+        # The cache is signed with the key: without it, build the index from the files and
+        # keep it in memory (never creating a key, never writing the cache).
+        return lidx.refresh(project, cfg, lidx.Index())
     idx = lidx.refresh(project, cfg)
-    if save and idx.dirty:
+    if save and idx.dirty and not common.handing_off():
         lidx.save(idx, project)
     return idx
 
@@ -209,21 +232,22 @@ def reflect(args, argv):
         sec = gate.section(sess)
         ticket = (sec.get("ticket") or {}).get("id") if sec.get("armed_by") != "session" else None
         if not accepted:
-            gate.trace(
-                sec, now, "ReflectionRejected", "%d candidate(s), none accepted" % len(cands)
-            )
-            stats.append(
-                project,
-                "reflection",
-                session=sid,
-                produced=len(cands),
-                accepted=0,
-                rejected=len(rejected),
-                mode=mode,
-                rejected_summaries=[r.summary for r in rejected if r.summary],
-                reasons=[r.reason for r in rejected][:20],
-            )
-            st.commit()
+            if not common.handing_off():  # a failed call hands nothing to the hooks
+                gate.trace(
+                    sec, now, "ReflectionRejected", "%d candidate(s), none accepted" % len(cands)
+                )
+                stats.append(
+                    project,
+                    "reflection",
+                    session=sid,
+                    produced=len(cands),
+                    accepted=0,
+                    rejected=len(rejected),
+                    mode=mode,
+                    rejected_summaries=[r.summary for r in rejected if r.summary],
+                    reasons=[r.reason for r in rejected][:20],
+                )
+                st.commit()
             err(
                 "sane.py: no learning was accepted, so nothing was written and the gate stays "
                 "%s:" % sec.get("status", "idle")
@@ -238,6 +262,8 @@ def reflect(args, argv):
                 "if there is nothing worth keeping." % (CLI, sid, CLI, sid)
             )
             return 1
+        if hand_off(argv, cands):
+            return 0
         recs = [schema.build(f, sid, ticket, now) for f in accepted]
         where, notes = store.write(project, cfg, recs, now)
         sup = {r["supersedes"]: r["id"] for r in recs if r.get("supersedes")}
@@ -358,6 +384,8 @@ def skip(args, argv):
                 "nothing to skip: the learning gate of session %s is %s (no "
                 "reflection is pending)" % (sid, status)
             )
+        if hand_off(argv):
+            return 0
         lines = (sec.get("diff") or {}).get("lines")
         decider = "agent" if who.by == "agent" else "person"
         gate.record_skip(sec, time.time(), reason, decider, lines)
@@ -395,6 +423,8 @@ def observe(args, argv):
         _writable(st)
         sid, _ = _session(args, st, who, sid_arg)
         sec = gate.section(st.session(sid))
+        if hand_off(argv):
+            return 0
         gate.record_observation(sec, time.time(), note, who.agent_id, who.agent_type, who.by)
         st.commit()
     finally:

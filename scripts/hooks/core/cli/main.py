@@ -20,6 +20,7 @@ class Parser(argparse.ArgumentParser):
 def build():
     p = Parser(prog="sane.py", description="sane-hooks: keep a coding agent disciplined.")
     p.add_argument("--project", help="project directory (default: $CLAUDE_PROJECT_DIR or cwd)")
+    p.add_argument("--version", action="store_true", help="print the sane-hooks version")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)
 
     def cmd(name, help_, session=False):
@@ -41,10 +42,20 @@ def build():
     sp.add_argument("hook", nargs="?", help="saneprompt | sanetools | sanetrack | sanestop | audit")
     sp.add_argument("--follow", "-f", action="store_true")
     sp.add_argument("--lines", "-n", type=int, default=40)
-    sp = cmd("install", "install the hooks into a project (person only)")
+    sp = cmd("install", "install or upgrade the hooks in a project (person only)")
     sp.add_argument("target", nargs="?", metavar="PROJECT")
+    sp.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="leave Claude Code's OS sandbox off (the hooks' analysis is then the only layer)",
+    )
     sp = cmd("uninstall", "remove our settings entries from a project (person only)")
     sp.add_argument("target", nargs="?", metavar="PROJECT")
+    sp.add_argument(
+        "--purge",
+        action="store_true",
+        help="also remove the hooks, state, logs, backups and this machine's records",
+    )
     sp = cmd("reset", "reset a section of the state (person only)", session=True)
     sp.add_argument(
         "section",
@@ -132,8 +143,17 @@ def dispatch(args, argv):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
+    from core.cli import common
+
+    if common.RT.mode != "hook":  # a fresh run (a hook's hand-off swaps in its own)
+        common.RT = common.Runtime()
     try:
         args = build().parse_args(argv)
+        if getattr(args, "version", False) and not args.cmd:
+            from core.version import VERSION
+
+            print("sane-hooks %s" % VERSION)
+            return 0
         if not args.cmd:
             build().print_help()
             return 1

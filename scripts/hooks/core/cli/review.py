@@ -10,6 +10,7 @@ from core import log
 from core.cli.common import (
     CliError,
     caller,
+    hand_off,
     open_store,
     out,
     project_of,
@@ -172,6 +173,8 @@ def cmd_decide(args, argv):
                 )
             if rec.get("stopped_at"):
                 raise CliError("refused: this reviewer has already finished", 2)
+        if hand_off(argv):
+            return 0
         now = time.time()
         d = {
             "word": word,

@@ -14,8 +14,6 @@
 tamper) the gate never blocks and what is pending stays pending.
 """
 
-import os
-
 from core.learning import tickets
 
 CLI = "python3 scripts/hooks/sane.py"
@@ -188,55 +186,33 @@ def pending_close(sec, tool_use_id, events, compound, now):
 
 
 def _size_text(diff):
+    from core.wording import plural
+
     if not diff:
         return "size unknown"
     if diff.get("lines") is None:
         return "size unknown: %s" % (diff.get("why") or "not a git repository")
-    return "%d lines changed in %d files since HEAD" % (diff["lines"], diff.get("files", 0))
-
-
-def diff_since_head(project):
-    """{'lines', 'files', 'git'}: `git diff --numstat HEAD` plus untracked files' lines."""
-    if not os.path.exists(os.path.join(project, ".git")):
-        return {"lines": None, "files": 0, "git": False, "why": "not a git repository"}
-    out = tickets.run(["git", "diff", "--numstat", "HEAD"], project)
-    if out is None:
-        out = tickets.run(["git", "diff", "--numstat"], project)  # no commit yet
-        if out is None:
-            return {"lines": None, "files": 0, "git": True, "why": "git diff failed"}
-    lines = files = 0
-    for row in out.splitlines():
-        parts = row.split("\t")
-        if len(parts) >= 3 and not _ours(parts[2]):
-            files += 1
-            lines += sum(int(p) for p in parts[:2] if p.isdigit())
-            if parts[0] == "-":
-                lines += 1  # binary file: count it as a change
-    untracked = (
-        tickets.run(["git", "ls-files", "--others", "--exclude-standard", "-z"], project) or ""
+    where = {
+        "start": "since the session started",
+        "written": "in the files this session wrote",
+    }.get(diff.get("since"), "since HEAD")
+    return "%s changed in %s %s" % (
+        plural(diff["lines"], "line"),
+        plural(diff.get("files", 0), "file"),
+        where,
     )
-    for name in [n for n in untracked.split("\0") if n and not _ours(n)][:200]:
-        files += 1
-        try:
-            with open(os.path.join(project, name), "rb") as fh:
-                data = fh.read(1_000_000)
-            lines += data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
-        except OSError:
-            lines += 1
-    return {"lines": lines, "files": files, "git": True}
 
 
-def _ours(rel):
-    """sane-hooks' own files (state, logs, learnings, stats...) are not the session's work."""
-    from core.paths import PROTECTED_PROJECT, PROTECTED_PROJECT_PREFIXES
+def session_diff(ctx, sec):
+    """What this session changed: from its SessionStart baseline, else from the files its
+    own tool calls wrote."""
+    from core.learning import baseline
 
-    rel = rel.replace("\\", "/")
-    return (
-        rel in PROTECTED_PROJECT
-        or rel.startswith(PROTECTED_PROJECT_PREFIXES)
-        or rel.startswith(".claude/")
-        and ".log" in rel
-    )
+    base = sec.get("baseline")
+    if isinstance(base, dict) and isinstance(base.get("files"), dict):
+        return baseline.measure(ctx.project, base)
+    written = (ctx.session.get("edits") or {}).get("unique_files") or []
+    return baseline.measure_written(ctx.project, written)
 
 
 def _resolve_stale_closes(ctx, sec):
@@ -279,7 +255,9 @@ def stop(ctx, held):
         and not sec.get("session_done")
         and (sess.get("edits") or {}).get("count", 0) > 0
     ):
-        diff = sec.get("diff") or diff_since_head(ctx.project)
+        diff = sec.get("diff") or session_diff(ctx, sec)
+        if diff.get("lines") == 0:
+            return None  # written back as it was, or only our own files: nothing to reflect on
         arm_session(sec, ctx.now, diff)
         status = "pending"
     if status not in OPEN:
@@ -301,11 +279,14 @@ def stop(ctx, held):
         decider = str(lc.get("learning.auto_skip.decider", "agent") or "agent").lower()
         if lines is not None and lines < threshold and decider in ("always", "agent"):
             if decider == "always" or sec.get("offered_skip"):
+                from core.wording import plural
+
                 why = (
-                    "auto: %d lines changed, under the threshold of %d" % (lines, threshold)
+                    "auto: %s changed, under the threshold of %d"
+                    % (plural(lines, "line"), threshold)
                     if decider == "always"
-                    else "auto: %d lines changed, under %d; the agent was asked once and chose "
-                    "neither" % (lines, threshold)
+                    else "auto: %s changed, under %d; the agent was asked once and chose "
+                    "neither" % (plural(lines, "line"), threshold)
                 )
                 auto_skip(ctx, sec, why, lines)
                 return None
@@ -404,12 +385,15 @@ def _example(ctx, sec):
 
 
 def block_message(ctx, sec, small=None):
+    from core.wording import plural
+
     sid = ctx.sid
     max_blocks = ctx.cfg.int("learning.max_blocks", 3)
     if small:
         head = (
-            "[learning] This session changed %d lines (under the auto-skip threshold of %d). "
-            "Decide once: skip if nothing here is worth remembering, or record what is." % small
+            "[learning] This session changed %s (under the auto-skip threshold of %d). "
+            "Decide once: skip if nothing here is worth remembering, or record what is."
+            % (plural(small[0], "line"), small[1])
         )
     elif sec.get("armed_by") == "session":
         head = (

@@ -209,6 +209,8 @@ def session_start(ctx):
     if sec.get("backend") != backend:
         sec["backend"] = backend
         gate.trace(sec, ctx.now, "BackendDetected", backend)
+    if mode == "session" and "baseline" not in sec:
+        _take_baseline(ctx, sec)
     if sec.get("status", "idle") == "idle" and mode in tickets.TRACKER_CLI:
         t = tickets.in_progress(mode, ctx.project)
         if t:
@@ -227,6 +229,40 @@ def session_start(ctx):
         )
     if sec.get("status") in OPEN:
         ctx.answer.add_context(reminder(ctx, sec))
+
+
+def _take_baseline(ctx, sec):
+    """Session mode measures what this session changes: note what was dirty already. Taken
+    once per session (a later SessionStart would absorb the session's own work)."""
+    from core.learning import baseline, gate
+
+    try:
+        sec["baseline"] = baseline.take(ctx.project, ctx.now)
+    except Exception as exc:  # no baseline: the gate counts only the files the session wrote
+        sec["baseline"] = None
+        ctx.log("warn", "learning baseline failed: %s: %s" % (type(exc).__name__, exc))
+    b = sec["baseline"]
+    gate.trace(
+        sec,
+        ctx.now,
+        "BaselineTaken" if b else "BaselineMissing",
+        "%d dirty files" % len(b["files"]) if b else "not git, too slow or too many dirty files",
+    )
+
+
+def carry_baseline(old, new):
+    """clear/resume/compact: the new session id measures from the old session's baseline,
+    unless the old session already reflected on (or skipped) its changes. True if carried."""
+    sec = _sec(old) if isinstance(old, dict) else None
+    if not sec or "baseline" not in sec or sec.get("session_done"):
+        return False
+    dest = new.get("learning")
+    if not isinstance(dest, dict):
+        dest = new["learning"] = {"status": "idle"}
+    if "baseline" in dest:
+        return False
+    dest["baseline"] = sec["baseline"]
+    return True
 
 
 def subagent_start(ctx):

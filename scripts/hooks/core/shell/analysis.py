@@ -7,8 +7,8 @@
 
 Pure: no I/O and no environment reads beyond the home and TMPDIR defaults.  The parts:
 core.shell.lexer, parser, substitution and heredoc (the bash grammar, bounded),
-core.shell.effects (wrappers, the common programs, the driver) and core.shell.tools (the
-long tail, imported on first use to keep this import cheap).
+core.shell.effects (wrappers, the common programs, the driver) and the program families named
+in core.shell.programs (imported on first use to keep this import cheap).
 
 Conventions the gates rely on:
 - Paths are as written after quote removal; `~`, `~user`, `$HOME`, `${HOME}` are expanded

@@ -5,8 +5,11 @@ or interleave a line.
 Record (https://agent-trace.dev, v0.1.0): version, id (uuid v4), timestamp (RFC 3339, UTC),
 vcs {type: git, revision} when the project is in git, tool {name, version}, files[{path
 (relative), conversations[{url (file URL of the transcript), contributor {type: ai,
-model_id}, ranges[{start_line, end_line, content_hash}], related[{type, url}]}]}], metadata
-{"dev.sane": {intent_id, mutation_class, session_id, agent_id, tool_use_id, ...}}.
+model_id}, ranges[{start_line, end_line, content_hash}]}]}], metadata
+{"dev.sane": {intent_id, mutation_class, session_id, agent_id, tool_use_id, transcript, ...}}.
+The ledger is committed, so it holds no machine path: the transcript is named relative to the
+person's Claude Code project folder (~/.claude/projects/<project>/), and a conversation
+carries no file URL.
 """
 
 import json
@@ -14,11 +17,11 @@ import os
 import time
 
 from core.trace import hashes as trace_hash
+from core.version import VERSION as SANE_VERSION
 
 VERSION = "0.1.0"
 LEDGER_REL = ".claude/agent_trace.jsonl"
 TOOL_NAME = "claude-code"
-SANE_VERSION = "1.0"
 MAX_FILES = 50
 MAX_RANGES = 200
 WHOLE_FILE_LIMIT = 256 * 1024 * 1024  # hashing streams, but a hook has a time budget
@@ -52,17 +55,16 @@ def rfc3339(ts):
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + ".%03dZ" % (int(ts * 1000) % 1000)
 
 
-URL_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/:")
-
-
-def file_url(path):
-    """file:// URL of an absolute path, percent-encoded (urllib.parse costs a few ms to import)."""
-    p = path.replace(os.sep, "/") if os.sep != "/" else path
-    if not p.startswith("/"):
-        p = "/" + p  # C:/x -> /C:/x
-    return "file://" + "".join(
-        chr(b) if b in URL_SAFE else "%%%02X" % b for b in p.encode("utf-8", "surrogateescape")
-    )
+def transcript_ref(transcript):
+    """The transcript relative to its Claude Code project folder (`<session>.jsonl`, or
+    `<session>/subagents/agent-<id>.jsonl`); None when unknown."""
+    if not isinstance(transcript, str) or not transcript:
+        return None
+    parts = transcript.replace("\\", "/").split("/")
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i - 1] == "projects" and i + 1 < len(parts):
+            return "/".join(parts[i + 1 :])[:300]
+    return parts[-1][:300] or None
 
 
 def model_id(model):
@@ -275,8 +277,6 @@ def build(ctx, entries, mclass, intent_id, extra=None):
     sess = ctx.session
     transcript = ctx.payload.get("transcript_path")
     conv = {}
-    if isinstance(transcript, str) and transcript:
-        conv["url"] = file_url(transcript)
     contributor = {"type": "ai"}
     mid = model_id(sess.get("model"))  # SessionStart's, else the transcript's latest
     if mid:
@@ -290,21 +290,9 @@ def build(ctx, entries, mclass, intent_id, extra=None):
             version = info["client"] = version2
     if not mid and tmodel:
         contributor["model_id"] = model_id(tmodel)
-    related = []
-    if intent_id:
-        related.append(
-            {
-                "type": "specification",
-                "url": file_url(os.path.join(ctx.project, ".claude", "active_intents.yaml"))
-                + "#"
-                + intent_id,
-            }
-        )
     files = []
     for rel, ranges, _spans, _syms in entries[:MAX_FILES]:
         c = dict(conv, ranges=ranges)
-        if related:
-            c["related"] = related
         files.append({"path": rel, "conversations": [c]})
     record = {"version": VERSION, "id": new_uuid(), "timestamp": rfc3339(ctx.now)}
     rev = git_revision(ctx.project)
@@ -322,6 +310,9 @@ def build(ctx, entries, mclass, intent_id, extra=None):
         "tool_name": ctx.tool,
         "sane_hooks": SANE_VERSION,
     }
+    ref = transcript_ref(transcript)
+    if ref:
+        meta["transcript"] = ref
     syms = {rel: s for rel, _r, _sp, s in entries[:MAX_FILES] if s}
     if syms:
         meta["symbols"] = syms

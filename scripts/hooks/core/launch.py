@@ -1,0 +1,67 @@
+"""What the hook scripts do when their interpreter or a dependency is not right.
+
+Written without annotations or f-strings on purpose: `too_old` must still run (and say what
+is wrong) on the old Python the launcher may have found. Per event, as the launcher does:
+PreToolUse (sanetools) blocks with exit 2, every other event tells the person and exits 0
+(a Stop that can never pass is no help)."""
+
+import json
+import os
+import sys
+
+CHOICE_NAME = "python"  # <config>/sane-hooks/python: this machine's interpreter for the hooks
+
+
+def refuse(hook, text):
+    """Exit code for `hook` when the hooks cannot work: 2 with the reason for PreToolUse,
+    0 with a systemMessage for the others."""
+    if hook == "sanetools":
+        sys.stderr.write("[sane-hooks] " + text + "\n")
+        return 2
+    sys.stdout.write(json.dumps({"systemMessage": "sane-hooks is OFF for this event: " + text}))
+    sys.stdout.write("\n")
+    return 0
+
+
+def too_old(hook):
+    v = sys.version_info
+    return refuse(
+        hook,
+        "%s is Python %d.%d; the hooks need 3.9 or newer. Install one and run "
+        "`python3 scripts/hooks/sane.py doctor` in your own terminal to record it."
+        % (sys.executable, v[0], v[1]),
+    )
+
+
+def choice_path(env=None):
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "sane-hooks", CHOICE_NAME)
+
+
+def remember():
+    """The launcher had to search (no choice recorded on this machine): record the
+    interpreter it found, so later calls skip the search. Only one that can read the
+    person's config (pyyaml), and never over an existing choice."""
+    path = choice_path()
+    try:
+        if os.path.exists(path):
+            return
+        import importlib.util
+
+        if importlib.util.find_spec("yaml") is None:
+            return
+        write_choice(path, sys.executable)
+    except Exception:
+        pass  # a cache: the search still works next time
+
+
+def write_choice(path, python):
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, (python + "\n").encode())
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)

@@ -1,0 +1,217 @@
+"""Archivers and patch: what they unpack or change."""
+
+from __future__ import annotations
+
+from core.shell.command import has, join, opts, stdin_text, vals
+
+
+def h_patch(c, a, p, raw):
+    found, ops = opts(
+        a,
+        "pioidDFBYzVgr",
+        (
+            "--strip",
+            "--input",
+            "--output",
+            "--directory",
+            "--ifdef",
+            "--fuzz",
+            "--prefix",
+            "--basename-prefix",
+            "--suffix",
+            "--version-control",
+            "--get",
+            "--reject-file",
+            "--quoting-style",
+        ),
+    )
+    if has(found, "--dry-run", "-C", "--check"):
+        c.reads.extend(ops)
+        c.reads.extend(vals(found, "-i", "--input"))
+        return
+    d = (vals(found, "-d", "--directory") or [None])[-1]
+    strip = vals(found, "-p", "--strip")
+    c.writes.extend(vals(found, "-r", "--reject-file"))
+    out = vals(found, "-o", "--output")
+    inputs = vals(found, "-i", "--input")
+    c.reads.extend(inputs)
+    if len(ops) > 1:
+        c.reads.append(ops[1])
+    if out:
+        c.writes.extend(out)
+        c.reads.extend(ops[:1])
+        return
+    if ops:
+        c.writes.append(join(d, ops[0]) if d else ops[0])
+        return
+    body = stdin_text(raw) if not inputs else None
+    if body:
+        targets = patch_targets(body, int(strip[0]) if strip and strip[0].isdigit() else None)
+        if targets:
+            c.writes.extend(join(d, t) if d else t for t in targets)
+            return
+    c.writes.append(d or ".")
+    c.flag("patch targets not visible", unknown=True)
+
+
+def patch_targets(body, strip, default_strip=None):
+    out = []
+    for line in body.split("\n"):
+        if line.startswith("+++ ") or line.startswith("--- "):
+            path = line[4:].split("\t")[0].strip()
+            if path == "/dev/null" or not path:
+                continue
+            k = strip if strip is not None else default_strip
+            if k:
+                parts = path.split("/")
+                path = "/".join(parts[k:]) if len(parts) > k else parts[-1]
+            elif k is None and "/" in path:
+                base = path.rsplit("/", 1)[1]
+                if base not in out:
+                    out.append(base)
+            if path not in out:
+                out.append(path)
+        elif line.startswith("rename to ") or line.startswith("copy to "):
+            path = line.split(" ", 2)[2]
+            if path not in out:
+                out.append(path)
+    return out
+
+
+def h_tar(c, a, p, raw):
+    a = list(a)
+    if a and a[0][:1] != "-" and a[0] and all(ch.isalpha() for ch in a[0]):
+        a[0] = "-" + a[0]  # old style: tar xzf file
+    found, ops = opts(
+        a,
+        "fCTXIbgHKLNVF",
+        (
+            "--file",
+            "--directory",
+            "--files-from",
+            "--exclude-from",
+            "--use-compress-program",
+            "--listed-incremental",
+            "--format",
+            "--to-command",
+            "--checkpoint-action",
+            "--index-file",
+            "--info-script",
+            "--new-volume-script",
+            "--rsh-command",
+            "--transform",
+            "--xform",
+            "--owner",
+            "--group",
+            "--mode",
+            "--mtime",
+            "--exclude",
+            "--strip-components",
+            "--blocking-factor",
+            "--label",
+            "--newer",
+            "--after-date",
+        ),
+    )
+    names = [k for k, v in found]
+    archive = vals(found, "-f", "--file")
+    dirs = vals(found, "-C", "--directory")
+    d = dirs[-1] if dirs else None
+    c.reads.extend(vals(found, "-T", "--files-from", "-X", "--exclude-from"))
+    c.writes.extend(vals(found, "-g", "--listed-incremental", "--index-file"))
+    if any(v.startswith("exec") for v in vals(found, "--checkpoint-action")) or has(
+        found, "--to-command", "--info-script", "-F", "--new-volume-script", "--rsh-command"
+    ):
+        c.flag("tar runs a command", unknown=True)
+    extract = any(k in ("-x", "--extract", "--get") for k in names)
+    create = any(
+        k
+        in (
+            "-c",
+            "--create",
+            "-r",
+            "--append",
+            "-u",
+            "--update",
+            "-A",
+            "--catenate",
+            "--concatenate",
+            "--delete",
+        )
+        for k in names
+    )
+    if extract:
+        c.reads.extend(x for x in archive if x != "-")
+        if has(found, "-O", "--to-stdout"):
+            pass
+        elif ops:
+            c.writes.extend(join(d, o) if d else o for o in ops)
+        else:
+            c.writes.append(d or ".")
+    elif create:
+        c.writes.extend(x for x in archive if x != "-")
+        c.reads.extend(join(d, o) if d else o for o in ops)
+        if has(found, "--remove-files"):
+            c.writes.extend(join(d, o) if d else o for o in ops)
+    else:
+        c.reads.extend(x for x in archive if x != "-")
+    return set(vals(found, "--transform", "--xform", "--exclude"))
+
+
+def h_unzip(c, a, p, raw):
+    if "-x" in a:
+        a = a[: a.index("-x")]
+    found, ops = opts(a, "dP", ())
+    if ops:
+        c.reads.append(ops[0])
+    if has(found, "-l", "-t", "-v", "-z", "-Z", "-p", "-c"):
+        return None
+    d = (vals(found, "-d") or [None])[-1]
+    members = ops[1:]
+    if members:
+        c.writes.extend(join(d, m) if d else m for m in members)
+    else:
+        c.writes.append(d or ".")
+
+
+def h_zip(c, a, p, raw):
+    for flag in ("-x", "-i"):
+        if flag in a:
+            a = a[: a.index(flag)]
+    found, ops = opts(
+        a,
+        "bntPZO",
+        ("--temp-path", "--suffixes", "--output-file", "--password", "--compression-method"),
+    )
+    if ops:
+        c.writes.append(ops[0])
+        c.reads.extend(ops[1:])
+        if has(found, "-m", "--move"):
+            c.writes.extend(ops[1:])
+    c.writes.extend(vals(found, "-O", "--output-file"))
+
+
+def h_7z(c, a, p, raw):
+    if not a:
+        return None
+    sub = a[0]
+    ops = [x for x in a[1:] if x[:1] != "-"]
+    outs = [x[2:] for x in a[1:] if x.startswith("-o")]
+    if sub in ("x", "e"):
+        c.reads.extend(ops[:1])
+        c.writes.append(outs[-1] if outs else ".")
+    elif sub in ("a", "u", "d", "rn"):
+        c.writes.extend(ops[:1])
+        c.reads.extend(ops[1:])
+    else:
+        c.reads.extend(ops)
+
+
+def h_gzip(c, a, p, raw):
+    found, ops = opts(a, "SbLo", ("--suffix", "--output"))
+    outs = vals(found, "-o", "--output")
+    c.reads.extend(ops)
+    if outs:
+        c.writes.extend(outs)
+    elif not has(found, "-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"):
+        c.writes.extend(ops)

@@ -1,0 +1,349 @@
+"""Shell builtins (cd, declare, set, read, eval, source, trap, alias) and the plain readers
+(cat, grep, jq, base64, ...)."""
+
+from __future__ import annotations
+
+from core.shell.command import cd_to, has, opts, stdin_code, stdin_text, vague, vals
+from core.shell.lexer import DYNAMIC, DYNPOS
+
+
+def h_default(c, a, p, raw):
+    return None
+
+
+def h_readers(c, a, p, raw):
+    """cat, head, base64 ...: every operand is read."""
+    if c.program == "iconv":
+        found, ops = opts(a, "fto", ("--from-code", "--to-code", "--output"))
+        c.writes.extend(vals(found, "-o", "--output"))
+        c.reads.extend(ops)
+        return None
+    if c.program == "tree":
+        found, ops = opts(
+            a,
+            "oLPIHT",
+            (
+                "--filelimit",
+                "--fromfile",
+                "--charset",
+                "--sort",
+                "--timefmt",
+                "--hintro",
+                "--houtro",
+            ),
+        )
+        c.writes.extend(vals(found, "-o"))
+        c.reads.extend(ops)
+        return None
+    found, ops = opts(a, "nNcbwi" if c.program in ("head", "tail") else "")
+    c.reads.extend(ops)
+
+
+def h_grep(c, a, p, raw):
+    prog = c.program
+    short = "efmABCdDX" if prog in ("grep", "egrep", "fgrep", "zgrep") else "efmABCtTgjrM"
+    long_ = (
+        "--regexp",
+        "--file",
+        "--max-count",
+        "--after-context",
+        "--before-context",
+        "--context",
+        "--type",
+        "--type-not",
+        "--glob",
+        "--iglob",
+        "--threads",
+        "--replace",
+        "--max-depth",
+        "--max-filesize",
+        "--ignore-file",
+        "--include",
+        "--exclude",
+        "--exclude-dir",
+        "--label",
+        "--color",
+        "--colors",
+        "--sort",
+        "--sortr",
+        "--type-add",
+        "--encoding",
+        "--engine",
+        "--pre",
+        "--path-separator",
+        "--context-separator",
+        "--field-match-separator",
+        "--max-columns",
+    )
+    found, ops = opts(a, short, long_)
+    skip = set(
+        vals(
+            found,
+            "-e",
+            "--regexp",
+            "-g",
+            "--glob",
+            "--iglob",
+            "--include",
+            "--exclude",
+            "--exclude-dir",
+            "-r",
+            "--replace",
+        )
+    )
+    pats = vals(found, "-f", "--file")
+    c.reads.extend(pats)
+    if vals(found, "--pre"):
+        c.flag("rg --pre runs a command", unknown=True)
+    if (
+        not has(found, "-e", "--regexp", "-f", "--file")
+        and ops
+        and not has(found, "--files", "--type-list")
+    ):
+        skip.add(ops[0])
+        ops = ops[1:]
+    c.reads.extend(ops)
+    return skip
+
+
+def h_cd(c, a, p, raw):
+    found, ops = opts(a, "")
+    target = ops[0] if ops else p.ctx.home
+    c.reads.extend(ops[:1])
+    if c.program == "popd":
+        p.ctx.cwd = p.ctx.stack.pop() if p.ctx.stack else DYNAMIC
+        return None
+    if c.program == "pushd":
+        p.ctx.stack.append(p.ctx.cwd)
+    cd_to(p.ctx, target)
+
+
+# variables whose value is a command some program runs, and ones that load code
+_ENV_COMMANDS = frozenset(
+    (
+        "GIT_SSH_COMMAND",
+        "GIT_SSH",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_PAGER",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "EDITOR",
+        "VISUAL",
+        "PAGER",
+        "MANPAGER",
+        "GIT_EXTERNAL_DIFF",
+        "PROMPT_COMMAND",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "GIT_PROXY_COMMAND",
+    )
+)
+
+
+_ENV_LOADS = frozenset(
+    (
+        "LD_PRELOAD",
+        "LD_AUDIT",
+        "DYLD_INSERT_LIBRARIES",
+        "BASH_ENV",
+        "ENV",
+        "PERL5OPT",
+        "RUBYOPT",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT",
+        "PYTHONSTARTUP",
+        "PYTHONHOME",
+        "ZDOTDIR",
+        "PYTHONINSPECT",
+    )
+)
+
+
+def env_code(c, env, p):
+    for k, v in env.items():
+        if k in _ENV_COMMANDS and v.strip():
+            c.code.append(v)
+            p.subparse(v)
+        elif (
+            k in _ENV_LOADS
+            or k == "NODE_OPTIONS"
+            and any(x in v for x in ("-r", "require", "import", "loader"))
+        ):
+            c.flag("%s makes the program load code" % k, unknown=True)
+
+
+def h_declare(c, a, p, raw):
+    ctx = p.ctx
+    env = {}
+    for w in a:
+        name, eq, val = w.partition("=")
+        if eq and w[:1] not in ("-", "+"):
+            env[name.rstrip("+")] = val
+    if env:
+        env_code(c, env, p)
+    # `declare -n r=x`: $r is whatever x holds when it is used
+    ref = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
+    for w in a:
+        if w[:1] in ("-", "+"):
+            continue
+        name, eq, val = w.partition("=")
+        if eq:
+            ctx.setvar(name.rstrip("+"), None if ref else val)
+        else:
+            ctx.vars.setdefault(name, None)
+
+
+def h_set(c, a, p, raw):
+    i = 0
+    while i < len(a):
+        w = a[i]
+        if w == "--":
+            i += 1
+            break
+        if w[:1] in ("-", "+") and len(w) > 1:
+            i += 2 if "o" in w[1:] else 1
+            continue
+        break
+    if i < len(a) or "--" in a:
+        if p.pos is not DYNPOS:
+            p.pos = list(a[i:])
+
+
+def h_shift(c, a, p, raw):
+    if p.pos is DYNPOS or p.pos is None:
+        return
+    k = int(a[0]) if a and a[0].isdigit() else 1
+    p.pos = p.pos[k:]
+
+
+def h_at(c, a, p, raw):
+    found, ops = opts(a, "fqtmMuv", ())
+    files = vals(found, "-f")
+    if files:
+        c.reads.extend(files)
+        c.flag("schedules a script file", unknown=True)
+    elif not has(found, "-l", "-r", "-d", "-c"):
+        stdin_code(c, [], p, raw, "sh", shell=True)
+    return set(ops)
+
+
+def h_read(c, a, p, raw):
+    found, ops = opts(a, "adinNptu", ())
+    for name in ops + vals(found, "-a"):
+        p.ctx.vars[name] = None
+
+
+def h_unset(c, a, p, raw):
+    for w in a:
+        if w[:1] != "-":
+            p.ctx.vars[w] = ""
+
+
+def h_printf(c, a, p, raw):
+    if len(a) >= 2 and a[0] == "-v":
+        p.ctx.vars[a[1]] = None
+    return set(a[:1])
+
+
+def h_echo(c, a, p, raw):
+    return None
+
+
+def h_eval(c, a, p, raw):
+    code = " ".join(a)
+    if not code.strip():
+        return None
+    c.code.append(code)
+    p.subparse(code, keep_cwd=True)
+    return set(a)
+
+
+def h_source(c, a, p, raw):
+    if not a:
+        return None
+    f = a[0]
+    if f == "/dev/stdin" and c.stdin_is_data:
+        body = stdin_text(raw)
+        if body is not None:
+            c.code.append(body)
+            p.subparse(body, keep_cwd=True)
+            return None
+    c.reads.append(f)
+    base = f.rstrip("/").rsplit("/", 1)[-1]
+    if base in (
+        "activate",
+        "activate.sh",
+        "activate.bash",
+        "activate.zsh",
+        "activate.fish",
+    ) and not vague(f):
+        return None  # a virtualenv's activate script: setting PATH, not work
+    c.flag("source runs a script in this shell", unknown=True)
+
+
+def h_trap(c, a, p, raw):
+    found, ops = opts(a, "", (), True)
+    if len(ops) >= 2 and ops[0] not in ("-", ""):
+        c.code.append(ops[0])
+        p.subparse(ops[0], keep_cwd=True)
+        return {ops[0]}
+
+
+def h_alias(c, a, p, raw):
+    skip = set()
+    for w in a:
+        name, eq, val = w.partition("=")
+        if eq and val.strip():
+            c.code.append(val)
+            p.subparse(val)
+            skip.add(w)
+            if len(p.ctx.aliases) < 64:
+                p.ctx.aliases[name] = val
+    return skip
+
+
+def alias_use(args, p):
+    """A command whose name is an alias defined earlier (Claude Code's shell expands aliases):
+    its text with these arguments runs too."""
+    text = p.ctx.aliases.get(args[0])
+    if text is not None:
+        q = ["'" + w.replace("'", "'\\''") + "'" for w in args[1:]]
+        p.subparse(" ".join([text] + q), keep_cwd=True)
+
+
+def h_base64(c, a, p, raw):
+    found, ops = opts(a, "wbio", ("--wrap", "--input", "--output"))
+    c.reads.extend(ops)
+    c.reads.extend(vals(found, "-i", "--input"))
+    c.writes.extend(vals(found, "-o", "--output"))
+
+
+def h_jq(c, a, p, raw):
+    found, ops = opts(
+        a,
+        "fL",
+        (
+            "--arg",
+            "--argjson",
+            "--slurpfile",
+            "--rawfile",
+            "--from-file",
+            "--indent",
+            "--args",
+            "--jsonargs",
+        ),
+    )
+    skip = set()
+    if c.program == "yq" and ops[:1] in (["e"], ["eval"], ["ea"], ["eval-all"]):
+        skip.add(ops[0])
+        ops = ops[1:]
+    if ops and not has(found, "-f", "--from-file"):
+        skip.add(ops[0])
+        ops = ops[1:]
+    if c.program == "yq" and has(found, "-i", "--inplace"):
+        c.writes.extend(ops)  # yq -i '.research.required = []' .claude/sane.yaml
+    c.reads.extend(ops)
+    c.reads.extend(vals(found, "-f", "--from-file"))
+    return skip

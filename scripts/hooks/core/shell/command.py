@@ -1,0 +1,356 @@
+"""The Command record and the helpers every program family shares: option parsing,
+stdin text, paths joined onto an earlier `cd`, scripts written earlier in the same command."""
+
+from __future__ import annotations
+
+from core.shell.lexer import DYNAMIC, Raw
+
+
+class Command:
+    """One simple command that would run."""
+
+    __slots__ = (
+        "argv",
+        "program",
+        "env",
+        "redirects",
+        "reads",
+        "writes",
+        "destructive",
+        "unknown",
+        "reasons",
+        "stdin_is_data",
+        "text",
+        "wrappers",
+        "code",
+        "cwd",
+    )
+
+    def __init__(self):
+        self.argv = []
+        self.program = ""
+        self.env = {}
+        self.redirects = []
+        self.reads = []
+        self.writes = []
+        self.destructive = False
+        self.unknown = False
+        self.reasons = []
+        self.stdin_is_data = False
+        self.text = ""
+        self.wrappers = []
+        self.code = []
+        self.cwd = None  # after an earlier `cd` in the same command: where it runs
+
+    def __repr__(self):
+        return "Command(%r)" % (self.argv,)
+
+    def flag(self, reason, unknown=False, destructive=False):
+        if unknown:
+            self.unknown = True
+        if destructive:
+            self.destructive = True
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+
+
+NOT_FILES = frozenset(
+    (
+        "/dev/null",
+        "/dev/zero",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/stdin",
+        "/dev/tty",
+        "/dev/random",
+        "/dev/urandom",
+        "/dev/full",
+        "-",
+        "",
+    )
+)
+
+
+DISKS = (
+    "/dev/sd",
+    "/dev/hd",
+    "/dev/vd",
+    "/dev/xvd",
+    "/dev/nvme",
+    "/dev/mmcblk",
+    "/dev/disk",
+    "/dev/rdisk",
+    "/dev/md",
+    "/dev/dm-",
+    "/dev/mapper/",
+    "/dev/loop",
+    "/dev/sr",
+)
+
+
+_VAGUE = frozenset("$`*?[")
+
+
+def prog_name(w):
+    """Normalised program name: basename, quotes and a leading backslash already gone."""
+    j = w.rfind("/")
+    if j >= 0:
+        w = w[j + 1 :]
+    w = w.lstrip("\\")
+    if w[-4:].lower() == ".exe":
+        w = w[:-4]
+    return w
+
+
+def vague(p):
+    """A path the analysis cannot pin down: unexpanded $VAR, $(..), backtick or a glob."""
+    for ch in p:
+        if ch in _VAGUE:
+            return True
+    return False
+
+
+def pathlike(a):
+    return (
+        (a[:1] in (".", "~", "/") or "/" in a)
+        and a[:1] != "-"
+        and "\n" not in a
+        and " " not in a
+        and "://" not in a
+    )
+
+
+def opts(a, short_arg="", long_arg=(), first_operand_stops=False):
+    """Generic getopt: -> (list of (name, value|True), operands).  `short_arg` lists short
+    options that take a value (attached or next word); `long_arg` long ones (--x=v or --x v)."""
+    found = []
+    ops = []
+    i = 0
+    n = len(a)
+    while i < n:
+        w = a[i]
+        if w == "--":
+            ops.extend(a[i + 1 :])
+            break
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
+            if eq:
+                found.append((name, val))
+            elif name in long_arg and i + 1 < n:
+                found.append((name, a[i + 1]))
+                i += 1
+            else:
+                found.append((name, True))
+        elif w[:1] == "-" and len(w) > 1:
+            j = 1
+            while j < len(w):
+                ch = w[j]
+                if ch in short_arg:
+                    if j + 1 < len(w):
+                        found.append(("-" + ch, w[j + 1 :]))
+                    elif i + 1 < n:
+                        found.append(("-" + ch, a[i + 1]))
+                        i += 1
+                    else:
+                        found.append(("-" + ch, ""))
+                    break
+                found.append(("-" + ch, True))
+                j += 1
+        else:
+            if first_operand_stops:
+                ops.extend(a[i:])
+                break
+            ops.append(w)
+        i += 1
+    return found, ops
+
+
+def has(found, *names):
+    for k, _ in found:
+        if k in names:
+            return True
+    return False
+
+
+def vals(found, *names):
+    return [v for k, v in found if k in names and v is not True]
+
+
+def stdin_redirect(raw):
+    for r in reversed(raw.redirs):
+        if r.fd in (None, 0) and r.op in ("<<", "<<-", "<<<", "<", "<>"):
+            return r
+    return None
+
+
+def stdin_text(raw):
+    """The text a command gets on stdin when the analysis can see it; None when it cannot
+    (a pipe from curl, `< file`); '' when nothing is fed."""
+    r = stdin_redirect(raw)
+    if r is not None:
+        return None if r.op in ("<", "<>") else (r.body or "")
+    if not raw.piped:
+        return ""
+    prev = raw.prev
+    pc = prev.cmd if prev is not None else None
+    if pc is None or pc.unknown:
+        return None
+    a = pc.argv[1:]
+    if pc.program == "echo":
+        while a and a[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            a = a[1:]
+        return " ".join(a) + "\n"
+    if pc.program == "printf" and len(a) == 1 and "%" not in a[0]:
+        return a[0].replace("\\n", "\n").replace("\\t", "\t")
+    if pc.program == "cat" and not a:
+        r = stdin_redirect(prev)
+        if r is not None and r.op != "<":
+            return r.body or ""
+    return None
+
+
+def spawn(words, p, piped=False, prev=None):
+    """Run words as a command of their own (find -exec, parallel, flock ...)."""
+    if words:
+        p.ctx.finalise(Raw(list(words), [], [], piped, prev), p)
+
+
+def stdin_code(c, a, p, raw, lang, shell=False):
+    """An interpreter with no script: its stdin is code."""
+    if not c.stdin_is_data:
+        return
+    body = stdin_text(raw)
+    if body is None:
+        r = stdin_redirect(raw)
+        if r is not None and r.op in ("<", "<>"):
+            c.reads.append(r.target)
+        c.flag("script piped into %s" % lang if shell else "%s code on stdin" % lang, unknown=True)
+        return
+    if body == "":
+        return
+    c.code.append(body)
+    if shell:
+        p.subparse(body, pos=list(a))
+    else:
+        c.flag("%s code on stdin" % lang, unknown=True)
+
+
+def cd_to(ctx, target):
+    if target == "-" or vague(target) or ctx.cwd is DYNAMIC and target[:1] != "/":
+        ctx.cwd = DYNAMIC
+    elif target[:1] == "/" or ctx.cwd is None:
+        ctx.cwd = target.rstrip("/") or "/"
+    else:
+        ctx.cwd = join(ctx.cwd, target)
+
+
+def join(base, p):
+    if p[:1] == "/":
+        return p
+    if p in ("", "."):
+        return base
+    if base == ".":
+        return p
+    return base.rstrip("/") + "/" + p
+
+
+def link(p, name, raw_target, maybe_dir):
+    """Remember a symlink this command makes, so later writes through it are seen. A dynamic
+    or globbed target is kept as it is (the write through it is then half-seen, not
+    missed); `ln -s T D` into an existing directory D makes D/<name of T>."""
+    cwd = p.ctx.cwd if isinstance(p.ctx.cwd, str) else None
+    names = [name]
+    if maybe_dir:
+        names.append(join(name.rstrip("/"), raw_target.rstrip("/").rsplit("/", 1)[-1]))
+    for name in names:
+        targets = [raw_target]
+        if raw_target[:1] != "/" and "/" in name.rstrip("/"):
+            # relative to the link's directory; '$PWD/..' renders as './..', so keep both
+            targets.insert(0, join(name.rstrip("/").rsplit("/", 1)[0], raw_target))
+        name = norm(join(cwd, name) if cwd else name)
+        targets = [norm(join(cwd, t) if cwd and t[:1] not in ("/", "$") else t) for t in targets]
+        if not vague(name) and len(p.ctx.links) < 256:
+            p.ctx.links[name.rstrip("/")] = [t.rstrip("/") or "/" for t in targets]
+
+
+def own_script(c, path, args, p, lang, shell=False):
+    """A script written earlier in this same command: code we may be able to see."""
+    ctx = p.ctx
+    key = norm(join(ctx.cwd, path) if isinstance(ctx.cwd, str) else path)
+    if key not in ctx.written:
+        return
+    body = ctx.written[key]
+    if body is not None:
+        c.code.append(body)
+    first = (body or "").split("\n", 1)[0]
+    if (
+        shell
+        and body is not None
+        and (
+            not first.startswith("#!")
+            or first.rstrip().endswith(("sh", "bash", "zsh", "dash", "ksh"))
+        )
+    ):
+        p.subparse(body, pos=list(args))
+    else:
+        c.flag("runs a script written by this same command (%s)" % lang, unknown=True)
+
+
+def vague_script(path):
+    """A script path we cannot pin down; $CLAUDE_PROJECT_DIR/... is the caller's to resolve."""
+    for var in ("$CLAUDE_PROJECT_DIR/", "${CLAUDE_PROJECT_DIR}/"):
+        if path.startswith(var):
+            return vague(path[len(var) :])
+    return vague(path)
+
+
+def pipe_path(f):
+    return f.startswith("/dev/fd/") or f.startswith("/proc/self/fd/") or f == "/dev/stdin"
+
+
+def norm(path):
+    while path[:2] == "./" and len(path) > 2:
+        path = path[2:]
+    return path
+
+
+def interp_scan(a, short_code, long_code, short_arg, long_arg, short_mod):
+    """-> (kind, value, rest): kind is 'code', 'module', 'script', 'stdin' or 'none'."""
+    i = 0
+    n = len(a)
+    while i < n:
+        w = a[i]
+        if w == "-":
+            return "stdin", None, a[i + 1 :]
+        if w == "--":
+            return ("script", a[i + 1], a[i + 2 :]) if i + 1 < n else ("none", None, [])
+        if w[:1] != "-" or len(w) < 2:
+            return "script", w, a[i + 1 :]
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
+            if name in long_code:
+                return "code", val if eq else (a[i + 1] if i + 1 < n else ""), a[i + 2 :]
+            if name in long_arg and not eq:
+                i += 1
+            i += 1
+            continue
+        if w in long_code:  # erl -eval
+            return "code", a[i + 1] if i + 1 < n else "", a[i + 2 :]
+        j = 1
+        while j < len(w):
+            ch = w[j]
+            if ch in short_code or ch in short_mod or ch in short_arg:
+                v = w[j + 1 :]
+                step = 1
+                if not v:
+                    v = a[i + 1] if i + 1 < n else ""
+                    step = 2
+                if ch in short_code:
+                    return "code", v, a[i + step :]
+                if ch in short_mod:
+                    return "module", v, a[i + step :]
+                i += step - 1
+                break
+            j += 1
+        i += 1
+    return "none", None, []

@@ -1,0 +1,597 @@
+"""git and gh."""
+
+from __future__ import annotations
+
+from core.shell.archives import patch_targets
+from core.shell.command import has, join, opts, stdin_text, vals
+
+_GIT_READ = frozenset(
+    (
+        "status",
+        "log",
+        "diff",
+        "show",
+        "blame",
+        "annotate",
+        "shortlog",
+        "describe",
+        "rev-parse",
+        "rev-list",
+        "ls-files",
+        "ls-tree",
+        "ls-remote",
+        "cat-file",
+        "grep",
+        "help",
+        "version",
+        "whatchanged",
+        "cherry",
+        "merge-base",
+        "name-rev",
+        "for-each-ref",
+        "count-objects",
+        "fsck",
+        "verify-commit",
+        "verify-tag",
+        "verify-pack",
+        "show-ref",
+        "show-branch",
+        "range-diff",
+        "check-ignore",
+        "check-attr",
+        "check-ref-format",
+        "var",
+        "diff-tree",
+        "diff-index",
+        "diff-files",
+        "show-index",
+        "get-tar-commit-id",
+        "request-pull",
+        "difftool",
+        "instaweb",
+        "citool",
+        "gui",
+        "gitk",
+        "bugreport",
+        "mailinfo",
+        "mailsplit",
+        "column",
+        "credential",
+        "hash-object",
+        "interpret-trailers",
+        "patch-id",
+        "fetch-pack",
+        "send-pack",
+        "unpack-file",
+        "ls-remote",
+        "remote-show",
+    )
+)
+
+
+_GIT_META = frozenset(
+    (
+        "add",
+        "commit",
+        "fetch",
+        "notes",
+        "update-ref",
+        "update-index",
+        "gc",
+        "prune",
+        "repack",
+        "replace",
+        "symbolic-ref",
+        "pack-refs",
+        "maintenance",
+        "commit-tree",
+        "mktag",
+        "mktree",
+        "write-tree",
+        "fast-import",
+        "unpack-objects",
+        "index-pack",
+        "commit-graph",
+        "multi-pack-index",
+        "prune-packed",
+        "rerere",
+        "lfs",
+        "push",
+        "filter-branch",
+        "filter-repo",
+        "tag",
+        "branch",
+        "remote",
+        "config",
+        "reflog",
+        "bundle",
+        "fast-export",
+        "archive",
+        "format-patch",
+    )
+)
+
+
+_GIT_TREE = frozenset(
+    (
+        "checkout",
+        "switch",
+        "restore",
+        "merge",
+        "rebase",
+        "pull",
+        "cherry-pick",
+        "revert",
+        "am",
+        "apply",
+        "reset",
+        "mv",
+        "rm",
+        "clean",
+        "bisect",
+        "submodule",
+        "worktree",
+        "sparse-checkout",
+        "stash",
+        "clone",
+        "init",
+        "read-tree",
+        "checkout-index",
+        "merge-file",
+        "merge-index",
+        "mergetool",
+        "stage",
+        "subtree",
+    )
+)
+
+
+# short options that take a value, per subcommand (the rest are flags)
+_GIT_SHORT_ARGS = {
+    "commit": "mFCct",
+    "tag": "mFu",
+    "merge": "mFsX",
+    "notes": "mFCc",
+    "revert": "mX",
+    "cherry-pick": "mX",
+    "stash": "m",
+    "pull": "sX",
+    "checkout": "bB",
+    "switch": "cC",
+    "clone": "bocu",
+    "worktree": "bB",
+    "log": "nL",
+    "show": "n",
+    "blame": "L",
+    "grep": "efABCm",
+    "rebase": "xsX",
+    "branch": "u",
+    "push": "o",
+    "fetch": "o",
+    "archive": "o",
+    "format-patch": "o",
+    "config": "f",
+    "am": "p",
+    "apply": "pC",
+    "restore": "s",
+    "reset": "",
+    "clean": "eX",
+    "rm": "",
+    "mv": "",
+    "submodule": "",
+    "bisect": "",
+    "init": "",
+    "bugreport": "os",
+    "difftool": "xty",
+}
+
+
+_GIT_LONG_ARGS = (
+    "--message",
+    "--file",
+    "--author",
+    "--date",
+    "--template",
+    "--reuse-message",
+    "--reedit-message",
+    "--fixup",
+    "--squash",
+    "--cleanup",
+    "--trailer",
+    "--branch",
+    "--depth",
+    "--origin",
+    "--reference",
+    "--separate-git-dir",
+    "--upstream",
+    "--onto",
+    "--strategy",
+    "--strategy-option",
+    "--exec",
+    "--format",
+    "--pretty",
+    "--since",
+    "--until",
+    "--grep",
+    "--source",
+    "--pathspec-from-file",
+    "--conflict",
+    "--set-upstream-to",
+    "--output",
+    "--prefix",
+    "--remote",
+    "--jobs",
+    "--config",
+    "--shallow-since",
+    "--shallow-exclude",
+    "--filter",
+    "--add-file",
+    "--output-directory",
+    "--exclude",
+    "--directory",
+    "--push-option",
+    "--receive-pack",
+    "--upload-pack",
+    "--repo",
+)
+
+
+_GIT_RISKY_CONFIG = (
+    "alias.",
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.hookspath",
+    "core.fsmonitor",
+    "core.askpass",
+    "diff.external",
+    "sequence.editor",
+    "gpg.program",
+    "credential.helper",
+    "pager.",
+    "filter.",
+    "merge.",
+    "diff.",
+    "uploadpack.packobjectshook",
+    "core.gitproxy",
+    "protocol.",
+    "include.path",
+    "includeif.",
+)
+
+
+def h_git(c, a, p, raw):
+    repo = None
+    i = 0
+    n = len(a)
+    skip = set()
+    while i < n:
+        w = a[i]
+        if w == "-C" and i + 1 < n:
+            repo = join(repo, a[i + 1]) if repo else a[i + 1]
+            i += 2
+            continue
+        if w == "-c" and i + 1 < n:
+            key = a[i + 1].split("=", 1)[0].lower()
+            val = a[i + 1].split("=", 1)[1] if "=" in a[i + 1] else ""
+            harmless = key.startswith(("core.pager", "pager.")) and val in ("cat", "less", "")
+            if not harmless and (key.startswith(_GIT_RISKY_CONFIG) or "!" in val):
+                c.flag("git -c sets a command to run", unknown=True)
+            i += 2
+            continue
+        if (
+            w in ("--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env")
+            and i + 1 < n
+        ):
+            if w in ("--git-dir", "--work-tree"):
+                repo = a[i + 1] if w == "--work-tree" else repo
+            i += 2
+            continue
+        if w.startswith("--work-tree="):
+            repo = w[12:]
+        if w[:1] == "-":
+            if w in ("--version", "--help", "-h"):
+                return None
+            i += 1
+            continue
+        break
+    if i >= n:
+        return None
+    sub = a[i]
+    rest = a[i + 1 :]
+    base = repo or "."
+    gitdir = join(base, ".git")
+    found, ops = opts(rest, _GIT_SHORT_ARGS.get(sub, ""), _GIT_LONG_ARGS)
+    names = [k for k, _ in found]
+    skip.update(
+        vals(found, "-m", "--message", "-F", "--file", "--format", "--pretty", "--grep", "--author")
+    )
+    for code in vals(found, "-x", "--exec") if sub == "rebase" else ():
+        c.code.append(code)
+        p.subparse(code)
+        skip.add(code)
+    dashdash = rest.index("--") + 1 if "--" in rest else -1
+    paths = rest[dashdash:] if dashdash > 0 else []
+
+    def write(*ps):
+        for x in ps:
+            c.writes.append(join(repo, x) if repo else x)
+
+    if sub in _GIT_READ:
+        if sub in ("show", "cat-file", "grep") or sub == "log":
+            for o in ops:
+                if ":" in o and not o.startswith(":") and "://" not in o:
+                    c.reads.append(o.split(":", 1)[1] or ".")
+        if sub == "grep" and ops and not has(found, "-e", "-f"):
+            skip.add(ops[0])
+            c.reads.extend(o for o in ops[1:] if o != "--")
+        c.reads.extend(paths)
+        if sub == "hash-object" and "-w" in names:
+            write(gitdir)
+        # the diff family writes its output to a file (`git log --format=X --output=F`
+        # writes any text anywhere); mailinfo writes its two operands, bugreport a file
+        write(*vals(found, "--output"))
+        if sub == "mailinfo":
+            write(*ops[:2])
+        elif sub in ("bugreport", "mailsplit"):
+            write(
+                *(
+                    vals(found, "-o", "--output-directory")
+                    or [v[2:] for v in rest if v.startswith("-o") and len(v) > 2]
+                    or ["."]
+                )
+            )
+        elif sub == "fsck" and "--lost-found" in names:
+            write(gitdir)
+        if (
+            sub in ("difftool", "instaweb")
+            or sub == "grep"
+            and any(
+                k in ("-O", "--open-files-in-pager") or k.startswith("--open-files-in-pager=")
+                for k in names
+            )
+        ):
+            c.flag("git %s runs a command" % sub, unknown=True)
+        return skip
+    if sub in _GIT_META:
+        if sub == "branch":
+            if not ops and not any(
+                k
+                in (
+                    "-d",
+                    "-D",
+                    "-m",
+                    "-M",
+                    "-c",
+                    "-C",
+                    "--delete",
+                    "--move",
+                    "--copy",
+                    "-u",
+                    "--set-upstream-to",
+                    "--unset-upstream",
+                    "--edit-description",
+                    "-f",
+                    "--force",
+                )
+                for k in names
+            ):
+                return skip
+            if (
+                "-D" in names
+                or ("-d" in names or "--delete" in names)
+                and ("-f" in names or "--force" in names)
+            ):
+                c.flag("force-deletes a branch", destructive=True)
+        elif sub == "tag" and not ops and not has(found, "-d", "--delete", "-a", "-s", "-f"):
+            return skip
+        elif sub == "remote" and not (
+            ops
+            and ops[0]
+            in (
+                "add",
+                "remove",
+                "rm",
+                "rename",
+                "set-url",
+                "set-head",
+                "prune",
+                "set-branches",
+                "update",
+            )
+        ):
+            return skip
+        elif sub == "notes" and (not ops or ops[0] in ("list", "show")):
+            return skip
+        elif sub == "reflog":
+            if ops[:1] in (["expire"], ["delete"]):
+                c.flag("rewrites the reflog", destructive=True)
+            else:
+                return skip
+        elif sub == "lfs" and ops[:1] in (["ls-files"], ["status"], ["env"], ["version"], ["logs"]):
+            return skip
+        elif sub == "config":
+            return _git_config(c, found, ops, repo, gitdir, p) or skip
+        elif sub == "push":
+            if any(
+                k
+                in (
+                    "-f",
+                    "--force",
+                    "--force-with-lease",
+                    "--force-if-includes",
+                    "--mirror",
+                    "-d",
+                    "--delete",
+                    "--prune",
+                )
+                or k.startswith("--force-with-lease")
+                for k in names
+            ) or any(o[:1] in ("+", ":") and len(o) > 1 for o in ops[1:]):
+                c.flag("git push --force rewrites or deletes remote history", destructive=True)
+        elif sub in ("filter-branch", "filter-repo"):
+            c.flag("rewrites repository history", destructive=True)
+        elif sub == "gc" and any(k.startswith("--prune") for k in names):
+            c.flag("prunes unreachable objects", destructive=True)
+        elif sub == "archive":
+            out = vals(found, "-o", "--output")
+            if out:
+                write(*out)
+            return skip
+        elif sub == "format-patch":
+            out = vals(found, "-o", "--output-directory")
+            write(*(out or ["."]))
+            return skip
+        elif sub == "bundle" and ops[:1] == ["create"] and len(ops) > 1:
+            write(ops[1])
+        write(gitdir)
+        return skip
+    if sub in _GIT_TREE:
+        if sub == "clone":
+            url = ops[0] if ops else ""
+            if len(ops) > 1:
+                c.writes.append(ops[1])
+            elif url:
+                name = url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+                c.writes.append(name[:-4] if name.endswith(".git") else name)
+            return skip | set(ops[:1])
+        if sub == "init":
+            write(join(ops[0], ".git") if ops else gitdir)
+            return skip
+        if sub == "stash":
+            op = ops[0] if ops else "push"
+            if op in ("list", "show"):
+                return skip
+            if op in ("drop", "clear"):
+                c.flag("git stash %s discards stashed work" % op, destructive=True)
+                write(gitdir)
+                return skip
+            write(*(paths or ["."]))
+            return skip
+        if sub == "reset":
+            if "--hard" in names:
+                c.flag("git reset --hard discards work", destructive=True)
+                write(".")
+            elif "--merge" in names or "--keep" in names:
+                write(".")
+            else:
+                write(gitdir)
+            return skip
+        if sub == "clean":
+            if "-n" in names or "--dry-run" in names:
+                return skip
+            write(*(paths or [o for o in ops] or ["."]))
+            if "-f" in names or "--force" in names:
+                c.flag("git clean -f deletes untracked files", destructive=True)
+            return skip
+        if sub in ("rm", "mv"):
+            if "--cached" in names:
+                write(gitdir)
+            else:
+                write(*(ops or ["."]))
+            return skip
+        if sub == "restore":
+            if names == ["--staged"] or (
+                ("-S" in names or "--staged" in names)
+                and not ("-W" in names or "--worktree" in names)
+            ):
+                write(gitdir)
+            else:
+                write(*(ops or ["."]))
+                if any(o in (".", ":/", "*") for o in ops):
+                    c.flag("discards every uncommitted change", destructive=True)
+            return skip
+        if sub == "checkout":
+            if paths:
+                write(*paths)
+                if any(x in (".", ":/", "*") for x in paths):
+                    c.flag("discards every uncommitted change", destructive=True)
+            else:
+                write(".")
+                write(*[o for o in ops if ("/" in o or "." in o) and o != "."])
+                if "." in ops or "-f" in names or "--force" in names:
+                    c.flag("discards every uncommitted change", destructive=True)
+            return skip
+        if sub == "apply" or sub == "am":
+            if any(k in ("--check", "--stat", "--numstat", "--summary") for k in names):
+                c.reads.extend(ops)
+                return skip
+            c.reads.extend(ops)
+            if "--cached" in names:
+                write(gitdir)
+                return skip
+            body = stdin_text(raw) if not ops else None
+            strip = [int(v[2:]) for v in rest if v.startswith("-p") and v[2:].isdigit()]
+            targets = patch_targets(body, strip[-1] if strip else None, 1) if body else []
+            write(*(targets or ["."]))
+            return skip
+        if sub == "worktree":
+            if ops[:1] == ["add"] and len(ops) > 1:
+                c.writes.append(ops[1])
+            elif ops[:1] == ["remove"] and len(ops) > 1:
+                c.writes.append(ops[1])
+                if "-f" in names or "--force" in names:
+                    c.flag("removes a worktree with its changes", destructive=True)
+            elif ops[:1] in (["list"], []):
+                return skip
+            write(gitdir)
+            return skip
+        write(".")
+        return skip
+    c.flag("unrecognised git subcommand (an alias can run anything)", unknown=True)
+    return skip
+
+
+def _git_config(c, found, ops, repo, gitdir, p):
+    names = [k for k, _ in found]
+    writing = (
+        any(
+            k
+            in (
+                "--unset",
+                "--unset-all",
+                "--add",
+                "--replace-all",
+                "--edit",
+                "-e",
+                "--rename-section",
+                "--remove-section",
+            )
+            for k in names
+        )
+        or len(ops) >= 2
+        and ops[0] not in ("get", "list", "--get")
+        or ops[:1] in (["set"], ["unset"], ["edit"], ["rename-section"], ["remove-section"])
+    )
+    if not writing or any(
+        k in ("--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch") for k in names
+    ):
+        return None
+    files = vals(found, "-f", "--file")
+    if files:
+        c.writes.extend(files)
+    elif "--global" in names:
+        c.writes.append(p.ctx.home + "/.gitconfig")
+    elif "--system" in names:
+        c.writes.append("/etc/gitconfig")
+    else:
+        c.writes.append(gitdir + "/config")
+    key = (ops[1] if ops[:1] == ["set"] and len(ops) > 1 else ops[0] if ops else "").lower()
+    if key.startswith(_GIT_RISKY_CONFIG):
+        c.flag("git config sets a command to run", unknown=True)
+    return set(ops)
+
+
+def h_gh(c, a, p, raw):
+    if len(a) >= 2 and a[0] == "repo" and a[1] == "clone" and len(a) > 2:
+        ops = [x for x in a[2:] if x[:1] != "-"]
+        if len(ops) > 1:
+            c.writes.append(ops[1])
+        elif ops:
+            c.writes.append(ops[0].rstrip("/").rsplit("/", 1)[-1])
+    elif len(a) >= 2 and a[0] == "pr" and a[1] == "checkout":
+        c.writes.append(".")
+    elif len(a) >= 2 and a[0] in ("release", "run") and a[1] == "download":
+        found, ops = opts(a[2:], "DOpn", ("--dir", "--output", "--pattern", "--name"))
+        c.writes.extend(vals(found, "-D", "--dir", "-O", "--output") or ["."])
+    return set(a)

@@ -1,0 +1,350 @@
+"""Interpreters and editors: python, node, ruby, shells (-c code, scripts, stdin), awk, perl,
+deno, pwsh, vi."""
+
+from __future__ import annotations
+
+from core.shell.command import (
+    has,
+    interp_scan,
+    opts,
+    own_script,
+    pipe_path,
+    stdin_code,
+    stdin_text,
+    vague_script,
+    vals,
+)
+from core.shell.packages import formatter, h_pip, h_pkg_node
+
+_INTERP = {
+    "python": ("python", "c", (), "WXQ", ("--check-hash-based-pycs",), "m"),
+    "pypy": ("python", "c", (), "WXQ", (), "m"),
+    "node": (
+        "node",
+        "ep",
+        ("--eval", "--print"),
+        "rC",
+        (
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+            "--conditions",
+            "--input-type",
+            "--env-file",
+            "--title",
+            "--inspect-port",
+            "--stack-size",
+        ),
+        "",
+    ),
+    "nodejs": None,
+    "ts-node": None,
+    "tsx": None,
+    "ruby": ("ruby", "e", (), "IrCE", (), ""),
+    "php": ("php", "rBRE", (), "cdztS", (), "f"),
+    "lua": ("lua", "e", (), "l", (), ""),
+    "luajit": None,
+    "rscript": ("R", "e", (), "", (), ""),
+    "r": ("R", "e", (), "", (), ""),
+    "osascript": ("osascript", "e", (), "ls", (), ""),
+    "julia": ("julia", "eE", ("--eval", "--print"), "LJCtp", ("--project",), ""),
+    "elixir": ("elixir", "e", ("--eval",), "r", (), ""),
+    "groovy": ("groovy", "e", (), "cp", (), ""),
+    "expect": ("expect", "c", (), "f", (), ""),
+    "tclsh": ("tcl", "", (), "", (), ""),
+    "wish": None,
+    "jshell": ("java", "", (), "", (), ""),
+    "irb": ("ruby", "", (), "", (), ""),
+    "ghci": ("haskell", "e", (), "", (), ""),
+    "erl": ("erlang", "", ("-eval",), "", (), ""),
+}
+
+
+for _k, _v in (
+    ("nodejs", "node"),
+    ("ts-node", "node"),
+    ("tsx", "node"),
+    ("luajit", "lua"),
+    ("wish", "tclsh"),
+):
+    _INTERP[_k] = _INTERP[_v]
+
+
+def h_interp(c, a, p, raw):
+    key = c.program.lower()
+    spec = _INTERP.get(key) or _INTERP.get(key.rstrip("0123456789."))
+    if spec is None:
+        return None
+    label, sc, lc, sa, la, sm = spec
+    kind, val, rest = interp_scan(a, sc, lc, sa, la, sm)
+    if kind == "code":
+        c.code.append(val)
+        flag = "-" + sc[0] if sc else lc[0]
+        c.flag("inline %s code (%s %s)" % (label, c.program, flag), unknown=True)
+        return {val}
+    if kind == "module" and label != "python":
+        c.reads.append(val)  # php -f script.php
+        return None
+    if kind == "module":
+        if val in ("pip", "pip3"):
+            h_pip(c, rest, p)
+        elif val in ("black", "isort", "autopep8", "yapf", "ruff"):
+            formatter(c, rest, p, raw, val)
+        elif val in ("venv", "virtualenv"):
+            found, ops = opts(rest, "", ("--prompt",))
+            c.writes.extend(ops)
+        elif val == "json.tool" and len([x for x in rest if x[:1] != "-"]) >= 2:
+            c.writes.append([x for x in rest if x[:1] != "-"][1])
+        return None
+    if kind == "script":
+        if val == "/dev/stdin":
+            return stdin_code(c, rest, p, raw, label)
+        if vague_script(val):
+            c.flag("%s script path not static" % label, unknown=True)
+        if pipe_path(val):
+            c.flag("script from a pipe into %s" % c.program, unknown=True)
+            return None
+        c.reads.append(val)
+        own_script(c, val, rest, p, label)
+        return None
+    stdin_code(c, rest, p, raw, label)
+
+
+def h_shell(c, a, p, raw):
+    """bash/sh/zsh -c 'code' [arg0 args], a script file, or code on stdin."""
+    cmdflag = False
+    stdin = False
+    i = 0
+    n = len(a)
+    while i < n:
+        w = a[i]
+        if w == "-" or w == "--":
+            stdin = stdin or w == "-"
+            i += 1
+            break
+        if w[:2] == "--":
+            if w in ("--rcfile", "--init-file") and i + 1 < n:
+                c.reads.append(a[i + 1])
+                i += 1
+            i += 1
+            continue
+        if w[:1] in ("-", "+") and len(w) > 1:
+            takes = False
+            for ch in w[1:]:
+                if ch == "c":
+                    cmdflag = True
+                elif ch == "s":
+                    stdin = True
+                elif ch in "oO":
+                    takes = True
+            i += 2 if takes else 1
+            continue
+        break
+    rest = a[i:]
+    prog = c.program
+    if cmdflag:
+        if not rest:
+            return None
+        code = rest[0]
+        c.code.append(code)
+        p.subparse(code, pos=list(rest[2:]), arg0=rest[1] if len(rest) > 1 else prog)
+        return {code}
+    if rest and not stdin and not pipe_path(rest[0]):
+        if vague_script(rest[0]):
+            c.flag("%s script path not static" % prog, unknown=True)
+        c.reads.append(rest[0])
+        own_script(c, rest[0], rest[1:], p, prog, shell=True)
+        return None
+    if rest and rest[0] != "/dev/stdin" and pipe_path(rest[0]):
+        c.flag("script from a pipe into %s" % prog, unknown=True)
+        return None
+    stdin_code(c, rest[1:] if rest and not stdin else rest, p, raw, prog, shell=True)
+
+
+def h_awk(c, a, p, raw):
+    found, ops = opts(
+        a,
+        "fvFeilE",
+        ("--file", "--assign", "--field-separator", "--source", "--include", "--load", "--exec"),
+    )
+    progs = vals(found, "-e", "--source")
+    files = vals(found, "-f", "--file", "-E", "--exec", "-i", "--include")
+    c.reads.extend(files)
+    skip = set(vals(found, "-v", "--assign", "-F", "--field-separator"))
+    if not progs and not files and ops:
+        progs = [ops[0]]
+        ops = ops[1:]
+    skip.update(progs)
+    c.reads.extend(o for o in ops if "=" not in o or "/" in o.split("=", 1)[0])
+    for prog in progs:
+        if len(prog) > 20000 or _awk_runs(prog):
+            c.code.append(prog)
+            c.flag("awk program runs commands or writes files", unknown=True)
+    return skip
+
+
+def _awk_runs(prog):
+    """system(), pipes to or from commands, print > file, outside string literals."""
+    out = []
+    i = 0
+    n = len(prog)
+    while i < n:
+        ch = prog[i]
+        if ch == '"':
+            i += 1
+            while i < n and prog[i] != '"':
+                i += 2 if prog[i] == "\\" else 1
+            out.append('""')
+            i += 1
+            continue
+        if ch == "/" and (
+            not out or out[-1].strip()[-1:] in ("", "(", ",", "~", "{", ";", "!", "&", "|")
+        ):
+            i += 1
+            while i < n and prog[i] != "/":
+                i += 2 if prog[i] == "\\" else 1
+            out.append("//")
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    code = "".join(out)
+    if "system" in code or "|" in code.replace("||", ""):
+        return True
+    for stmt in code.replace("{", ";").replace("}", ";").replace("\n", ";").split(";"):
+        st = stmt.strip()
+        if (st.startswith("print") or st.startswith("printf")) and ">" in st:
+            return True
+    return False
+
+
+def h_perl(c, a, p, raw):
+    code = None
+    inplace = False
+    ops = []
+    i = 0
+    n = len(a)
+    while i < n:
+        w = a[i]
+        if w == "--" or w == "-":
+            ops.extend(a[i + 1 :] if w == "--" else a[i:])
+            break
+        if w[:1] != "-" or len(w) < 2:
+            ops.extend(a[i:])
+            break
+        if w[:2] == "--":
+            i += 1
+            continue
+        j = 1
+        while j < len(w):
+            ch = w[j]
+            if ch in "eE":
+                v = w[j + 1 :]
+                if not v and i + 1 < n:
+                    v = a[i + 1]
+                    i += 1
+                code = (code + "\n" + v) if code else v
+                break
+            if ch == "i":
+                inplace = True
+                break
+            if ch in "IMmdDxFC0l":
+                if ch in "IMm" and j == len(w) - 1 and i + 1 < n:
+                    i += 1
+                break
+            j += 1
+        i += 1
+    if code is not None:
+        c.code.append(code)
+        c.flag("inline perl code (perl -e)", unknown=True)
+        files = ops
+    elif ops and ops[0] != "-":
+        c.reads.append(ops[0])
+        files = ops[1:]
+    else:
+        stdin_code(c, ops[1:], p, raw, "perl")
+        files = []
+    c.reads.extend(files)
+    if inplace:
+        c.writes.extend(files)
+    return {code} if code else None
+
+
+def h_deno_bun(c, a, p, raw):
+    if not a:
+        return stdin_code(c, a, p, raw, c.program)
+    sub = a[0]
+    if sub == "eval" or sub in ("-e", "--eval", "-p", "--print"):
+        code = a[1] if len(a) > 1 else ""
+        c.code.append(code)
+        c.flag("inline %s code (%s %s)" % (c.program, c.program, sub), unknown=True)
+        return {code}
+    if sub in ("add", "install", "i", "remove", "rm", "update", "upgrade", "link"):
+        return h_pkg_node(c, a, p, raw)
+    if sub == "run" and len(a) > 1:
+        found, ops = opts(a[1:], "", ())
+        if ops and ops[0] == "-":
+            return stdin_code(c, ops[1:], p, raw, c.program)
+        c.reads.extend(ops[:1])
+    return None
+
+
+def h_pwsh(c, a, p, raw):
+    i = 0
+    while i < len(a):
+        w = a[i].lower()
+        if w in ("-file", "-f") and i + 1 < len(a):
+            c.reads.append(a[i + 1])
+            return None
+        if (
+            w in ("-command", "-c", "-encodedcommand", "-ec", "-e", "-commandwithargs", "-cwa")
+            or w[:1] != "-"
+        ):
+            code = " ".join(a[i + 1 :] if w[:1] == "-" else a[i:])
+            c.code.append(code)
+            c.flag("inline PowerShell code", unknown=True)
+            return set(a[i:])
+        if w in (
+            "-executionpolicy",
+            "-ep",
+            "-workingdirectory",
+            "-wd",
+            "-outputformat",
+            "-of",
+            "-inputformat",
+            "-if",
+            "-configurationname",
+            "-settingsfile",
+            "-windowstyle",
+            "-version",
+            "-v",
+            "-custompipename",
+        ):
+            i += 1
+        i += 1
+    stdin_code(c, [], p, raw, "PowerShell")
+
+
+def h_editor(c, a, p, raw):
+    prog = c.program
+    if prog in ("ed", "red"):
+        found, ops = opts(a, "p", ())
+        body = stdin_text(raw)
+        if body is None or any(line.startswith("!") for line in body.split("\n")):
+            c.flag("editor script runs commands", unknown=True)
+    elif prog in ("emacs",):
+        found, ops = opts(
+            a, "lLfu", ("--eval", "--load", "--funcall", "--directory", "--user", "--script")
+        )
+        if vals(found, "--eval", "-l", "--load", "-f", "--funcall", "--script"):
+            c.flag("editor runs a script", unknown=True)
+    else:
+        found, ops = opts(a, "cSsTuiwW" if prog != "ex" else "cSTuiwW", ("--cmd",))
+        if vals(found, "-c", "--cmd", "-S", "-s") or any(o[:1] == "+" for o in ops):
+            c.flag("editor runs a script", unknown=True)
+    files = [o for o in ops if o[:1] != "+"]
+    if not has(found, "-R") and prog != "view":
+        c.writes.extend(files)
+    c.reads.extend(files)
+    return set(vals(found, "-c", "--cmd", "--eval")) | set(o for o in ops if o[:1] == "+")

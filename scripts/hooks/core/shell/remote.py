@@ -1,0 +1,337 @@
+"""Programs that reach other machines: rsync, scp, ssh, curl, wget, sqlite3."""
+
+from __future__ import annotations
+
+from core.shell.command import has, join, opts, stdin_text, vals
+
+
+def _remote(x):
+    """host:path or rsync://: not a local path."""
+    if x.startswith("rsync://") or "://" in x:
+        return True
+    k = x.find(":")
+    return k > 0 and "/" not in x[:k]
+
+
+def h_rsync(c, a, p, raw):
+    found, ops = opts(
+        a,
+        "eBfTM",
+        (
+            "--exclude",
+            "--include",
+            "--filter",
+            "--rsh",
+            "--rsync-path",
+            "--exclude-from",
+            "--include-from",
+            "--files-from",
+            "--password-file",
+            "--log-file",
+            "--temp-dir",
+            "--backup-dir",
+            "--compare-dest",
+            "--link-dest",
+            "--copy-dest",
+            "--partial-dir",
+            "--chmod",
+            "--chown",
+            "--bwlimit",
+            "--timeout",
+            "--max-size",
+            "--min-size",
+            "--port",
+            "--out-format",
+            "--suffix",
+            "--info",
+            "--debug",
+            "--iconv",
+            "--usermap",
+            "--groupmap",
+            "--contimeout",
+            "--sockopts",
+            "--protocol",
+            "--modify-window",
+            "--block-size",
+            "--max-delete",
+            "--remote-option",
+            "--write-batch",
+            "--read-batch",
+            "--only-write-batch",
+        ),
+    )
+    c.reads.extend(
+        vals(found, "--exclude-from", "--include-from", "--files-from", "--password-file")
+    )
+    c.writes.extend(vals(found, "--log-file"))
+    if len(ops) >= 2:
+        dst = ops[-1]
+        if not _remote(dst):
+            c.writes.append(dst)
+        srcs = [s for s in ops[:-1] if not _remote(s)]
+    else:
+        srcs = [s for s in ops if not _remote(s)]
+    c.reads.extend(srcs)
+    if has(found, "--remove-source-files"):
+        c.writes.extend(srcs)
+    if any(k.startswith("--delete") for k, _ in found):
+        c.flag("rsync --delete removes files", destructive=True)
+    if vals(found, "-e", "--rsh"):
+        c.flag("rsync -e runs a command", unknown=True)
+
+
+def h_scp(c, a, p, raw):
+    found, ops = opts(a, "cFiJloPSDX", ())
+    c.reads.extend(vals(found, "-F", "-i"))
+    if len(ops) >= 2:
+        if not _remote(ops[-1]):
+            c.writes.append(ops[-1])
+        c.reads.extend(s for s in ops[:-1] if not _remote(s))
+
+
+def h_ssh(c, a, p, raw):
+    found, ops = opts(a, "bcDEeFIiJLlmOopQRSWwB", (), True)
+    c.reads.extend(vals(found, "-F", "-i"))
+    if len(ops) > 1:
+        c.code.append(" ".join(ops[1:]))
+        c.flag("remote command over ssh", unknown=True)
+    elif ops and c.stdin_is_data and c.program == "ssh":
+        c.flag("remote command over ssh", unknown=True)  # a script on the remote's stdin
+    return set(ops)
+
+
+_SQLITE_CODE = ("attach", "vacuum", "load_extension", "writefile", "edit(", "backup")
+
+
+def h_sqlite3(c, a, p, raw):
+    """The database file is written; dot-commands (.system, .shell, .output, .backup) and
+    ATTACH / VACUUM INTO / writefile() reach other files or run commands."""
+    found, ops = opts(a, "", ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
+    if ops and ops[0] != ":memory:" and "-readonly" not in a and "--readonly" not in a:
+        c.writes.append(ops[0])
+    sql = ops[1:] + vals(found, "-cmd")
+    body = stdin_text(raw) if c.stdin_is_data else ""
+    if body is None or vals(found, "-init"):
+        c.flag("sqlite3 script we cannot see", unknown=True)
+    else:
+        sql.append(body)
+    for s in sql:
+        low = s.lower()
+        if s.lstrip()[:1] == "." or "\n." in s or any(k in low for k in _SQLITE_CODE):
+            c.flag("sqlite3 command that reaches files or runs commands", unknown=True)
+    return set(ops[1:])
+
+
+def h_curl(c, a, p, raw):
+    found, ops = opts(
+        a,
+        "AbcCdDeEFHKmoPQrtTuUwxXyYz",
+        (
+            "--output",
+            "--output-dir",
+            "--dump-header",
+            "--cookie-jar",
+            "--cookie",
+            "--config",
+            "--upload-file",
+            "--data",
+            "--data-binary",
+            "--data-raw",
+            "--data-urlencode",
+            "--data-ascii",
+            "--form",
+            "--form-string",
+            "--json",
+            "--header",
+            "--user-agent",
+            "--user",
+            "--proxy",
+            "--request",
+            "--referer",
+            "--cert",
+            "--key",
+            "--cacert",
+            "--capath",
+            "--max-time",
+            "--connect-timeout",
+            "--retry",
+            "--range",
+            "--write-out",
+            "--trace",
+            "--trace-ascii",
+            "--stderr",
+            "--libcurl",
+            "--etag-save",
+            "--etag-compare",
+            "--hsts",
+            "--alt-svc",
+            "--netrc-file",
+            "--url",
+            "--resolve",
+            "--interface",
+            "--limit-rate",
+            "--max-filesize",
+            "--oauth2-bearer",
+            "--time-cond",
+            "--quote",
+            "--continue-at",
+            "--proto",
+            "--proto-redir",
+            "--aws-sigv4",
+            "--variable",
+        ),
+    )
+    dirs = vals(found, "--output-dir")
+    base = dirs[-1] if dirs else None
+    for v in vals(found, "-o", "--output"):
+        if v != "-":
+            c.writes.append(join(base, v) if base else v)
+    urls = ops + vals(found, "--url")
+    if has(found, "-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name"):
+        for u in urls:
+            name = u.split("?")[0].split("#")[0].rstrip("/").rsplit("/", 1)[-1]
+            if (
+                has(found, "-J", "--remote-header-name")
+                or not name
+                or "://" in u
+                and u.split("://", 1)[1].find("/") < 0
+            ):
+                c.writes.append(base or ".")
+                c.flag("curl names the downloaded file itself", unknown=True)
+            else:
+                c.writes.append(join(base, name) if base else name)
+    for v in vals(
+        found,
+        "-D",
+        "--dump-header",
+        "-c",
+        "--cookie-jar",
+        "--trace",
+        "--trace-ascii",
+        "--stderr",
+        "--libcurl",
+        "--etag-save",
+        "--hsts",
+        "--alt-svc",
+    ):
+        if v != "-":
+            c.writes.append(v)
+    c.reads.extend(
+        vals(
+            found,
+            "-K",
+            "--config",
+            "-T",
+            "--upload-file",
+            "-E",
+            "--cert",
+            "--key",
+            "--cacert",
+            "--netrc-file",
+            "--etag-compare",
+        )
+    )
+    for v in vals(found, "-b", "--cookie"):
+        if "=" not in v:
+            c.reads.append(v)
+    for v in vals(
+        found,
+        "-d",
+        "--data",
+        "--data-binary",
+        "--data-urlencode",
+        "--data-ascii",
+        "--json",
+        "-F",
+        "--form",
+    ):
+        at = v.find("@")
+        lt = v.find("<") if v[:1] != "<" else 0
+        if at >= 0 and (at == 0 or v[at - 1] == "="):
+            c.reads.append(v[at + 1 :].split(";")[0])
+        elif lt >= 0 and (lt == 0 or v[lt - 1] == "="):
+            c.reads.append(v[lt + 1 :].split(";")[0])
+    return set(
+        vals(
+            found,
+            "-H",
+            "--header",
+            "-d",
+            "--data",
+            "--data-raw",
+            "-A",
+            "--user-agent",
+            "-w",
+            "--write-out",
+            "-X",
+            "--request",
+        )
+    )
+
+
+def h_wget(c, a, p, raw):
+    found, ops = opts(
+        a,
+        "OoaPiUtTwlAReDQ",
+        (
+            "--output-document",
+            "--output-file",
+            "--append-output",
+            "--directory-prefix",
+            "--input-file",
+            "--post-file",
+            "--body-file",
+            "--load-cookies",
+            "--save-cookies",
+            "--user-agent",
+            "--tries",
+            "--timeout",
+            "--wait",
+            "--level",
+            "--accept",
+            "--reject",
+            "--header",
+            "--user",
+            "--password",
+            "--post-data",
+            "--method",
+            "--body-data",
+            "--domains",
+            "--exclude-domains",
+            "--ca-certificate",
+            "--certificate",
+            "--private-key",
+        ),
+    )
+    out = vals(found, "-O", "--output-document")
+    pref = (vals(found, "-P", "--directory-prefix") or [None])[-1]
+    for v in out:
+        if v != "-":
+            c.writes.append(v)
+    c.writes.extend(vals(found, "-o", "--output-file", "-a", "--append-output", "--save-cookies"))
+    c.reads.extend(
+        vals(
+            found,
+            "-i",
+            "--input-file",
+            "--post-file",
+            "--body-file",
+            "--load-cookies",
+            "--ca-certificate",
+            "--certificate",
+            "--private-key",
+        )
+    )
+    if not out:
+        if has(found, "-r", "--recursive", "-m", "--mirror"):
+            c.writes.append(pref or ".")
+        else:
+            for u in ops:
+                name = (
+                    u.split("?")[0].split("#")[0].rsplit("/", 1)[-1]
+                    if "/" in u.split("://", 1)[-1]
+                    else ""
+                )
+                name = name or "index.html"
+                c.writes.append(join(pref, name) if pref else name)
+    return set(ops)

@@ -1,0 +1,261 @@
+"""System programs: disks, power, init, cron, sessions and multiplexers (su, tmux, screen),
+parallel, openssl, ssh-keygen."""
+
+from __future__ import annotations
+
+from core.shell.command import has, opts, spawn, stdin_code, vals
+
+
+def h_openssl(c, a, p, raw):
+    i = 0
+    while i < len(a) - 1:
+        w = a[i]
+        if w in ("-out", "-keyout", "-certout", "-signature", "-outform_file"):
+            c.writes.append(a[i + 1])
+            i += 1
+        elif w in (
+            "-in",
+            "-key",
+            "-inkey",
+            "-CAfile",
+            "-cert",
+            "-config",
+            "-kfile",
+            "-passin",
+            "-pass",
+        ):
+            v = a[i + 1]
+            c.reads.append(v[5:] if v.startswith("file:") else v)
+            i += 1
+        i += 1
+
+
+def h_sshkeygen(c, a, p, raw):
+    found, ops = opts(a, "bCDEfFIJjmMnNOPrstVwYzZaGK", ())
+    files = vals(found, "-f")
+    if has(found, "-l", "-y", "-F", "-B", "-L"):
+        c.reads.extend(files)
+    else:
+        c.writes.extend(files)
+        c.writes.extend(f + ".pub" for f in files)
+    if has(found, "-R"):
+        c.writes.append(p.ctx.home + "/.ssh/known_hosts")
+
+
+def h_mkfs(c, a, p, raw):
+    found, ops = opts(a, "tLbcCgGiIjJlmMnNoOrsSTUEFdDeEf", ())
+    c.writes.extend(o for o in ops if o[:1] == "/")
+    c.flag("formats or partitions a disk", destructive=True)
+
+
+def h_power(c, a, p, raw):
+    c.flag("shuts down or reboots the machine", destructive=True)
+
+
+def h_init(c, a, p, raw):
+    if a and a[0] in ("0", "6"):
+        c.flag("shuts down or reboots the machine", destructive=True)
+
+
+def h_systemctl(c, a, p, raw):
+    if any(w in ("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate") for w in a):
+        c.flag("shuts down or reboots the machine", destructive=True)
+
+
+def h_crontab(c, a, p, raw):
+    found, ops = opts(a, "u", ())
+    if has(found, "-r"):
+        c.flag("crontab -r removes every job", destructive=True)
+    elif not has(found, "-l"):
+        c.flag("installs a crontab", unknown=True)
+        c.reads.extend(ops)
+
+
+def h_watch(c, a, p, raw):
+    found, ops = opts(a, "ndq", ("--interval", "--differences", "--equexit"), True)
+    if not ops:
+        return None
+    if has(found, "-x", "--exec"):
+        spawn(ops, p)
+    else:
+        code = " ".join(ops)
+        c.code.append(code)
+        p.subparse(code)
+    return set(ops)
+
+
+def h_flock(c, a, p, raw):
+    found, ops = opts(a, "wEc", ("--timeout", "--conflict-exit-code", "--command"), True)
+    code = vals(found, "-c", "--command")
+    if ops:
+        c.writes.append(ops[0])
+        rest = ops[1:]
+        if rest[:1] in (["-c"], ["--command"]) and len(rest) > 1:
+            code = [rest[1]]
+        elif rest:
+            spawn(rest, p)
+            return set(rest)
+    if code:
+        c.code.append(code[0])
+        p.subparse(code[0])
+        return set(code)
+
+
+def h_su(c, a, p, raw):
+    found, ops = opts(
+        a,
+        "cgGsw",
+        (
+            "--command",
+            "--session-command",
+            "--group",
+            "--supp-group",
+            "--shell",
+            "--whitelist-environment",
+        ),
+    )
+    code = vals(found, "-c", "--command", "--session-command")
+    if code:
+        c.code.append(code[0])
+        p.subparse(code[0])
+        return set(code)
+    if c.program == "runuser" and ops and ops[0] != "-":
+        spawn(ops[1:] if len(ops) > 1 and not has(found, "-u", "--user") else ops, p)
+        return set(ops)
+    stdin_code(c, [], p, raw, "sh", shell=True)
+
+
+def h_runuser(c, a, p, raw):
+    found, ops = opts(
+        a,
+        "cgGsu",
+        ("--command", "--session-command", "--group", "--user", "--supp-group", "--shell"),
+        False,
+    )
+    code = vals(found, "-c", "--command", "--session-command")
+    if code:
+        c.code.append(code[0])
+        p.subparse(code[0])
+        return set(code)
+    if has(found, "-u", "--user"):
+        spawn(ops, p)
+    elif len(ops) > 1:
+        spawn(ops[1:], p)
+    return set(ops)
+
+
+def h_script(c, a, p, raw):
+    found, ops = opts(
+        a,
+        "cEoTIOBm",
+        (
+            "--command",
+            "--echo",
+            "--output-limit",
+            "--log-timing",
+            "--log-in",
+            "--log-out",
+            "--log-io",
+            "--logging-format",
+        ),
+    )
+    code = vals(found, "-c", "--command")
+    c.writes.extend(ops[:1] or ([] if code else ["typescript"]))
+    c.writes.extend(
+        vals(found, "-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io")
+    )
+    if code:
+        c.code.append(code[0])
+        p.subparse(code[0])
+        return set(code)
+
+
+def h_tmux(c, a, p, raw):
+    if any(w in ("send-keys", "send", "send-key", "run-shell", "run") for w in a) or (
+        any(
+            w
+            in (
+                "new-window",
+                "neww",
+                "new-session",
+                "new",
+                "split-window",
+                "splitw",
+                "respawn-pane",
+                "respawnp",
+                "respawn-window",
+                "respawnw",
+            )
+            for w in a
+        )
+        and any(" " in w for w in a)
+    ):
+        c.flag("keystrokes or commands sent to another shell", unknown=True)
+    return set(a)
+
+
+def h_screen(c, a, p, raw):
+    if "-X" in a or any(len(w) > 1 and w[0] == "-" and "X" in w for w in a):
+        c.flag("keystrokes or commands sent to another shell", unknown=True)
+        return set(a)
+    i = 0
+    while i < len(a):  # `screen -dmS x sh -c '...'` runs the rest, detached
+        w = a[i]
+        if w in ("-S", "-c", "-e", "-h", "-p", "-s", "-T", "-t", "-Logfile") or (
+            w[:1] == "-"
+            and len(w) > 2
+            and w[1] != "-"
+            and w[-1] in "ScehpsTt"
+            and w not in ("-list", "-wipe")
+        ):
+            if w == "-Logfile" and i + 1 < len(a):
+                c.writes.append(a[i + 1])
+            i += 2
+            continue
+        if w[:1] != "-":
+            break
+        i += 1
+    if a[i:]:
+        spawn(a[i:], p)
+    return set(a)
+
+
+def h_parallel(c, a, p, raw):
+    for sep in (":::", "::::", ":::+", "::::+"):
+        if sep in a:
+            k = a.index(sep)
+            break
+    else:
+        k = len(a)
+    head, tail = a[:k], [x for x in a[k + 1 :] if x not in (":::", "::::", ":::+", "::::+")]
+    found, tmpl = opts(
+        head,
+        "jNnLlsIaSEd",
+        (
+            "--jobs",
+            "--arg-file",
+            "--colsep",
+            "--sshlogin",
+            "--delimiter",
+            "--tmpdir",
+            "--results",
+            "--joblog",
+            "--workdir",
+            "--env",
+            "--halt",
+        ),
+        True,
+    )
+    c.reads.extend(vals(found, "-a", "--arg-file"))
+    args = tail[:16] if tail and not any(x == "::::" for x in a) else ["$(parallel-input)"]
+    if not tmpl:
+        for x in args:
+            c.code.append(x)
+            p.subparse(x)
+        return set(a)
+    code = " ".join(tmpl)
+    for x in args:
+        line = code.replace("{}", x) if "{}" in code else code + " " + x
+        c.code.append(line)
+        p.subparse(line)
+    return set(a)

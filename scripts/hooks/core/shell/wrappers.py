@@ -1,0 +1,299 @@
+"""Wrappers: programs that run another command (sudo, env, nice, timeout, xargs, ...). Each
+returns the wrapped command's words, or None when the wrapper runs nothing itself."""
+
+from __future__ import annotations
+
+from core.shell.command import cd_to, has, opts, vague, vals
+
+
+def _env_assigns(c, a):
+    i = 0
+    while (
+        i < len(a)
+        and "=" in a[i]
+        and a[i][:1] not in ("-", "=")
+        and a[i].split("=", 1)[0].replace("_", "a").isalnum()
+    ):
+        k, _, v = a[i].partition("=")
+        c.env[k] = v
+        i += 1
+    return a[i:]
+
+
+def w_sudo(c, a, p, raw):
+    found, rest = opts(
+        a[1:],
+        "ugCDhprtTU",
+        (
+            "--user",
+            "--group",
+            "--chdir",
+            "--host",
+            "--prompt",
+            "--role",
+            "--type",
+            "--close-from",
+            "--command-timeout",
+            "--other-user",
+        ),
+        True,
+    )
+    if has(found, "-e", "--edit"):
+        return ["sudoedit"] + rest
+    rest = _env_assigns(c, rest)
+    if not rest and has(found, "-s", "--shell", "-i", "--login"):
+        return ["sh"]  # a root shell reading its stdin
+    return rest or None
+
+
+def w_doas(c, a, p, raw):
+    found, rest = opts(a[1:], "uC", (), True)
+    if not rest and has(found, "-s"):
+        return ["sh"]
+    return rest or None
+
+
+def w_env(c, a, p, raw):
+    i = 1
+    a = list(a)
+    while i < len(a):
+        w = a[i]
+        if w == "--":
+            i += 1
+            break
+        if w in ("-u", "--unset", "-P"):
+            i += 2
+            continue
+        if w in ("-C", "--chdir"):
+            cd_to(p.ctx, a[i + 1] if i + 1 < len(a) else "")
+            i += 2
+            continue
+        if w.startswith("--chdir="):
+            cd_to(p.ctx, w[8:])
+            i += 1
+            continue
+        if (
+            w in ("-S", "--split-string")
+            or w.startswith("--split-string=")
+            or (w.startswith("-S") and len(w) > 2)
+        ):
+            if w in ("-S", "--split-string"):
+                text = a[i + 1] if i + 1 < len(a) else ""
+                i += 2
+            else:
+                text = w[15:] if w.startswith("--") else w[2:]
+                i += 1
+            a[i:i] = text.split()
+            continue
+        if w[:1] == "-" and len(w) > 1:
+            i += 1
+            continue
+        break
+    rest = _env_assigns(c, a[i:])
+    return rest or None
+
+
+def w_plain(short_arg="", long_arg=()):
+    def w(c, a, p, raw):
+        found, rest = opts(a[1:], short_arg, long_arg, True)
+        return rest or None
+
+    return w
+
+
+def w_nice(c, a, p, raw):
+    rest = a[1:]
+    while rest and rest[0][:1] == "-":
+        if rest[0] in ("-n", "--adjustment"):
+            rest = rest[2:]
+        elif rest[0] == "--":
+            rest = rest[1:]
+            break
+        else:
+            rest = rest[1:]
+    return rest or None
+
+
+def w_timeout(c, a, p, raw):
+    found, rest = opts(a[1:], "sk", ("--signal", "--kill-after"), True)
+    return rest[1:] or None
+
+
+def w_time(c, a, p, raw):
+    found, rest = opts(a[1:], "of", ("--output", "--format"), True)
+    for v in vals(found, "-o", "--output"):
+        c.writes.append(v)
+    return rest or None
+
+
+def w_command(c, a, p, raw):
+    found, rest = opts(a[1:], "", (), True)
+    if has(found, "-v", "-V"):
+        return None
+    return rest or None
+
+
+def w_exec(c, a, p, raw):
+    found, rest = opts(a[1:], "a", (), True)
+    return rest or None
+
+
+def w_ionice(c, a, p, raw):
+    found, rest = opts(a[1:], "cnp", ("--class", "--classdata", "--pid", "--pgid", "--uid"), True)
+    if has(found, "-p", "--pid", "-P", "--pgid", "-u", "--uid"):
+        return None
+    return rest or None
+
+
+def w_taskset(c, a, p, raw):
+    found, rest = opts(a[1:], "", (), True)
+    if has(found, "-p", "--pid"):
+        return None
+    return rest[1:] or None
+
+
+def w_chrt(c, a, p, raw):
+    found, rest = opts(a[1:], "T", ("--sched-runtime", "--sched-period", "--sched-deadline"), True)
+    if has(found, "-p", "--pid"):
+        return None
+    return rest[1:] or None
+
+
+def w_chroot(c, a, p, raw):
+    found, rest = opts(a[1:], "", ("--userspec", "--groups"), True)
+    return rest[1:] or None
+
+
+def w_trace(c, a, p, raw):
+    found, rest = opts(a[1:], "oeEpPsSuUaIXb", ("--output",), True)
+    for v in vals(found, "-o", "--output"):
+        c.writes.append(v)
+    if has(found, "-p"):
+        return None
+    return rest or None
+
+
+def w_valgrind(c, a, p, raw):
+    rest = a[1:]
+    while rest and rest[0][:1] == "-":
+        if rest[0].startswith("--log-file="):
+            c.writes.append(rest[0][11:])
+        rest = rest[1:]
+    return rest or None
+
+
+def w_run(short_arg="", long_arg=()):
+    """`uv run`, `poetry run`, `conda run -n x`: the rest is a command."""
+
+    def w(c, a, p, raw):
+        if len(a) < 2 or a[1] != "run":
+            return None
+        found, rest = opts(a[2:], short_arg, long_arg, True)
+        return rest or None
+
+    return w
+
+
+def w_busybox(c, a, p, raw):
+    return a[1:] or None
+
+
+def w_xargs(c, a, p, raw):
+    rest = a[1:]
+    rep = None
+    i = 0
+    n = len(rest)
+    while i < n:
+        w = rest[i]
+        if w == "--":
+            i += 1
+            break
+        if w[:1] != "-" or w == "-":
+            break
+        name, eq, val = w.partition("=")
+        if w[:2] == "--":
+            if name == "--replace":
+                rep = val if eq else "{}"
+            elif name == "--arg-file":
+                c.reads.append(val if eq else (rest[i + 1] if i + 1 < n else ""))
+                i += 0 if eq else 1
+            elif name in ("--eof", "--max-lines"):
+                pass
+            elif not eq and name in (
+                "--max-args",
+                "--max-procs",
+                "--max-chars",
+                "--delimiter",
+                "--process-slot-var",
+            ):
+                i += 1
+            i += 1
+            continue
+        ch = w[1]
+        if ch in "IaLnPsd":
+            val = w[2:]
+            if not val and i + 1 < n:
+                val = rest[i + 1]
+                i += 1
+            if ch == "I":
+                rep = val
+            elif ch == "a":
+                c.reads.append(val)
+        elif ch == "i":
+            rep = w[2:] or "{}"
+        i += 1
+    rest = rest[i:] or ["echo"]
+    feed = "$(xargs-input)"
+    prev = raw.prev.cmd if raw.piped and raw.prev is not None else None
+    if (
+        prev is not None
+        and prev.program == "find"
+        and prev.reads
+        and not any(vague(r) for r in prev.reads)
+    ):
+        feed = prev.reads[0]
+    if rep:
+        return [w.replace(rep, feed) for w in rest]
+    return rest + [feed]
+
+
+w_nohup = w_plain()
+w_stdbuf = w_plain("ioe", ("--input", "--output", "--error"))
+w_caffeinate = w_plain("tw")
+w_proxychains = w_plain("f")
+w_uv = w_run(
+    "p",
+    (
+        "--python",
+        "--with",
+        "--project",
+        "--directory",
+        "--package",
+        "--extra",
+        "--group",
+        "--env-file",
+        "--index",
+        "--from",
+    ),
+)
+w_poetry = w_run()
+w_conda = w_run("np", ("--name", "--prefix"))
+w_micromamba = w_run("np", ("--name",))
+w_nsenter = w_plain("tTSG")
+w_systemd_run = w_plain(
+    "upMEH",
+    (
+        "--unit",
+        "--property",
+        "--machine",
+        "--setenv",
+        "--host",
+        "--description",
+        "--slice",
+        "--uid",
+        "--gid",
+        "--working-directory",
+        "--on-calendar",
+        "--on-active",
+    ),
+)

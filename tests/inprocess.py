@@ -1,0 +1,118 @@
+"""Run a hook script or sane.py inside the test process, as Claude Code would run it.
+
+The script file itself runs (runpy, as `__main__`), so the real entry goes through the real
+`sys.exit(main(...))`: stdin bytes in; exit code, stdout and stderr out. What a fresh
+process would give it is swapped in for the call and put back afterwards: sys.stdin/stdout/
+stderr, sys.argv, os.environ (replaced whole), the cwd, and the module caches that depend on
+the environment (CACHES below). A call that runs longer than its timeout is stopped with
+TimeoutExpired, as subprocess.run would.
+
+Saves the interpreter start and the imports (about 40-50 ms a call on a loaded 2-core box);
+the code under test is the same. tests/test_inprocess.py checks that every module-level cache
+in scripts/hooks is listed in CACHES, and that a call gives the same answer both ways.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import runpy
+import signal
+import subprocess
+import sys
+import threading
+import traceback
+
+# Module-level state in scripts/hooks that a real process starts without: (module, name,
+# how to reset it). A new cache must be added here (tests/test_inprocess.py checks it).
+CACHES = (
+    ("core.shell.analysis", "_home", "none"),  # HOME read once per process
+    ("core.shell.analysis", "_cache", "clear"),  # analyses of recent commands
+    ("core.paths", "_CANDIDATES", "clear"),  # protected paths of one project
+    ("core.paths", "_INODES", "clear"),  # inodes of the protected files of one HOME/project
+)
+# Module-level state that is right to share across calls: the same whatever the environment.
+SHARED = (
+    ("core.learning.schema", "_last_ms"),  # a monotonic id clock, process-wide
+    ("core.shell.effects", "HANDLERS"),  # the program table, completed lazily
+    ("core.shell.programs", "_funcs"),  # the program table's functions, imported lazily
+    ("core.cli.common", "RT"),  # sane.py's runtime: main() starts a fresh one per run
+)
+
+
+class _Timeout(BaseException):
+    """Raised in the script when its time is up; BaseException so fail-open code won't eat it."""
+
+
+def reset_caches() -> None:
+    for module, name, how in CACHES:
+        mod = sys.modules.get(module)
+        if mod is None or not hasattr(mod, name):
+            continue
+        if how == "clear":
+            getattr(mod, name).clear()
+        else:
+            setattr(mod, name, None)
+
+
+def _exit_code(code: object, err: io.TextIOBase) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    err.write("%s\n" % (code,))  # sys.exit("message"): printed, status 1
+    return 1
+
+
+def run(
+    script: str, args: list[str], env: dict[str, str], cwd: str, data: bytes, timeout: float
+) -> tuple[int, bytes, bytes]:
+    """Run `script args` with stdin `data`: (exit code, stdout bytes, stderr bytes)."""
+    out, err = io.BytesIO(), io.BytesIO()
+    stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True)
+    saved_std = sys.stdin, sys.stdout, sys.stderr
+    saved_argv, saved_bytecode = sys.argv, sys.dont_write_bytecode
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    if timer:
+
+        def expire(signum: int, frame: object) -> None:
+            raise _Timeout()
+
+        old_handler = signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+    code = 0
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        os.chdir(cwd)
+        reset_caches()
+        sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
+        sys.argv = [script] + list(args)
+        try:
+            runpy.run_path(script, run_name="__main__")
+        except SystemExit as exc:
+            code = _exit_code(exc.code, stderr)
+        except _Timeout:
+            raise subprocess.TimeoutExpired([script] + list(args), timeout) from None
+        except Exception:  # an uncaught error: the traceback a real process would print
+            traceback.print_exc(file=stderr)
+            code = 1
+    finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old_handler)
+        for s in (stdout, stderr):
+            try:
+                s.flush()
+            except Exception:
+                pass
+        sys.stdin, sys.stdout, sys.stderr = saved_std
+        sys.argv, sys.dont_write_bytecode = saved_argv, saved_bytecode
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        reset_caches()
+    return code, out.getvalue(), err.getvalue()

@@ -1,0 +1,193 @@
+"""scripts/hooks/run: the committed settings name no interpreter; the launcher picks one per
+machine, never one the agent can write or a version-manager shim, and fails per event."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import HOOKS
+
+PY = os.path.abspath(sys.executable)
+OUTSIDE = os.path.join(os.path.expanduser("~"), ".cache", "sane-launcher-tests")
+
+
+@pytest.fixture
+def installed(proj):
+    proj.install()
+    return proj
+
+
+@pytest.fixture
+def outside():
+    """A directory outside the project and the temp dir (where a person's interpreter lives)."""
+    d = os.path.join(OUTSIDE, str(os.getpid()))
+    os.makedirs(d, exist_ok=True)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def choice(proj):
+    return os.path.join(proj.env["XDG_CONFIG_HOME"], "sane-hooks", "python")
+
+
+def launch(proj, hook, payload=None, env=None, which=False, run=None):
+    e = dict(proj.env, CLAUDE_PROJECT_DIR=proj.dir)
+    e.update(env or {})
+    run = run or proj.path("scripts", "hooks", "run")
+    args = ["/bin/sh", run] + (["--which"] if which else []) + [hook]
+    return subprocess.run(
+        args,
+        input=json.dumps(payload or {}).encode(),
+        capture_output=True,
+        env=e,
+        cwd=proj.dir,
+        timeout=60,
+    )
+
+
+def pre_payload(proj):
+    return proj.payload("PreToolUse", tool_name="Read", tool_input={"file_path": "x"})
+
+
+def test_install_records_the_choice_and_every_hook_runs_it(installed):
+    p = installed
+    with open(choice(p)) as fh:
+        rec = fh.read().strip()
+    assert os.path.isabs(rec) and os.access(rec, os.X_OK)
+    for hook in ("saneprompt", "sanetools", "sanetrack", "sanestop"):
+        r = launch(p, hook, which=True)
+        assert r.returncode == 0 and r.stdout.decode().strip() == rec
+    r = launch(p, "sanetools", pre_payload(p))
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_choice_inside_the_project_is_never_run(installed):
+    """A project's .venv is the agent's to write: a recorded choice there is skipped."""
+    p = installed
+    venv_py = p.path(".venv", "bin", "python3")
+    os.makedirs(os.path.dirname(venv_py))
+    with open(venv_py, "w") as fh:
+        fh.write("#!/bin/sh\necho PWNED >&2\nexit 2\n")
+    os.chmod(venv_py, 0o755)
+    with open(choice(p), "w") as fh:
+        fh.write(venv_py + "\n")
+    r = launch(p, "sanetools", which=True)
+    assert r.stdout.decode().strip() != venv_py
+    r = launch(
+        p, "sanetools", pre_payload(p), env={"PATH": os.path.dirname(venv_py) + ":/usr/bin:/bin"}
+    )
+    assert r.returncode == 0 and b"PWNED" not in r.stderr
+
+
+def test_search_skips_shims_and_the_temp_dir_then_records(installed, outside, tmp_path):
+    p = installed
+    os.remove(choice(p))
+    shims = os.path.join(outside, "shims")
+    real = os.path.join(outside, "bin")
+    tmpbin = str(tmp_path / "tmpbin")
+    for d in (shims, real, tmpbin):
+        os.makedirs(d)
+    log = os.path.join(outside, "shim-called")
+    with open(os.path.join(shims, "python3"), "w") as fh:
+        fh.write('#!/bin/sh\necho x >> "%s"\nexec "%s" "$@"\n' % (log, PY))
+    os.chmod(os.path.join(shims, "python3"), 0o755)
+    os.symlink(PY, os.path.join(tmpbin, "python3"))
+    os.symlink(PY, os.path.join(real, "python3"))
+    path = "%s:%s:%s:/usr/bin:/bin" % (shims, tmpbin, real)
+    r = launch(p, "sanetools", which=True, env={"PATH": path})
+    assert r.stdout.decode().strip() == os.path.join(real, "python3")
+    r = launch(p, "sanetools", pre_payload(p), env={"PATH": path})
+    assert r.returncode == 0, r.stderr
+    assert not os.path.exists(log)  # the shim never ran
+    with open(choice(p)) as fh:  # the hook recorded what the search found
+        assert fh.read().strip() == os.path.join(real, "python3")
+
+
+def _no_python_launcher(proj):
+    """The launcher with its known absolute places pointed at nothing (a machine without a
+    system python3); everything else exactly as shipped."""
+    with open(os.path.join(HOOKS, "run")) as fh:
+        text = fh.read()
+    start = text.index("for py in /usr/bin/python3")
+    end = text.index("; do", start)
+    text = text[:start] + "for py in /nonexistent/python3" + text[end:]
+    path = proj.path("scripts", "hooks", "run")
+    with open(path, "w") as fh:
+        fh.write(text)
+    return path
+
+
+def test_no_interpreter_fails_closed_on_pretooluse_only(installed):
+    p = installed
+    os.remove(choice(p))
+    run = _no_python_launcher(p)
+    env = {"PATH": "/nonexistent"}
+    r = launch(p, "sanetools", pre_payload(p), env=env, run=run)
+    assert r.returncode == 2
+    err = r.stderr.decode()
+    assert err.startswith("[sane-hooks] no Python 3.9 or newer found") and "doctor" in err
+    for hook in ("saneprompt", "sanetrack", "sanestop"):
+        r = launch(p, hook, {"hook_event_name": "Stop"}, env=env, run=run)
+        assert r.returncode == 0
+        msg = json.loads(r.stdout)["systemMessage"]
+        assert "sane-hooks is OFF" in msg and "Python 3.9" in msg
+
+
+def test_missing_hook_script_per_event(installed):
+    p = installed
+    for hook, code in (("sanetools", 2), ("sanestop", 0)):
+        os.rename(p.path("scripts", "hooks", hook + ".py"), p.path(hook + ".moved"))
+        r = launch(p, hook, {"hook_event_name": "Stop"})
+        assert r.returncode == code
+        text = r.stderr.decode() if code == 2 else json.loads(r.stdout)["systemMessage"]
+        assert "%s.py is missing" % hook in text and "git checkout -- scripts/hooks" in text
+
+
+def test_unknown_hook_name_is_refused(installed):
+    r = launch(installed, "evil; rm -rf x", {})
+    assert r.returncode == 0 and "unknown hook name" in json.loads(r.stdout)["systemMessage"]
+
+
+def test_too_old_python_is_told_per_event(monkeypatch, capsys):
+    from core import launch as ln
+
+    monkeypatch.setattr(ln.sys, "version_info", (3, 8, 10, "final", 0))
+    assert ln.too_old("sanetools") == 2
+    assert capsys.readouterr().err.startswith("[sane-hooks] ")
+    assert ln.too_old("sanestop") == 0
+    msg = json.loads(capsys.readouterr().out)["systemMessage"]
+    assert "Python 3.8" in msg and "3.9 or newer" in msg
+
+
+def test_missing_pyyaml_denies_pretooluse_and_tells_elsewhere(proj, tmp_path):
+    """An interpreter without pyyaml cannot read the person's config: tool calls are denied
+    (the rules are unknown), the other events say so and let the session go on."""
+    fake = tmp_path / "noyaml" / "yaml"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('no yaml here')\n")
+    proj.config("safemode:\n  allow: []\n")
+    env = {"PYTHONPATH": str(fake.parent)}
+    r = proj.hook("sanetools", pre_payload(proj), env=env)
+    assert r.code == 2 or r.denied
+    text = r.stderr if r.code == 2 else r.denied
+    assert "[sane-hooks] pyyaml is not installed" in text and "pip install pyyaml" in text
+    r = proj.hook("saneprompt", proj.payload("SessionStart", source="startup"), env=env)
+    assert r.code == 0 and "pyyaml is not installed" in r.user
+    r = proj.hook("sanestop", proj.payload("Stop", stop_hook_active=False), env=env)
+    assert r.code == 0
+
+
+def test_settings_name_no_machine_path(installed):
+    p = installed
+    with open(p.path(".claude", "settings.json")) as fh:
+        text = fh.read()
+    for machine in (PY, os.path.dirname(PY), p.home, p.dir, "/usr/bin"):
+        assert machine not in text
+    doc = json.loads(text)
+    for groups in doc["hooks"].values():
+        for h in groups[0]["hooks"]:
+            assert h["command"].startswith('sh "$CLAUDE_PROJECT_DIR/scripts/hooks/run" ')
