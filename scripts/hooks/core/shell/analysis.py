@@ -60,7 +60,7 @@ from core.shell.parser import Parser
 __all__ = ["Analysis", "Command", "Redirect", "analyse", "matches", "sane_args"]
 
 _home = None
-_cache = {}
+_cache: dict = {}
 
 
 class Analysis:

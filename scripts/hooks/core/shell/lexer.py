@@ -106,7 +106,7 @@ class Redirect:
             and self.append == other.append
         )
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]
 
 
 class Raw:
@@ -368,7 +368,7 @@ class Lexer:
         self.T2 = None
         self.ctx = ctx
         self.back = None
-        self.heredocs = []
+        self.heredocs: list = []
         self.test = False
 
     def token(self):

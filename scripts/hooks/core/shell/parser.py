@@ -47,7 +47,7 @@ class Parser(Substitution, Heredoc, Lexer):
         self.depth = depth
         self.pos = pos
         self.arg0 = arg0
-        self.queue = []
+        self.queue: list = []
         self.piped = False
         self.prev = None
         self.funcbody = False

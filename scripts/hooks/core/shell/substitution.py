@@ -27,14 +27,25 @@ from core.shell.lexer import (
     SPLIT,
     WORD,
     Bound,
+    Lexer,
     ansi_escape,
     backtick_escape,
     scan_escapes,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing imports re: not on the hot path
+    from typing import Any
 
-class Substitution:
+
+class Substitution(Lexer):
     """$-expansions, backticks and process substitution (a mixin of Parser)."""
+
+    pos: Any  # set by Parser: positional parameters, or DYNPOS in a function body
+    arg0: str
+
+    def child(self, text: str, pos: Any, arg0: str) -> Lexer:
+        raise NotImplementedError  # Parser's
 
     def ansi_c(self, i, segs):
         """$'...' with its escapes decoded ($'\\x72\\x6d' is rm)."""
