@@ -73,6 +73,56 @@ def patho(rounds):
     return worst[0]
 
 
+FITTING = {  # shapes whose cost is in the gates: the largest of each that fits the budget
+    "flat paths": lambda n: "cat " + " ".join("d%d/f" % i for i in range(n)),
+    "one deep path": lambda n: "cat " + "/".join(["a"] * n),
+    "paths 8 deep": lambda n: "cat " + " ".join("/".join(["d%d" % i] * 8) for i in range(n)),
+    "cd a && ... cat x": lambda n: "cd a && " * n + "cat x",
+    "cat a; ...": lambda n: "cat a; " * n,
+    "brace words": lambda n: "cat {1..%d}/x" % n,
+}
+
+
+def largest(make, hi=200000):
+    lo = 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if analyse(make(mid), home=HOME).too_complex:
+            hi = mid - 1
+        else:
+            lo = mid
+    return lo
+
+
+def through_gates():
+    """The largest command of each shape that fits, through PreToolUse in-process (the
+    gates' path lookups included; no interpreter start, no lock wait)."""
+    import tempfile
+
+    from conftest import Project
+    from core import engine
+
+    proj = Project(tempfile.mkdtemp())
+    saved = dict(os.environ)
+    os.environ.update(proj.env, CLAUDE_PROJECT_DIR=proj.dir)
+    worst = 0.0
+    try:
+        for name, make in FITTING.items():
+            n = largest(make, 256 if name == "brace words" else 200000)
+            cmd = make(n)
+            payload = proj.payload("PreToolUse", tool_name="Bash", tool_input={"command": cmd})
+            t = time.perf_counter()
+            engine.handle("sanetools", payload, proj.dir)
+            dt = time.perf_counter() - t
+            worst = max(worst, dt)
+            print("  %-20s n=%6d %7d bytes  %6.1f ms" % (name, n, len(cmd), dt * 1e3))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    print("largest fitting commands through the gates: worst %.1f ms" % (worst * 1e3))
+    return worst
+
+
 def import_cost(runs=15):
     code = (
         "import sys, time; sys.path.insert(0, %r); t = time.perf_counter(); "
@@ -111,6 +161,7 @@ def main(argv=None):
             % (name, min(ts) * 1e3, a.unknown, "; ".join(a.reasons[:2]))
         )
     worst = patho(3 if args.quick else 5)
+    through_gates()
     lo, mid = import_cost(5 if args.quick else 15)
     print(
         "import core.shell: min %.2f ms, median %.2f ms (shell_tools loads on first use)"

@@ -1108,5 +1108,36 @@ C("if true; then", p=["true"], why="bash would refuse; nothing harmful is parsed
 C("cat <<", u=True, p=["cat"])
 C("echo > ", u=True, p=["echo"])
 
+# --- shell-parse: the parser's own families (kept at the end for clean merges) ----------
+# (( is arithmetic only when its paren closes right before another ); else subshells
+C("((rm x) && ls)", w=["x"], p=["rm", "ls"], why="subshells, not arithmetic")
+C("((rm x)|cat)", w=["x"], p=["rm", "cat"])
+C("(( (n) * 2 )) && ls", p=["ls"], why="arithmetic: nothing runs inside")
+C("echo $((rm y) )", w=["y"], p=["rm", "echo"], why="a command substitution of a subshell")
+C("echo $(( $(rm z) + 1 ))", w=["z"], p=["rm", "echo"])
+# parameter forms: the default of an unknown variable is a path the word can be
+C('cat "${X:=.env}"', r=[".env"], p=["cat"], why="X unset: the default is read")
+C("cat ${CFG:-.env.local}", r=[".env.local"], p=["cat"])
+C('cat "${X:+id_rsa}"', r=["id_rsa"], p=["cat"])
+C("cat ${HOME:?x}/.docker/config.json", r=[H + "/.docker/config.json"], p=["cat"])
+C('cat "${HOME%/}/.ssh/id_rsa"', r=[H + "/.ssh/id_rsa"], p=["cat"])
+C('F=/x/.env.bak; cat "${F%.bak}"', r=["/x/.env"], p=["cat"])
+C('X=notes.txt; cat "${X:-.env}"', r=["notes.txt"], nr=[".env"], p=["cat"])
+# heredocs and herestrings fed to a shell are code
+C("bash <<EOF\nrm -rf src\nEOF", w=["src"], d=True, p=["bash", "rm"])
+C("sh <<-'EOF'\n\trm -rf src\n\tEOF", w=["src"], d=True, p=["sh", "rm"])
+C("zsh <<< 'rm -rf src'", w=["src"], d=True, p=["zsh", "rm"])
+# quoted glob characters are names
+C("echo '/*'", p=["echo"], why="quoted: not a glob of /")
+C("printf '%s\\n' \"*.py\"", p=["printf"])
+# past the work budget: too complex to check (denied as [blocked-path] in every mode)
+C(
+    "rm {1..256}/%s README.md" % "/".join(["a"] * 3000),
+    u=True,
+    hint="read-blocked",
+    why="expansion times path length",
+)
+C("cd a && " * 3000 + "cat x", u=True, hint="read-blocked", why="repeated cd")
+C("echo $'" + "\\x41" * 100000 + "'", u=True, hint="read-blocked", why="escapes by the thousand")
 # the default-deny families (effects, remote changes, runners) live in their own file
 import shell_corpus_effects  # noqa: E402,F401

@@ -458,6 +458,28 @@ def test_unknown_variable_default_forms_read_their_default(op, shape):
     assert default in a.reads, (word, a)
 
 
+@pytest.mark.parametrize(
+    "word,read",
+    [
+        ('"${X:-".env"}"', ".env"),
+        ("${X:-'.env'}", ".env"),
+        ("${X:-\\.env}", ".env"),
+        ('"${X:-$HOME/.ssh/id_rsa}"', HOME + "/.ssh/id_rsa"),
+        ("${X:-~/.ssh/id_rsa}", HOME + "/.ssh/id_rsa"),
+        ("${X:=${HOME}/.netrc}", HOME + "/.netrc"),
+        ('${X-"$HOME"/.pgpass}', HOME + "/.pgpass"),
+    ],
+)
+def test_default_words_are_expanded_like_bash(word, read):
+    a = analyse("cat " + word, home=HOME)
+    assert read in a.reads, (word, a)
+
+
+def test_commands_in_a_default_are_judged_once():
+    a = analyse("cat ${X:-$(rm q)}", home=HOME)
+    assert [c.program for c in a.commands] == ["rm", "cat"] and a.writes == ["q"], a
+
+
 def test_default_forms_of_a_known_variable_take_its_value():
     a = analyse('X=notes.txt; cat "${X:-.env}" "${X:+b.txt}" "${X:?}"', home=HOME)
     assert a.reads == ["notes.txt", "b.txt"], a

@@ -36,11 +36,6 @@ class Budget:
         if self.left < 0:
             raise Bound("%s (more work than the analysis allows)" % TOO_COMPLEX)
 
-    def __isub__(self, n: int) -> Budget:
-        """`ctx.budget -= n` spends too (older call sites)."""
-        self.spend(n)
-        return self
-
     def paths(self, paths) -> None:
         """Charge the paths the gates will look up: each by its length and depth."""
         n = 0

@@ -34,7 +34,7 @@ __all__ = ["Command", "expand", "prog_name"]
 def expand(raw, p):
     """Judge one raw simple command; append its Command(s) to the analysis."""
     ctx = p.ctx
-    ctx.budget -= 32  # judging a command costs about four tokens
+    ctx.budget.spend(32)  # judging a command costs about four tokens
     words = raw.words
     c = Command()
     for name, val, dyn in raw.assigns:

@@ -8,8 +8,10 @@ interpreter) is judged later, from Redirect.body.
 
 from __future__ import annotations
 
+from core.shell.lexer import Lexer
 
-class Heredoc:
+
+class Heredoc(Lexer):
     """Reads the pending heredoc bodies (a mixin of Parser)."""
 
     def read_heredocs(self):

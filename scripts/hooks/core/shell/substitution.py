@@ -27,17 +27,20 @@ from core.shell.lexer import (
     SPLIT,
     WORD,
     Bound,
+    Lexer,
     ansi_escape,
     backtick_escape,
     scan_escapes,
 )
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # typing imports re: not on the hot path
+    from typing import Any
+
     from core.shell.lexer import Ctx
 
 
-class Substitution:
+class Substitution(Lexer):
     """$-expansions, backticks and process substitution (a mixin of Parser)."""
 
     # Parser's (its Lexer's) attributes, declared for the type checker
@@ -45,6 +48,11 @@ class Substitution:
     T: str
     n: int
     ctx: Ctx
+    pos: Any  # set by Parser: positional parameters, or DYNPOS in a function body
+    arg0: str
+
+    def child(self, text: str, pos: Any, arg0: str) -> Lexer:
+        raise NotImplementedError  # Parser's
 
     def ansi_c(self, i, segs):
         """$'...' with its escapes decoded ($'\\x72\\x6d' is rm)."""
@@ -193,23 +201,26 @@ class Substitution:
         the value when the analysis knows X; when it does not, the default forms stand for
         both words they can make, X's value and w (so `cat "${X:=.env}"` reads .env)."""
         op = rest[:2] if rest[:2] in _OPS2 else rest[:1]
-        word = rest[len(op) :]
-        static = not any(ch in word for ch in "$`\\'\"")
         kind = op[-1:]
         dyn = ("$" + name if name[0] in NAME0 else src, DYN)
-        if op not in _OPS or not static:
+        if op not in _OPS:
             segs.append((src, DYN))
-        elif kind in "-=":
+            return
+        word = rest[len(op) :]
+        static = True
+        if any(ch in word for ch in "$`\\'\"~"):
+            word, static = self.default_word(word)
+        if kind in "-=":
             if v:
                 segs.append((v, QUOTED))
-            elif v == "":
+            elif v == "" and static:
                 if kind == "=":
                     self.ctx.vars[name] = word
                 segs.append((word, QUOTED))
             else:
                 segs.append((src + "\0" + word, ALT))
         elif kind == "+":
-            if v is None:
+            if v is None or v and not static:
                 segs.append((src + "\0" + word, ALT))
             else:
                 segs.append((word if v else "", QUOTED))
@@ -217,8 +228,38 @@ class Substitution:
             segs.append((v, QUOTED) if v else dyn)  # unset: bash stops with an error
         elif v is None:
             segs.append(dyn)
+        elif not static:
+            segs.append((src, DYN))
         else:
             segs.append((_strip(v, word, op, self.ctx), QUOTED))
+
+    def default_word(self, text: str) -> tuple[str, bool]:
+        """The w of ${X:-w} after its own expansions and quote removal ($HOME, ~, quotes,
+        $( ) dynamic): (its text, True when nothing in it is dynamic).  The commands inside
+        were judged when the braces were scanned, so they are not judged twice."""
+        ctx = self.ctx
+        finalise = ctx.finalise
+        ctx.finalise = _skip
+        try:
+            sub = self.child(text, self.pos, self.arg0)
+            out = []
+            static = True
+            i = 0
+            n = len(text)
+            while i < n:
+                while i < n and text[i] in " \t\n":
+                    i += 1
+                if i >= n:
+                    break
+                segs, i = sub.lex_word(i)
+                w = "".join(t for t, k in segs if k != SPLIT)
+                if segs and segs[0][1] == LIT and w[:1] == "~":
+                    w = self.tilde(w)
+                out.append(w)
+                static = static and all(k != DYN for _, k in segs)
+        finally:
+            ctx.finalise = finalise
+        return " ".join(out), static
 
     def cmdsubst(self, i, segs):
         """$( list ): its commands run here; the word's value is dynamic."""
@@ -377,6 +418,10 @@ class Substitution:
         self.queue.append(RESTORE)
         self.piped, self.prev = saved
         return (WORD, ["/dev/fd/63"], 0)
+
+
+def _skip(raw, parser) -> None:
+    """A finaliser that judges nothing (a text parsed a second time)."""
 
 
 _OPS2 = (":-", ":=", ":+", ":?", "##", "%%")
