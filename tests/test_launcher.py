@@ -129,7 +129,7 @@ def test_no_interpreter_fails_closed_on_pretooluse_only(installed):
     r = launch(p, "sanetools", pre_payload(p), env=env, run=run)
     assert r.returncode == 2
     err = r.stderr.decode()
-    assert err.startswith("[sane-hooks] no Python 3.9 or newer found") and "doctor" in err
+    assert err.startswith("[self-protection] sane-hooks cannot run, so every tool call is denied: no Python 3.9 or newer found") and "doctor" in err
     for hook in ("saneprompt", "sanetrack", "sanestop"):
         r = launch(p, hook, {"hook_event_name": "Stop"}, env=env, run=run)
         assert r.returncode == 0
@@ -157,7 +157,7 @@ def test_too_old_python_is_told_per_event(monkeypatch, capsys):
 
     monkeypatch.setattr(ln.sys, "version_info", (3, 8, 10, "final", 0))
     assert ln.too_old("sanetools") == 2
-    assert capsys.readouterr().err.startswith("[sane-hooks] ")
+    assert capsys.readouterr().err.startswith("[self-protection] sane-hooks cannot run")
     assert ln.too_old("sanestop") == 0
     msg = json.loads(capsys.readouterr().out)["systemMessage"]
     assert "Python 3.8" in msg and "3.9 or newer" in msg
@@ -174,7 +174,7 @@ def test_missing_pyyaml_denies_pretooluse_and_tells_elsewhere(proj, tmp_path):
     r = proj.hook("sanetools", pre_payload(proj), env=env)
     assert r.code == 2 or r.denied
     text = r.stderr if r.code == 2 else r.denied
-    assert "[sane-hooks] pyyaml is not installed" in text and "pip install pyyaml" in text
+    assert "[self-protection] pyyaml is not installed" in text and "pip install pyyaml" in text
     r = proj.hook("saneprompt", proj.payload("SessionStart", source="startup"), env=env)
     assert r.code == 0 and "pyyaml is not installed" in r.user
     r = proj.hook("sanestop", proj.payload("Stop", stop_hook_active=False), env=env)

@@ -138,7 +138,7 @@ def _no_yaml(ctx: Ctx, errors: list[str]) -> None:
     fix = "%s -m pip install pyyaml" % (sys.executable or "python3")
     if ctx.event == "PreToolUse":
         ctx.answer.deny(
-            "[sane-hooks] pyyaml is not installed for %s, so %s cannot be read and the "
+            "[self-protection] pyyaml is not installed for %s, so %s cannot be read and the "
             "person's rules are unknown. Stop and ask the person to run `%s` (or "
             "`python3 scripts/hooks/sane.py doctor`)." % (sys.executable, ", ".join(missing), fix)
         )

@@ -16,7 +16,9 @@ def refuse(hook, text):
     """Exit code for `hook` when the hooks cannot work: 2 with the reason for PreToolUse,
     0 with a systemMessage for the others."""
     if hook == "sanetools":
-        sys.stderr.write("[sane-hooks] " + text + "\n")
+        sys.stderr.write(
+            "[self-protection] sane-hooks cannot run, so every tool call is denied: " + text + "\n"
+        )
         return 2
     sys.stdout.write(json.dumps({"systemMessage": "sane-hooks is OFF for this event: " + text}))
     sys.stdout.write("\n")
