@@ -86,6 +86,13 @@ class Command:
         "reasons",
         "stdin_is_data",
         "text",
+        "wrappers",
+        "code",
+        "cwd",
+        "remote",
+        "runner",
+        "tree",
+        "named",
     )
 
     def __init__(self, argv):
@@ -95,6 +102,11 @@ class Command:
         self.reads, self.writes, self.reasons = [], [], []
         self.destructive = self.unknown = self.stdin_is_data = False
         self.text = " ".join(argv)
+        # the shell Command's other fields, so policy reads both the same way
+        self.wrappers, self.code, self.tree = [], [], []
+        self.cwd = None
+        self.remote = self.runner = False
+        self.named = argv[1:]  # checked against protected paths when the cmdlet is unknown
 
 
 class Analysis:
