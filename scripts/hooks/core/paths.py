@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
+if TYPE_CHECKING:
+    from typing import Callable
+
 CASE_INSENSITIVE = sys.platform in ("darwin", "win32")
 
 # Project files of INTERFACES.md's table: written only through sane.py.
@@ -214,7 +218,7 @@ def untouchable(path, cwd, home=None):
             return True
         if fp.endswith("/.claude/state.json.lock"):
             return True
-    return same_inode(path, cwd, home, _untouchable_files()) is not None
+    return same_inode(path, cwd, home, _untouchable_files) is not None
 
 
 def _untouchable_files() -> list[str]:
@@ -254,16 +258,17 @@ def stat_isreg(mode: int) -> bool:
     return mode & 0o170000 == 0o100000
 
 
-def same_inode(path: str, cwd: str, home: str | None, files) -> str | None:
-    """The file among `files` that `path` is a hard link of, or None. A file with one link
-    is nobody's other name, so this costs one stat for almost every path."""
+def same_inode(path: str, cwd: str, home: str | None, files: Callable[[], list[str]]) -> str | None:
+    """The file among `files()` that `path` is a hard link of, or None. A file with one link
+    is nobody's other name, so this costs one stat for almost every path, and `files()` is
+    asked only for a file with more than one link."""
     try:
         st = os.stat(normalise(path, cwd, home))
     except (OSError, ValueError):
         return None
     if st.st_nlink < 2 or not stat_isreg(st.st_mode):
         return None
-    return _inodes(list(files)).get((st.st_dev, st.st_ino))
+    return _inodes(list(files())).get((st.st_dev, st.st_ino))
 
 
 def _squash(text):
@@ -393,7 +398,7 @@ def protected(
     for f in runs:
         if _fold(f) in checked:
             return "run by a command in the settings or .mcp.json (%s)" % f, "runs-outside"
-    link = same_inode(path, cwd, home, _link_targets(project, cfg, home, runs))
+    link = same_inode(path, cwd, home, lambda: _link_targets(project, cfg, home, runs))
     if link:
         return "the same file as %s" % link, "link"
     return None
