@@ -537,7 +537,7 @@ class Lexer:
                 i = k
             else:
                 break
-            ctx.budget.spend(1)
+            ctx.budget.spend(3)  # a segment: a tuple, a find and a slice
         if i == start:  # defensive: always make progress
             segs.append((s[i], LIT))
             i += 1
