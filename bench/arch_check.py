@@ -44,6 +44,14 @@ def _resolve(mod: str, node: ast.ImportFrom, is_pkg: bool) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+def _type_only(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING"
+    )
+
+
 def edges(mods: dict[str, str]) -> tuple[dict[str, set[str]], list[str]]:
     """Import graph between our modules, and the private names imported across modules."""
     graph: dict[str, set[str]] = {m: set() for m in mods}
@@ -52,7 +60,12 @@ def edges(mods: dict[str, str]) -> tuple[dict[str, set[str]], list[str]]:
         with open(path, encoding="utf-8") as fh:
             tree = ast.parse(fh.read(), path)
         is_pkg = path.endswith("__init__.py")
+        # `if TYPE_CHECKING:` imports never run: only the type checker follows them, so they
+        # form no import cycle and cost nothing.
+        type_only = {id(n) for t in ast.walk(tree) if _type_only(t) for n in ast.walk(t)}
         for node in ast.walk(tree):
+            if id(node) in type_only:
+                continue
             targets = []
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]

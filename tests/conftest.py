@@ -25,12 +25,18 @@ HOOKS = os.path.join(ROOT, "scripts", "hooks")
 PAYLOADS = os.path.join(ROOT, "tests", "fixtures", "payloads")  # copied from shared/protocol
 sys.path.insert(0, HOOKS)
 ALL_PROCESSES = os.environ.get("SANE_TEST_PROCESSES") == "1"
+inprocess.memo_interpreter_probe()
 
 
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "process: run proj.hook and proj.cli as real processes in this test"
     )
+    # Current bytecode beside the sources (gitignored), as a hook process leaves it: `install`
+    # brings it along, so each test's install compiles nothing.
+    import compileall
+
+    compileall.compile_dir(HOOKS, quiet=2)
 
 
 def pytest_collection_finish(session):
@@ -148,6 +154,7 @@ class Project:
         bytes stdout and stderr."""
         path = script if os.path.isabs(script) else os.path.join(HOOKS, script)
         argv = [sys.executable, path] + list(args)
+        env = dict(self.env) if env is None else env
         if process is None:
             process = self.process or _interpreter_env(env) or _other_thread()
         if process:
@@ -302,6 +309,50 @@ def _takes_project(args):
 @pytest.fixture
 def proj(tmp_path, request):
     return Project(str(tmp_path), process=request.node.get_closest_marker("process") is not None)
+
+
+class Gates:
+    """Gates in-process: `c = ctx("Write", {"file_path": ..., "content": ...})` builds the Ctx
+    (state verified and read, config loaded) and the Facts the engine builds for that
+    PreToolUse call on `proj`, so any `gate(c, c.facts)` runs as in the hook. Other events:
+    `ctx(event="Stop", hook="sanestop", ...)` (no tool: c.facts is None). The state is read
+    without keeping the lock, so proj.hook/cli can run between; what a gate changes stays in
+    c.state (nothing is written). The test runs in the project's environment and cwd."""
+
+    def __init__(self, proj, monkeypatch):
+        self.proj = proj
+        env = dict(proj.env, CLAUDE_PROJECT_DIR=proj.dir)
+        for k in list(os.environ):
+            if k not in env:
+                monkeypatch.delenv(k)
+        for k, v in env.items():
+            monkeypatch.setenv(k, v)
+        monkeypatch.chdir(proj.dir)
+
+    def __call__(self, tool=None, tool_input=None, event="PreToolUse", hook="sanetools", **fields):
+        from core import config, engine, policy
+        from core.state import Store
+
+        inprocess.reset_caches()
+        if tool is not None:
+            fields.update(tool_name=tool, tool_input={} if tool_input is None else tool_input)
+        payload = self.proj.payload(event, **fields)
+        store = Store(self.proj.dir)
+        try:
+            store.open()
+        finally:
+            store.close()
+        cfg = config.load(self.proj.dir, store.state["cache"].setdefault("yaml", {}))
+        c = engine.Ctx(hook, event, payload, self.proj.dir, store, cfg)
+        if tool is not None:
+            c.facts = policy.facts_for(c.tool, c.tool_input, c.cwd, c.project, c.home, c.cfg)
+        return c
+
+
+@pytest.fixture
+def ctx(proj, monkeypatch):
+    """Build a hook's Ctx (and Facts) for `proj` in-process; see Gates."""
+    return Gates(proj, monkeypatch)
 
 
 def load_payload(name, project=None):

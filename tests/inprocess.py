@@ -25,19 +25,80 @@ import traceback
 
 # Module-level state in scripts/hooks that a real process starts without: (module, name,
 # how to reset it). A new cache must be added here (tests/test_inprocess.py checks it).
+# how: "none" sets it to None, "clear" empties it, "fresh" puts a new instance of its class.
 CACHES = (
     ("core.shell.analysis", "_home", "none"),  # HOME read once per process
     ("core.shell.analysis", "_cache", "clear"),  # analyses of recent commands
     ("core.paths", "_CANDIDATES", "clear"),  # protected paths of one project
-    ("core.paths", "_INODES", "clear"),  # inodes of the protected files of one HOME/project
+    ("core.paths", "_INODES", "clear"),  # inodes of the protected files (hard links)
+    ("core.hookfiles", "_CACHE", "clear"),  # files the settings run, git hook dirs
+    ("core.gitrun", "_FILTERS", "clear"),  # filter drivers a repository config names
+    ("core.cli.common", "RT", "fresh"),  # how this process runs sane.py (direct, hand-off)
 )
 # Module-level state that is right to share across calls: the same whatever the environment.
 SHARED = (
     ("core.learning.schema", "_last_ms"),  # a monotonic id clock, process-wide
     ("core.shell.effects", "HANDLERS"),  # the program table, completed lazily
-    ("core.shell.programs", "_funcs"),  # the program table's functions, imported lazily
-    ("core.cli.common", "RT"),  # sane.py's runtime: main() starts a fresh one per run
+    ("core.shell.programs", "_funcs"),  # program handlers, imported lazily
 )
+
+
+def _memo_gettext_find() -> None:
+    """argparse looks its messages up through gettext.find on every add_argument: about 0.15 ms
+    of stat calls each, some 20 ms per sane.py call. The answer depends only on the arguments,
+    the locale variables and the installed catalogues, so one lookup per key is the same."""
+    import gettext
+
+    find = getattr(gettext.find, "__wrapped__", gettext.find)
+    memo: dict = {}
+
+    def cached_find(domain, localedir=None, languages=None, all=False):  # noqa: A002
+        key = (
+            domain,
+            localedir,
+            tuple(languages) if languages is not None else None,
+            all,
+            tuple(os.environ.get(k) for k in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")),
+        )
+        if key not in memo:
+            memo[key] = find(domain, localedir, languages, all)
+        hit = memo[key]
+        return list(hit) if isinstance(hit, list) else hit
+
+    cached_find.__wrapped__ = find  # type: ignore[attr-defined]
+    gettext.find = cached_find
+
+
+_memo_gettext_find()
+
+
+def memo_interpreter_probe() -> None:
+    """`install` asks the interpreter for its version and pyyaml in a child process (about
+    0.1 s) whenever the HOME has no recorded choice, i.e. once per test. The answer depends
+    only on that interpreter file, so it is asked once per file (path and stat) per session;
+    a failed probe is not remembered."""
+    try:
+        from core.cli import interp
+    except ImportError:
+        return
+    probe = getattr(interp.probe, "__wrapped__", interp.probe)
+    memo: dict = {}
+
+    def cached_probe(python: str, timeout: float = 10.0) -> dict | None:
+        try:
+            st = os.stat(python)
+            key = (python, os.path.realpath(python), st.st_ino, st.st_size, st.st_mtime_ns)
+        except (OSError, ValueError, TypeError):
+            return probe(python, timeout)
+        if key not in memo:
+            info = probe(python, timeout)
+            if info is None:
+                return None
+            memo[key] = info
+        return dict(memo[key])
+
+    cached_probe.__wrapped__ = probe  # type: ignore[attr-defined]
+    interp.probe = cached_probe
 
 
 class _Timeout(BaseException):
@@ -51,6 +112,8 @@ def reset_caches() -> None:
             continue
         if how == "clear":
             getattr(mod, name).clear()
+        elif how == "fresh":
+            setattr(mod, name, type(getattr(mod, name))())
         else:
             setattr(mod, name, None)
 

@@ -236,6 +236,6 @@ def test_fuzz_hook(proj, hook):
 def test_fuzz_sample_through_real_processes(proj, hook):
     r = random.Random(f"sane-fuzz-proc-{hook}")
     for _ in range(25):
-        res = proj.hook(hook, None, raw=payload(r, proj.dir))
+        res = proj.hook(hook, None, raw=payload(r, proj.dir), process=True)
         assert res.code in (0, 2)
     assert proj.state()["verified"]

@@ -370,7 +370,8 @@ def test_tamper_locked_state_refuses_the_request(sp):
         {"stdout": cli.stdout, "stderr": "", "interrupted": False},
         tool_use_id="t-tam",
     )
-    assert "applied by the hooks" not in post.context
+    assert "applied by the hooks" not in post.context and "[tamper]" in post.context
+    assert met(sp) == [False, False]
 
 
 # ------------------------------------------------------------------ reading, and exit codes
@@ -390,6 +391,7 @@ READS = [
     ["intent", "list"],
     ["intent", "show"],
     ["trace", "verify"],
+    ["doctor"],
 ]
 
 
@@ -400,10 +402,14 @@ def test_reading_subcommands_work_and_say_what_was_not_verified(sp, args):
     before = state_bytes(sp)
     cli, post = call(sp, args, "t-read-" + "-".join(args))
     assert cli.returncode == 0, cli.stderr
-    if args[0] not in ("trace",):
+    if args[0] == "doctor":
+        assert "state      not checked here" in cli.stdout and "0 problems" in cli.stdout
+    elif args[0] != "trace":
         assert "signature was not checked" in cli.stderr, cli.stderr
     assert MARK not in cli.stdout
     assert not os.path.exists(key_file(sp))
+    if args[:2] in (["learn", "list"], ["learn", "search"], ["learn", "stats"]):
+        assert "personal learnings" in cli.stderr and "left out" in cli.stderr
     if args == ["status", "--json"]:
         doc = json.loads(cli.stdout)
         assert doc["verified"] is False and "not checked" in doc["problem"]
@@ -499,3 +505,56 @@ def test_forged_help_request_never_spills_onto_the_hook_output(sp):
     )
     assert post.json is not None and "NOT applied" in post.context
     assert met(sp) == [False, False]
+
+
+# ------------------------------------------------------------------ the request parser
+
+
+def test_requests_in_reads_only_marked_lines_within_bounds():
+    from core import handoff
+    from core.cli.common import REQUEST_LIMIT
+
+    good = _req(["loop", "check", "1"])
+    text = "noise\n%s  \nnot %s\n    %s\n" % (good, good, good)  # indented: quoted output
+    assert [r for r, _ in handoff.requests_in(text)] == [{"v": 1, "args": ["loop", "check", "1"]}]
+    assert handoff.requests_in("plain output, no request") == []
+    found = handoff.requests_in(MARK + " {not json\n" + MARK + ' {"v": 1}\n')
+    assert [p for _, p in found] == [
+        "a request that is not valid JSON (cut short?)",
+        "a request without its arguments",
+    ]
+    big = MARK + " " + json.dumps({"v": 1, "args": ["x" * REQUEST_LIMIT]})
+    assert handoff.requests_in(big)[0][0] is None
+    many = handoff.requests_in((good + "\n") * 20)
+    assert len(many) == handoff.MAX_REQUESTS + 1 and many[-1][0] is None
+
+
+def test_request_too_large_for_one_call_is_refused_by_the_cli(sp, tracker):  # noqa: F811
+    closed_ticket(sp, tracker)
+    sp.stop()
+    cands = [cand(summary="Learning number %d about the parser cache" % i) for i in range(20)]
+    for c in cands:
+        c["detail"] = c["detail"] * 4
+    cli, post = call(sp, ["learn", "reflect", sp.sid], "t-big", input=json.dumps(cands))
+    assert cli.returncode == 1 and "split it into several calls" in cli.stderr
+    assert MARK not in cli.stdout and gate(sp)["status"] == "blocked"
+
+
+def test_subagent_observation_is_bound_to_the_agent_that_was_authorised(sp):
+    sp.prompt("work on the login")
+    args = ["learn", "observe", sp.sid, "the fixture leaks a socket", "--project", sp.dir]
+    command = CLI + " " + shlex.join(args)
+    kw = {"tool_use_id": "t-sub", "agent_id": "sub-1", "agent_type": "Explore"}
+    assert sp.pre("Bash", {"command": command}, **kw).denied is None
+    cli = sp.cli(*args, env={"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": sp.sid})
+    assert cli.returncode == 0 and MARK in cli.stdout
+    resp = {"stdout": cli.stdout, "stderr": "", "interrupted": False}
+    other = sp.post("Bash", {"command": command}, resp, **dict(kw, agent_id="sub-2"))
+    assert "ignored a request" in other.context
+    assert "socket" not in json.dumps(sp.session_state().get("learning") or {})
+    kw["tool_use_id"] = "t-sub-2"  # the same call again, PostToolUse from the same agent
+    assert sp.pre("Bash", {"command": command}, **kw).denied is None
+    mine = sp.post("Bash", {"command": command}, resp, **kw)
+    assert "applied by the hooks" in mine.context
+    obs = json.dumps(sp.session_state()["learning"])
+    assert "socket" in obs and "sub-1" in obs

@@ -21,7 +21,7 @@ def _module_name(path: str) -> str:
 
 def _written_globals(tree: ast.Module) -> set[str]:
     """Module-level names that a function rebinds (`global x`) or mutates in place
-    (`x[k] = v`, `x.clear()`, `x.append(...)`, ...) without a local of the same name."""
+    (`x[k] = v`, `x.a = v`, `x.clear()`, `x.append(...)`, ...) without a local of that name."""
     top = set()
     for node in tree.body:
         targets = []
@@ -49,7 +49,7 @@ def _written_globals(tree: ast.Module) -> set[str]:
             if isinstance(n, ast.Global):
                 found.update(n.names)
             elif isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store):
-                if isinstance(n.value, ast.Name) and isinstance(n, ast.Subscript):
+                if isinstance(n.value, ast.Name):
                     found.add(n.value.id)
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
                 base = n.func.value
@@ -158,3 +158,57 @@ def test_the_process_marker_runs_real_processes(proj):
     assert proj.process
     r = proj.pre("Read", {"file_path": proj.path("a.py")})
     assert r.code == 0 and r.denied is None
+
+
+def test_ctx_fixture_runs_the_gate_functions_as_the_hook_does(proj, ctx):
+    from core import gates_pre, research
+
+    secret = os.path.join(proj.home, ".ssh", "id_rsa")
+    c = ctx("Read", {"file_path": secret})
+    assert gates_pre.blocked_paths(c, c.facts).startswith("[blocked-path]")
+    assert proj.pre("Read", {"file_path": secret}).denied.startswith("[blocked-path]")
+
+    write = ("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
+    c = ctx(*write)
+    assert c.facts.tool == "Write" and gates_pre.blocked_paths(c, c.facts) is None
+    assert research.gate(c, c.facts).startswith("[research-gate]")
+    proj.research()  # the real hooks, between two gate checks: the lock is not held
+    c = ctx(*write)
+    assert research.gate(c, c.facts) is None
+    gates_pre.on_pre_tool(c)  # every gate, as sanetools runs them
+    assert not c.answer.blocked
+    assert proj.pre(*write).denied is None
+
+    c = ctx(event="Stop", hook="sanestop", stop_hook_active=False)
+    assert c.facts is None and c.event == "Stop" and c.sid == proj.sid
+
+
+def test_install_reuses_current_bytecode_and_the_copy_runs(proj, monkeypatch):
+    import compileall
+    import py_compile
+
+    compileall.compile_dir(HOOKS, quiet=2)
+    compiled = []
+    real = py_compile.compile
+    monkeypatch.setattr(
+        py_compile, "compile", lambda f, *a, **k: compiled.append(f) or real(f, *a, **k)
+    )
+    proj.install()
+    assert compiled == []  # every module's .pyc came along and is current for the copy
+    copy = proj.path("scripts", "hooks", "sane.py")
+    r = proj.run(copy, ["status", "--json", "--project", proj.dir], env=proj.env, process=True)
+    assert r.returncode == 0 and json.loads(r.stdout)["verified"] is not None
+    proj.write(
+        "scripts/hooks/core/hookio.py",
+        "# changed\n" + open(proj.path("scripts/hooks/core/hookio.py")).read(),
+    )
+    proj.install()  # a changed copy is put back, with the bytecode that goes with it
+    from importlib.util import cache_from_source
+
+    for rel in ("core/hookio.py", "sane.py"):
+        src, dst = os.path.join(HOOKS, rel), proj.path("scripts", "hooks", rel)
+        assert open(dst).read() == open(src).read()
+        assert (
+            open(cache_from_source(dst), "rb").read() == open(cache_from_source(src), "rb").read()
+        )
+    assert compiled == []

@@ -281,3 +281,20 @@ def test_install_says_when_the_persons_settings_keep_the_sandbox_off(proj):
     r = proj.install()
     assert "NOTE: sandbox.enabled is false in .claude/settings.local.json" in r.stdout
     assert settings(proj, "settings.local.json") == {"sandbox": {"enabled": False}}
+
+
+def test_a_teammates_install_over_a_committed_install_uninstalls_cleanly(proj):
+    """A clone that already holds our settings and .gitignore block: install changes nothing,
+    and uninstall still takes ours out (there are no pre-install bytes to go back to)."""
+    proj.write(".gitignore", "node_modules\n")
+    proj.install()
+    record_dir = os.path.join(proj.env["XDG_CONFIG_HOME"], "sane-hooks", "installs")
+    for name in os.listdir(record_dir):  # another machine: no install record
+        os.remove(os.path.join(record_dir, name))
+    proj.install()
+    r = proj.cli("uninstall", proj.dir)
+    assert r.returncode == 0, r.stderr
+    assert "sane-hooks" not in read(proj.path(".gitignore"), "r")
+    assert not os.path.exists(proj.path(".claude", "settings.json")) or "scripts/hooks" not in read(
+        proj.path(".claude", "settings.json"), "r"
+    )

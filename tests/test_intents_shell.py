@@ -115,11 +115,11 @@ def test_unknown_code_needs_an_intent(gov):
 @pytest.mark.parametrize(
     "command",
     [
-        "rm -rf build",
+        "rm -rf /opt/build-cache",
         "git push --force origin main",
         "git push -f",
         "git reset --hard HEAD~3",
-        "cd src && rm -rf auth",
+        "cd /opt && rm -rf auth",
     ],
 )
 def test_destructive_commands_ask_the_person(gov, command):
@@ -137,16 +137,26 @@ def test_destructive_commands_ask_the_person(gov, command):
 
 def test_rm_rf_and_force_push_ask_without_intents(proj):
     proj.research()
-    for command in ("rm -rf build", "git push --force origin main"):
+    for command in ("rm -rf /opt/build-cache", "git push --force origin main"):
         r = bash(proj, command)
         assert r.spec.get("permissionDecision") == "ask", (command, r.stdout)
         assert "[destructive]" in r.spec["permissionDecisionReason"]
 
 
+def test_rm_rf_of_named_project_dirs_is_ordinary_work(proj):
+    """Deleting named paths inside the project that hold no protected file: no ask."""
+    proj.research()
+    proj.write("build/x", "x")
+    r = bash(proj, "rm -rf build dist")
+    assert r.denied is None and r.spec.get("permissionDecision") is None, r.stdout
+    r = bash(proj, "rm -rf .claude/../build ..")
+    assert r.denied or r.spec.get("permissionDecision") == "ask", r.stdout
+
+
 def test_destructive_deny_mode(proj):
     proj.research()
     proj.config("intents: {destructive: deny}\n")
-    r = bash(proj, "rm -rf build")
+    r = bash(proj, "rm -rf /opt/build-cache")
     assert r.denied.startswith("[destructive]") and "intents.destructive is deny" in r.denied
 
 

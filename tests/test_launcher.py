@@ -191,3 +191,16 @@ def test_settings_name_no_machine_path(installed):
     for groups in doc["hooks"].values():
         for h in groups[0]["hooks"]:
             assert h["command"].startswith('sh "$CLAUDE_PROJECT_DIR/scripts/hooks/run" ')
+
+
+def test_the_choice_file_is_protected_like_the_key(installed):
+    p = installed
+    path = choice(p)
+    for tool, ti in (
+        ("Write", {"file_path": path, "content": "/tmp/evil/python3\n"}),
+        ("Edit", {"file_path": path, "old_string": "/", "new_string": "/tmp/"}),
+        ("Bash", {"command": "echo /tmp/evil > %s" % path}),
+        ("Bash", {"command": "cat %s" % path}),
+    ):
+        r = p.pre(tool, ti)
+        assert r.denied, (tool, ti)

@@ -149,3 +149,17 @@ def test_baseline_is_cheap_and_bounded(repo):
     session_start(repo)
     assert gate(repo)["baseline"] is None  # too many dirty files: the written-files fallback
     assert "BaselineMissing" in json.dumps(gate(repo)["trace"])
+
+
+def test_measure_in_process_with_and_without_time_to_hash(repo, monkeypatch):
+    from core.learning import baseline
+
+    base = baseline.take(repo.dir, 0.0)
+    assert base is not None and "src/wip.py" in base["files"]
+    with open(repo.path("src/wip.py"), "a") as fh:
+        fh.write("one more\n")
+    assert baseline.measure(repo.dir, base)["lines"] == 1
+    monkeypatch.setattr(baseline, "MEASURE_SECONDS", -1.0)  # no time to hash: sizes decide
+    assert baseline.measure(repo.dir, base)["lines"] == 1
+    repo.write(".env", open(repo.path(".env")).read())  # same bytes, same size
+    assert baseline.measure(repo.dir, base)["lines"] == 1

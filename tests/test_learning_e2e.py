@@ -1,4 +1,4 @@
-"""The learning gate through the real Claude Code client (issue 5's one real-client scenario),
+"""The learning gate through the real Claude Code client (its one real-client scenario),
 on the e2e harness of tests/e2e: a beads ticket closed with `bd close` in a compound Bash
 command, Stop blocked naming `[learning]`, the scripted agent reflecting through a heredoc,
 Stop allowed, and the next session starting with the learning. Skips when the pinned CLI is

@@ -1,4 +1,4 @@
-"""Shared pieces of the learning-gate tests (issue 5): fake ticket trackers on PATH, an agent
+"""Shared pieces of the learning-gate tests: fake ticket trackers on PATH, an agent
 that runs `sane.py learn ...` through the hooks, and learning files. No tests here."""
 
 import json

@@ -80,6 +80,10 @@ def test_offline_web_research_does_not_trip_the_breaker(proj):
     assert len(told) == 1, told  # the person hears it once per session
     assert "web research looks unavailable" in told[0]
     assert "type `research waive web`" in told[0]
+    # the gate says the same: ask, do not retry
+    msg = write_denied(proj)
+    assert msg.startswith("[research-gate]") and "failed for want of network" in msg
+    assert "Do not retry it: ask the person" in msg and "`research waive web`" in msg
     # the person waives it; edits go on
     assert proj.hook("saneprompt", proj.payload("UserPromptSubmit", prompt="research waive web"))
     assert write_denied(proj) == ""

@@ -1,4 +1,4 @@
-"""Shell command analyser (issue 3): the corpus in tests/shell_corpus.py, the API, bounds."""
+"""Shell command analyser: the corpus in tests/shell_corpus.py, the API, bounds."""
 
 import os
 import random
@@ -320,7 +320,7 @@ def test_import_is_cheap_and_stdlib_only():
         )
         for _ in range(3)
     )
-    assert best < 0.02, best  # generous for loaded CI; the bench reports the real figure
+    assert best < 0.1, best  # a sanity bound only (shared CI boxes); the bench reports the figure
     mods = subprocess.run(
         [
             sys.executable,

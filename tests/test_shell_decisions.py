@@ -1,4 +1,4 @@
-"""The shell corpus's decision columns (issue 3): every row's decision through the real gates
+"""The shell corpus's decision columns: every row's decision through the real gates
 under normal mode (research done), safemode, and a gated pattern. All rows run in-process
 through the hook's engine (the same code path as the script); a sample runs through
 sanetools.py as real PreToolUse payloads."""
@@ -23,12 +23,13 @@ def _in_temp(w):
 
 
 def expected(row, mode):
-    """(set of acceptable block codes) or None for allow."""
+    """(set of acceptable block codes) or None for allow; a row's n / s column, when it has
+    one, is checked exactly instead (see _check)."""
     hint = row["decision_hint"]
     if hint in ("write-protected", "read-blocked", "person-only"):
         return set(GUARD)
     if mode == "safemode":
-        changes = row["u"] or any(not _in_temp(w) for w in row["w"])
+        changes = row["u"] or row.get("rc") or any(not _in_temp(w) for w in row["w"])
         return {"[safemode]"} | set(GUARD) if changes else None
     if mode == "gated":
         return {"[review-gate]"} | set(GUARD)
@@ -102,15 +103,25 @@ def decide(lab, command, mode, pattern=None, sid="s"):
             ),
             project,
         )
-        return ctx.answer.block
+        if ctx.answer.block:
+            return ctx.answer.block
+        return "[ask] " + ctx.answer.reason if ctx.answer.decision == "ask" else None
     finally:
         os.environ.clear()
         os.environ.update(old)
 
 
 def _check(row, mode, reason):
-    want = expected(row, mode)
     code = reason.split("]", 1)[0] + "]" if reason else None
+    asked = code == "[ask]"
+    exact = row.get("n") if mode == "normal" else row.get("s") if mode == "safemode" else None
+    if exact is not None:
+        got = "allow" if code is None else "ask" if asked else code
+        assert got == exact, (row["cmd"], mode, reason)
+        return code
+    if asked:
+        code = None  # the [destructive] ask lets the person decide: not a block
+    want = expected(row, mode)
     if want is None:
         # allowed, unless a villain rule (blocked or protected place, code we cannot see that
         # names our files) legitimately holds it
@@ -155,7 +166,22 @@ def test_sample_through_sanetools(proj, row):
     proj.env["HOME"] = HOME
     proj.research()
     r = proj.pre("Bash", {"command": row["cmd"]})
-    _check(row, "normal", r.denied)
+    _check(row, "normal", r.denied or _asked(r))
     proj.prompt("s+")
     r = proj.pre("Bash", {"command": row["cmd"]})
-    _check(row, "safemode", r.denied)
+    _check(row, "safemode", r.denied or _asked(r))
+
+
+def _asked(r):
+    if r.spec.get("permissionDecision") == "ask":
+        return "[ask] " + r.spec.get("permissionDecisionReason", "")
+    return None
+
+
+def test_remote_column_matches_the_analyser():
+    """rc: a remote or service change, as the analyser reports it."""
+    from core.shell.analysis import analyse
+
+    for row in ROWS:
+        a = analyse(row["cmd"], home=HOME)
+        assert any(c.remote for c in a.commands) is bool(row.get("rc")), (row["cmd"], a)

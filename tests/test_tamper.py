@@ -100,6 +100,7 @@ def test_locked_status_answers_say_unverified_and_show_the_last_verified_values(
     assert doc["verified"] is False and doc["shown"] == "last verified"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("via", ["prompt", "cli"])
 def test_unlock_restores_the_last_verified_state(proj, via):
     strict_state(proj)
@@ -140,11 +141,11 @@ def test_unlock_without_a_verified_copy_starts_from_defaults_and_says_so(proj):
 
 def test_a_forged_verified_copy_is_not_trusted(proj):
     strict_state(proj)
-    (path,) = verified_files(proj)
-    doc = json.load(open(path))
-    forge(doc)
-    with open(path, "w") as fh:
-        json.dump(doc, fh)
+    for path in verified_files(proj):
+        doc = json.load(open(path))
+        forge(doc)
+        with open(path, "w") as fh:
+            json.dump(doc, fh)
     edit_state(proj)
     proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
     s = proj.prompt("s?").denied
@@ -152,22 +153,34 @@ def test_a_forged_verified_copy_is_not_trusted(proj):
     assert "DEFAULTS" in proj.prompt("unlock").denied
 
 
+def test_a_torn_newest_slot_falls_back_to_the_state_before_it(proj):
+    strict_state(proj)
+    proj.prompt("s-")  # the newest write: safemode off
+    proj.prompt("s+")  # and on again: this slot is torn below, the other says OFF
+    slots = sorted(verified_files(proj), key=lambda p: json.load(open(p))["state"]["seq"])
+    with open(slots[-1], "r+") as fh:
+        fh.truncate(100)
+    edit_state(proj)
+    proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
+    s = proj.prompt("s?").denied
+    assert s.startswith("safemode is OFF") and "last verified state" in s
+
+
 def test_the_verified_copy_is_not_updated_while_locked(proj):
     strict_state(proj)
-    (path,) = verified_files(proj)
-    before = open(path).read()
+    before = {p: open(p).read() for p in verified_files(proj)}
     edit_state(proj)
     proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
     proj.prompt("s-")  # the person may still change things while locked
     proj.post("Read", {"file_path": proj.path("a.py")})
-    assert open(path).read() == before
+    assert {p: open(p).read() for p in verified_files(proj)} == before
     assert "last verified" in proj.prompt("unlock").denied
-    assert open(path).read() != before  # written again once the lock is off
+    assert {p: open(p).read() for p in verified_files(proj)} != before  # written again
 
 
 def test_tools_cannot_touch_the_verified_copy(proj):
     strict_state(proj)
-    (path,) = verified_files(proj)
+    path = verified_files(proj)[0]
     d = os.path.dirname(path)
     for tool, ti in (
         ("Read", {"file_path": path}),
@@ -198,6 +211,7 @@ def _hold_lock(proj):
     return holder
 
 
+@pytest.mark.process
 def test_failures_seen_while_the_lock_is_busy_are_counted_at_the_next_write(proj):
     proj.prompt("rb?")
     holder = _hold_lock(proj)
@@ -224,6 +238,7 @@ def test_failures_seen_while_the_lock_is_busy_are_counted_at_the_next_write(proj
     assert any(e["event"] == "deferred_failures_counted" and e["count"] == 3 for e in events)
 
 
+@pytest.mark.process
 def test_a_deferred_failure_counts_before_a_later_success_resets_the_streak(proj):
     proj.fail("Bash", {"command": "make a"}, error=BAD)
     holder = _hold_lock(proj)
@@ -235,3 +250,50 @@ def test_a_deferred_failure_counts_before_a_later_success_resets_the_streak(proj
     r = proj.fail("Bash", {"command": "make c"}, error=BAD)
     assert "TRIPPED" in r.user
     assert proj.state()["circuit_breaker"]["failures"] == 3
+
+
+def test_deleting_the_state_and_the_counter_entry_is_still_tamper(proj):
+    strict_state(proj)
+    os.unlink(state_path(proj))
+    os.unlink(os.path.join(proj.home, ".config", "sane-hooks", "counters.json"))
+    r = proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
+    assert r.denied.startswith("[tamper]") and "verified copy exists" in r.denied
+    assert "the last verified state" in r.user  # the person hears what the hooks keep
+    assert proj.prompt("s?").denied.startswith("safemode is ON")
+
+
+def test_the_person_is_told_when_the_lock_falls_back_to_defaults(proj):
+    proj.prompt("s+")
+    for f in verified_files(proj):
+        os.unlink(f)
+    edit_state(proj)
+    r = proj.pre("Write", {"file_path": proj.path("a.py"), "content": "x\n"})
+    assert r.denied.startswith("[tamper]") and "defaults: no verified copy exists" in r.user
+
+
+def test_deferred_failures_survive_a_dead_taker_and_a_late_writer(proj, monkeypatch):
+    from conftest import HOOKS
+
+    monkeypatch.syspath_prepend(HOOKS)
+    monkeypatch.setenv("XDG_CONFIG_HOME", os.path.join(proj.home, ".config"))
+    from core import state
+
+    def fail(n):
+        state.defer_failure(
+            proj.dir,
+            {"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "error": "e%d" % n},
+        )
+
+    fail(1)
+    recs, n = state.take_pending(proj.dir)  # a taker that dies here, before its write
+    assert [r["error"] for r in recs] == ["e1"]
+    fail(2)  # a new pending file meanwhile
+    recs, n = state.take_pending(proj.dir)  # the next taker finishes the dead one's first
+    assert [r["error"] for r in recs] == ["e1"]
+    with open(state.pending_path(proj.dir) + ".taken", "ab") as fh:
+        fh.write(b'{"hook_event_name": "PostToolUseFailure", "error": "late"}\n')
+    state.done_pending(proj.dir, n)
+    recs, n = state.take_pending(proj.dir)
+    assert sorted(r["error"] for r in recs) == ["e2", "late"]
+    state.done_pending(proj.dir, n)
+    assert state.take_pending(proj.dir) == ([], 0)

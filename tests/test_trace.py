@@ -20,7 +20,8 @@ from test_intents import INTENTS, write_intents
 
 # From the Agent Trace specification v0.1.0 (agent-trace.dev, github.com/cursor/agent-trace,
 # schemas/trace-record.json). The spec's own schema gives `version` the pattern ^[0-9]+\.[0-9]+$
-# while its text and examples say "0.1.0"; the issue fixes "0.1.0", so that is required here.
+# while its text and examples say "0.1.0"; the ledger writes "0.1.0" (what readers of the
+# examples expect), so that is required here.
 UUID = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$"
 RFC3339 = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$"
 CONTRIBUTOR = {

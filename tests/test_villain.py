@@ -784,8 +784,11 @@ ALLOWED = [
         {"questions": [{"question": "The build keeps failing; how should I proceed?"}]},
         None,
     ),
-    ("fp-safemode-pytest", R + ("s+",), "Bash", bash("python -m pytest -q"), None),
-    ("fp-safemode-project-script", R + ("s+",), "Bash", bash("python3 tools/check.py"), None),
+    # default-deny: in safemode the tests and project scripts are code the hooks cannot see
+    ("safemode-pytest", R + ("s+",), "Bash", bash("python -m pytest -q"), "[safemode]"),
+    ("safemode-project-script", R + ("s+",), "Bash", bash("python3 tools/check.py"), "[safemode]"),
+    ("fp-normal-pytest", R, "Bash", bash("python -m pytest -q"), None),
+    ("fp-normal-pytest-no-research", (), "Bash", bash("pytest -q tests/"), None),
     ("fp-safemode-cat-tmp", R + ("s+",), "Bash", bash("cat /tmp/x.log"), None),
 ]
 

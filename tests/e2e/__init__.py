@@ -1,1 +1,1 @@
-"""End-to-end tests through the real Claude Code CLI (issue 7)."""
+"""End-to-end tests through the real Claude Code CLI."""

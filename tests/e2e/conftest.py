@@ -66,3 +66,32 @@ def sane_e2e(e2e: E2E) -> E2E:
     """An e2e project with our hooks installed by `sane.py install`."""
     e2e.install_sane()
     return e2e
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line when real-client tests were skipped: how many, why and how to run them (the
+    dots of `pytest -q tests` say nothing about it)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    reasons: dict[str, int] = {}
+    for rep in terminalreporter.stats.get("skipped", []):
+        path = str(getattr(rep, "fspath", "") or "")
+        if not os.path.abspath(path).startswith(here):
+            continue
+        longrepr = rep.longrepr
+        why = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else "skipped"
+        why = why[len("Skipped: ") :] if why.startswith("Skipped: ") else why
+        reasons[why] = reasons.get(why, 0) + 1
+    if not reasons:
+        return
+    total = sum(reasons.values())
+    top = max(reasons, key=reasons.get)
+    more = (
+        " (and %d for other reasons: -rs lists them)" % (total - reasons[top])
+        if len(reasons) > 1
+        else ""
+    )
+    terminalreporter.write_line(
+        "end-to-end: %d real-client test%s skipped: %s%s"
+        % (total, "" if total == 1 else "s", top, more),
+        yellow=True,
+    )

@@ -1,4 +1,4 @@
-"""Scenario 1 (issue 7): the research gate, through the real client.
+"""Scenario 1: the research gate, through the real client.
 
 The project requires only `local` research (WebSearch/WebFetch cannot succeed offline). A
 Write before any research is blocked naming `[research-gate]`, with what is missing and the

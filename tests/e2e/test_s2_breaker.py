@@ -1,4 +1,4 @@
-"""Scenario 2 (issue 7): the circuit breaker, through the real client.
+"""Scenario 2: the circuit breaker, through the real client.
 
 Three failing Bash commands (which Claude Code reports as PostToolUseFailure) trip it; the
 fourth Bash is blocked naming `[breaker]` (Bash is never read-only), while a Read still runs.

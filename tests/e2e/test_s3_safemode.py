@@ -1,4 +1,4 @@
-"""Scenario 3 (issue 7): safemode, across runs and sessions.
+"""Scenario 3: safemode, across runs and sessions.
 
 `s+` is consumed (no model call). In a following run (a new session: safemode is
 project-wide and persists), after research, both a Write and `echo x > f` through Bash are

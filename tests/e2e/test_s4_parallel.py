@@ -1,4 +1,4 @@
-"""Scenario 4 (issue 7): parallel tool calls.
+"""Scenario 4: parallel tool calls.
 
 Claude Code runs the hooks of parallel read-only calls (Reads, read-only Bash) at the same
 time, PreToolUse and PostToolUse alike. Every one of them must land in the state: the action

@@ -1,4 +1,4 @@
-"""Scenario 5 (issue 7): a blocked path through Bash.
+"""Scenario 5: a blocked path through Bash.
 
 `cat ~/.ssh/id_rsa` (the scratch HOME's, holding a fake key) is blocked naming
 `[blocked-path]`, and the key never reaches the model; so are two other spellings of the same

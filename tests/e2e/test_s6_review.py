@@ -1,4 +1,4 @@
-"""Scenario 6 (issue 7; the review gate is issue 4): the review cycle through the real client.
+"""Scenario 6: the review cycle through the real client.
 
 A `#review` prompt opens a review. The agent researches and edits; its Stop is blocked naming
 `[review]` with the Agent call to make; the scripted agent spawns the `reviewer` subagent

@@ -1,4 +1,4 @@
-"""Scenario 7 (issue 7; the learning gate is issue 5): the learning cycle through the real client.
+"""Scenario 7: the learning cycle through the real client.
 
 The scratch project uses beads (`.beads/`); a small fake `bd` on PATH keeps its tickets in a
 JSON file outside the project. The scripted agent works on ticket bd-1 and closes it with

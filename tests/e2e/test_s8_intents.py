@@ -1,4 +1,4 @@
-"""Scenario 8 (issue 7; intents are issue 6): intent scope through the real client.
+"""Scenario 8: intent scope through the real client.
 
 `.claude/active_intents.yaml` holds one IN_PROGRESS intent owning `src/**`. Before any intent
 is selected a Write is denied `[no-intent]`. The person's prompt `intent INT-001` is not

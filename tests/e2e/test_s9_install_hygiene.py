@@ -1,4 +1,4 @@
-"""Scenario 9 (issue 7): install hygiene.
+"""Scenario 9: install hygiene.
 
 `sane.py install` into a project whose settings already have the person's own hooks and
 settings keeps them all, backs the old file up, is idempotent, and Claude Code accepts the

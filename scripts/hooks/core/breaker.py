@@ -6,11 +6,15 @@ the denial counter and the person's commands (`rb-`, `rb+`, `rb?`)."""
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
 
 from core import research
 from core.policy import is_read_only_tool
 from core.review import hooks as review
+from core.wording import plural
+
+TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 # ---------------------------------------------------------------- PreToolUse gates
 
@@ -71,7 +75,7 @@ def count_denial(ctx: Any, facts: Any, reason: str) -> str:
     blocks = enf.get("blocks") or []
     blocks.append({"ts": ctx.now, "code": code, "tool": facts.tool, "session": ctx.sid})
     enf["blocks"] = blocks[-20:]
-    limit = ctx.cfg.int("enforcement.max_repeats", 5)
+    limit = ctx.cfg.int("enforcement.max_repeats")
     if enf["repeats"] >= limit and not enf.get("halted"):
         enf.update(
             halted=True,
@@ -160,15 +164,15 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
             del sigs[k]
     err = ctx.payload.get("error")
     cb["last_error"] = (err if isinstance(err, str) else sig)[:300]
-    max_c = ctx.cfg.int("breaker.max_consecutive", 3)
-    max_s = ctx.cfg.int("breaker.max_same_signature", 3)
+    max_c = ctx.cfg.int("breaker.max_consecutive")
+    max_s = ctx.cfg.int("breaker.max_same_signature")
     if cb.get("tripped"):
         return
     if cb["failures"] >= max_c or sigs[sig] >= max_s:
         why = (
             "%d consecutive failures" % cb["failures"]
             if cb["failures"] >= max_c
-            else "%d failures with the signature %s" % (sigs[sig], sig)
+            else "%s with the signature %s" % (plural(sigs[sig], "failure"), sig)
         )
         cb.update(tripped=True, tripped_at=ctx.now, trip_reason=why)
         ctx.audit("breaker_trip", reason=why, signature=sig)
@@ -192,21 +196,34 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
 
 
 def status_text(state: dict) -> str:
-    """What `rb?` shows (and `rb-` after resetting)."""
+    """What `rb?` shows (and `rb-` after resetting, and `sane.py status`): the one place
+    these words live."""
     cb, enf = state["circuit_breaker"], state["enforcement"]
     sigs = cb.get("error_signatures") or {}
     top = max(sigs.items(), key=lambda kv: kv[1]) if sigs else None
-    head = (
-        "breaker is TRIPPED (%s)" % cb.get("trip_reason") if cb.get("tripped") else "breaker is OK"
-    )
-    text = "%s: %d consecutive failures%s" % (
-        head,
-        cb.get("failures", 0),
-        ", most common %s x%d" % top if top else "",
-    )
+    if cb.get("tripped"):
+        why = cb.get("trip_reason") or "repeated failures"
+        text = "breaker is TRIPPED: %s" % why
+        if top and top[0] not in why:
+            text += ", most common %s x%d" % top
+        text += "; the person resets it with `rb-`"
+    else:
+        text = "breaker is OK: %s in a row" % plural(cb.get("failures", 0), "failure")
+        if top and cb.get("failures"):
+            text += ", most common %s x%d" % top
     if enf.get("halted"):
         text += "; enforcement HALTED (%s)" % enf.get("halted_reason")
     return text
+
+
+def note(state: dict) -> str | None:
+    """What the model is told at each prompt and SessionStart while the breaker is tripped."""
+    if not state["circuit_breaker"].get("tripped"):
+        return None
+    return (
+        "sane: the circuit breaker is TRIPPED; only read-only tools work until the person "
+        "types `rb-`."
+    )
 
 
 def cmd_reset(ctx: Any) -> str:
@@ -236,5 +253,7 @@ COMMANDS: dict[str, Callable[[Any], str]] = {
     "rb?": cmd_status,
     "breaker status": cmd_status,
 }
-HELP = """  rb- | rb+ | reset breaker   reset the circuit breaker and the enforcement halt
-  rb? | breaker status"""
+HELP = [
+    ("rb- | rb+ | reset breaker", "reset the circuit breaker and the enforcement halt"),
+    ("rb? | breaker status", "show the circuit breaker"),
+]

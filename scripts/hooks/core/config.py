@@ -4,7 +4,15 @@ Parsed YAML is cached inside the signed state (keyed by path, size and mtime), s
 imports pyyaml only when a config file changed.
 """
 
+from __future__ import annotations
+
+import builtins
 import os
+
+TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads these
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 DEFAULTS = {
     "research": {
@@ -18,15 +26,66 @@ DEFAULTS = {
     },
     "breaker": {"max_consecutive": 3, "max_same_signature": 3},
     "paths": {
+        # Files and directories that hold secrets, by location (a leading ~/ or /) or by
+        # name (any path component). Not whole system directories: /etc/os-release, a CA
+        # bundle or /etc/hosts are no secret, and reading them is ordinary work.
         "blocked": [
+            # keys and tokens in the home directory
             "~/.ssh",
             "~/.aws",
             "~/.gnupg",
-            "/etc",
+            "~/.azure",
+            "~/.config/gcloud",
+            "~/.docker/config.json",
+            "~/.kube/config",
+            "~/.git-credentials",
+            "~/.config/git/credentials",
+            "~/.config/gh/hosts.yml",
+            "~/.config/hub",
+            "~/.npmrc",
+            "~/.pypirc",
+            "~/.gem/credentials",
+            "~/.cargo/credentials",
+            "~/.cargo/credentials.toml",
+            "~/.terraform.d/credentials.tfrc.json",
+            "~/.vault-token",
+            "~/.password-store",
+            "~/.local/share/keyrings",
+            # the system's secrets (not all of /etc)
+            "/etc/shadow",
+            "/etc/shadow*",  # shadow-, shadow.bak, ...
+            "/etc/gshadow",
+            "/etc/gshadow*",
+            "/etc/master.passwd",
+            "/etc/security/opasswd",
+            "/etc/sudoers",
+            "/etc/sudoers.d",
+            "/etc/sudoers*",
+            "/etc/ssl/private",
+            "/etc/pki/tls/private",
+            "/etc/ssh/ssh_host_*_key",
+            "/etc/krb5.keytab",
+            "/etc/letsencrypt/archive",
+            "/etc/letsencrypt/live",
+            "/etc/ipsec.secrets",
+            "/etc/ppp/chap-secrets",
+            "/etc/ppp/pap-secrets",
+            "/etc/wireguard",
+            "/etc/openvpn",
+            "/etc/NetworkManager/system-connections",
+            "/proc/*/environ",
+            # secrets by name, wherever they are (another user's ~/.ssh too)
+            ".ssh",
+            ".gnupg",
             ".env",
             ".env.*",
             "*.pem",
             "*.key",
+            "*.p12",
+            "*.pfx",
+            "*.jks",
+            "*.keystore",
+            "*.kdbx",
             "id_rsa*",
             "id_ed25519*",
             "id_ecdsa*",
@@ -40,9 +99,9 @@ DEFAULTS = {
             "*.secret",
             ".netrc",
             ".pgpass",
-            "~/.docker/config.json",
-            "~/.kube/config",
-            "~/.config/gcloud",
+            ".git-credentials",
+            ".htpasswd",
+            ".vault-token",
         ],
         "blocked_allow": [
             ".env.example",
@@ -52,6 +111,7 @@ DEFAULTS = {
             "*.example",
             "*.sample",
             "*.template",
+            "id_*.pub",
         ],
         "protected_extra": [],
         "allow_temp_writes": True,
@@ -83,6 +143,7 @@ DEFAULTS = {
     },
     "intents": {"require_selection": True, "destructive": "ask", "stale_check": True},
     "trace": {"enabled": True},
+    "safemode": {"allow": []},
 }
 
 LIST_KEYS = {
@@ -91,21 +152,22 @@ LIST_KEYS = {
     "paths.blocked_allow",
     "paths.protected_extra",
     "review.gates",
+    "safemode.allow",
     "learning.ticketing",
 }
 
 
-def user_config_path():
+def user_config_path() -> str:
     from core.state import config_dir
 
     return os.path.join(config_dir(), "config.yaml")
 
 
-def project_config_path(project):
+def project_config_path(project: str) -> str:
     return os.path.join(project, ".claude", "sane.yaml")
 
 
-def scalar(text):
+def scalar(text: str) -> Any:
     """A config value from the environment, read as YAML would read a plain scalar."""
     t = text.strip()
     low = t.lower()
@@ -128,7 +190,7 @@ def scalar(text):
     return t
 
 
-def load_yaml_cached(path, cache):
+def load_yaml_cached(path: str, cache: dict) -> tuple[dict | None, str | None]:
     """(data dict or None, error str or None). cache: the state's cache['yaml'] dict."""
     try:
         st = os.stat(path)
@@ -190,23 +252,38 @@ def _copy(d):
     }
 
 
-class Config:
-    """Effective config. get('review.max_blocks'); sources[dotted] says where a value came from."""
+def default(dotted: str) -> Any:
+    """The default of a dotted key. A key with no default is a programming error: KeyError."""
+    node: Any = DEFAULTS
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise KeyError("config key %r has no default in core.config.DEFAULTS" % dotted)
+        node = node[part]
+    return node
 
-    def __init__(self, data, sources, errors):
+
+class Config:
+    """Effective config. get('review.max_blocks'); sources[dotted] says where a value came from.
+
+    Every key read must have a default in DEFAULTS: a key the merged config lacks (a section
+    the person replaced by a scalar, a Config built from partial data) falls back to it, so
+    the defaults live in one place and never at a call site.
+    """
+
+    def __init__(self, data: dict, sources: dict[str, str], errors: list[str]) -> None:
         self.data = data
         self.sources = sources
         self.errors = errors
 
-    def get(self, dotted, default=None):
-        node = self.data
+    def get(self, dotted: str) -> Any:
+        node: Any = self.data
         for part in dotted.split("."):
             if not isinstance(node, dict) or part not in node:
-                return default
+                return default(dotted)
             node = node[part]
         return node
 
-    def list(self, dotted):
+    def list(self, dotted: str) -> builtins.list[Any]:
         v = self.get(dotted)
         if v is None:
             return []
@@ -214,20 +291,28 @@ class Config:
             return [x.strip() for x in v.split(",") if x.strip()]
         return list(v) if isinstance(v, (list, tuple)) else [v]
 
-    def int(self, dotted, default=0):
+    def text(self, dotted: str) -> str:
+        """The value as a string; null, empty or false gives the default (a mode name, an
+        agent name: never an empty one)."""
+        v = self.get(dotted)
+        return str(v) if v else str(default(dotted))
+
+    def int(self, dotted: str) -> builtins.int:
+        """The value as an int; a value that is not a number gives the default."""
         v = self.get(dotted)
         try:
             return int(v)
         except (TypeError, ValueError):
-            return default
+            return int(default(dotted))
 
 
-def load(project, cache=None, env=None):
+def load(project: str, cache: dict | None = None, env: Mapping[str, str] | None = None) -> Config:
     """Build the effective Config. cache: state['cache']['yaml'] (mutated when files change)."""
     env = os.environ if env is None else env
     cache = {} if cache is None else cache
     data = _copy(DEFAULTS)
-    sources, errors = {}, []
+    sources: dict[str, str] = {}
+    errors: list[str] = []
     for source, path in (("user", user_config_path()), ("project", project_config_path(project))):
         over, error = load_yaml_cached(path, cache)
         if error:

@@ -1,10 +1,21 @@
 """One hook invocation: stdin -> config and state (locked) -> handler -> state once -> answer."""
 
+from __future__ import annotations
+
 import os
 import sys
 import time
 
 from core import hookio, log
+
+TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads these
+if TYPE_CHECKING:
+    from typing import Any
+
+    from core.config import Config
+    from core.contracts import Handler
+    from core.policy import Facts
+    from core.state import Store
 
 # Which events each script serves (INTERFACES.md).
 EVENTS = {
@@ -15,7 +26,7 @@ EVENTS = {
 }
 
 
-def project_dir(payload):
+def project_dir(payload: dict[str, Any]) -> str:
     p = os.environ.get("CLAUDE_PROJECT_DIR")
     if not p:
         cwd = payload.get("cwd")
@@ -29,30 +40,38 @@ def project_dir(payload):
 class Ctx:
     """Everything a handler needs. Handlers change ctx.state and ctx.answer only."""
 
-    def __init__(self, hook, event, payload, project, store, cfg):
-        self.hook = hook
-        self.event = event
-        self.payload = payload
-        self.project = project
+    def __init__(
+        self,
+        hook: str,
+        event: str,
+        payload: dict[str, Any],
+        project: str,
+        store: Store,
+        cfg: Config,
+    ) -> None:
+        self.hook = hook  # saneprompt | sanetools | sanetrack | sanestop
+        self.event = event  # hook_event_name
+        self.payload = payload  # the event's JSON from stdin (hostile: check every type)
+        self.project = project  # realpath of the project directory
         self.store = store
-        self.state = store.state
+        self.state: dict[str, Any] = store.state  # verified, written once after the handler
         self.cfg = cfg
         self.answer = hookio.Answer()
         self.now = time.time()
         sid = payload.get("session_id")
-        self.sid = sid[:128] if isinstance(sid, str) and sid else "unknown"
+        self.sid: str = sid[:128] if isinstance(sid, str) and sid else "unknown"
         aid = payload.get("agent_id")
-        self.agent_id = aid if isinstance(aid, str) and aid else None
+        self.agent_id: str | None = aid if isinstance(aid, str) and aid else None
         at = payload.get("agent_type")
-        self.agent_type = at if isinstance(at, str) and at else None
+        self.agent_type: str | None = at if isinstance(at, str) and at else None
         cwd = payload.get("cwd")
-        self.cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else project
+        self.cwd: str = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else project
         self.home = os.path.expanduser("~")
-        self._session = None
-        self.facts = None
+        self._session: dict[str, Any] | None = None
+        self.facts: Facts | None = None  # the call's facts, once PreToolUse/PostToolUse built them
 
     @property
-    def session(self):
+    def session(self) -> dict[str, Any]:
         if self._session is None:
             self._session = self.store.session(self.sid)
             if self.now - (self._session.get("updated_at") or 0) > 300:
@@ -60,30 +79,30 @@ class Ctx:
         return self._session
 
     @property
-    def tool(self):
+    def tool(self) -> str:
         t = self.payload.get("tool_name")
         return t if isinstance(t, str) else ""
 
     @property
-    def tool_input(self):
+    def tool_input(self) -> dict[str, Any]:
         ti = self.payload.get("tool_input")
         return ti if isinstance(ti, dict) else {}
 
     @property
-    def is_subagent(self):
+    def is_subagent(self) -> bool:
         return self.agent_id is not None
 
-    def audit(self, event, **fields):
+    def audit(self, event: str, **fields: Any) -> None:
         fields.setdefault("session", self.sid)
         if self.agent_id:
             fields.setdefault("agent_id", self.agent_id)
         log.audit(self.project, event, **fields)
 
-    def log(self, level, msg, **fields):
+    def log(self, level: str, msg: str, **fields: Any) -> None:
         log.write(self.project, self.hook, level, msg, **fields)
 
 
-def _handler(hook, event):
+def _handler(hook: str, event: str) -> Handler:
     if hook == "saneprompt":
         from core import prompt
 
@@ -110,7 +129,7 @@ def _handler(hook, event):
     }[event]
 
 
-def _no_yaml(ctx, errors):
+def _no_yaml(ctx: Ctx, errors: list[str]) -> None:
     """A config file the hooks cannot read (no pyyaml): the person's rules are unknown, so
     PreToolUse denies; the other events tell the person and let the session go on."""
     missing = [e.split("; ", 1)[-1] for e in errors if e.startswith("pyyaml is not installed")]
@@ -130,12 +149,12 @@ def _no_yaml(ctx, errors):
         )
 
 
-def handle(hook, payload, project):
-    """Run one event through its handler under the state lock. Returns the Answer."""
+def handle(hook: str, payload: dict[str, Any], project: str) -> Ctx:
+    """Run one event through its handler under the state lock. Returns the Ctx (its answer)."""
     from core import config
     from core.state import Store
 
-    event = payload.get("hook_event_name")
+    event: str = payload.get("hook_event_name") or ""
     store = Store(project)
     store.open()
     try:
@@ -146,9 +165,12 @@ def handle(hook, payload, project):
         if store.tamper:
             ctx.audit("tamper", reason=store.tamper, kind=store.tamper_kind, hook=hook)
             ctx.log("error", "tamper: " + store.tamper)
+            from core.state import tamper_source
+
             ctx.answer.tell_user(
                 "sane-hooks: the state failed verification (%s). Changes are locked "
-                "until you check it (`sane.py doctor`) and type `unlock`." % store.tamper
+                "until you check it (`sane.py doctor`) and type `unlock`; until then the "
+                "hooks keep %s." % (store.tamper, tamper_source(store.state["tamper"]))
             )
         if store.busy:
             ctx.log(
@@ -168,7 +190,7 @@ def handle(hook, payload, project):
         store.close()
 
 
-def _replay_deferred(ctx):
+def _replay_deferred(ctx: Ctx) -> None:
     """Count the failures seen while another process held the lock, as PostToolUseFailure
     would have, before this call's own event; the person hears what they changed."""
     from core import track
@@ -183,7 +205,7 @@ def _replay_deferred(ctx):
     ctx.audit("deferred_failures_counted", count=len(store.pending))
 
 
-def main(hook):
+def main(hook: str) -> int:
     """Entry point of the four hook scripts. Exit 0 or 2, never a traceback."""
     if "--self-test" in sys.argv[1:]:
         from core import selftest
@@ -218,7 +240,7 @@ def main(hook):
             session=ctx.sid,
             agent_id=ctx.agent_id,
             decision=("block" if a.blocked else a.decision or "allow"),
-            reason=(a.block or a.reason or None) and (a.block or a.reason)[:300],
+            reason=(a.block or a.reason or "")[:300] or None,
             ms=round((time.perf_counter() - started) * 1000, 2),
         )
         return code

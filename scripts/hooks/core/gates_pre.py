@@ -4,6 +4,8 @@ A gate is `gate(ctx, facts) -> reason or None`; every reason starts with its [co
 is missing and the exact way forward.
 """
 
+from __future__ import annotations
+
 import hashlib
 import os
 
@@ -12,15 +14,21 @@ from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
 
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from core.contracts import Gate
+    from core.engine import Ctx
+    from core.policy import Facts
+
 CLI = "python3 scripts/hooks/sane.py"
 AUTH_TTL = 15 * 60
 
 
-def _mutation(ctx, facts):
+def _mutation(ctx: Ctx, facts: Facts) -> bool:
     return facts.mutation(ctx.project, ctx.cfg)
 
 
-def tamper_lock(ctx, facts):
+def tamper_lock(ctx: Ctx, facts: Facts) -> str | None:
     t = ctx.state["tamper"]
     if t.get("locked") and (
         _mutation(ctx, facts) or any(not c.read_only for c in facts.sane_calls)
@@ -33,7 +41,7 @@ def tamper_lock(ctx, facts):
     return None
 
 
-def lock_busy(ctx, facts):
+def lock_busy(ctx: Ctx, facts: Facts) -> str | None:
     if ctx.store.busy and _mutation(ctx, facts):
         ctx.answer.tell_user(
             "sane-hooks: the state lock was held for over 2 s; a change was paused."
@@ -45,7 +53,7 @@ def lock_busy(ctx, facts):
     return None
 
 
-def blocked_paths(ctx, facts):
+def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
     why = getattr(facts.analysis, "too_complex", "")
     if why:  # the analysis stopped early: what it did not see may name a secret
         return (
@@ -85,12 +93,12 @@ def blocked_paths(ctx, facts):
     return None
 
 
-def self_protection(ctx, facts):
+def self_protection(ctx: Ctx, facts: Facts) -> str | None:
     for raw in facts.raw_reads + facts.raw_writes:
         if paths.untouchable(raw, ctx.cwd, ctx.home):
             return (
-                "[self-protection] %s is the hook secret, counters or a lock file; no tool "
-                "may touch it. Leave it alone." % raw
+                "[self-protection] %s is the hook secret, counters, last verified state or "
+                "a lock file; no tool may touch it. Leave it alone." % raw
             )
     if facts.kind in ("shell", "mcp_write") and paths.names_untouchable(facts.text):
         return (
@@ -106,13 +114,9 @@ def self_protection(ctx, facts):
                 "a narrower directory." % (raw, hit[0])
             )
     for raw in facts.raw_writes:
-        rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
-        if rule:
-            return (
-                "[self-protection] %s is a sane-hooks file (%s); the agent may not write "
-                "it. Use the sane.py subcommands (`%s status`, `learn`, `intent`, `review`) "
-                "or ask the person to change it." % (raw, rule, CLI)
-            )
+        reason = paths.protected_reason(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
+        if reason:
+            return reason
     wipe = _wipes_protected(ctx, facts)
     if wipe:
         return (
@@ -128,6 +132,14 @@ def self_protection(ctx, facts):
             "see). Narrow it to a directory without them (e.g. `find src ...`, `git ls-files "
             "src`), or unpack into the temp dir first and copy what you need." % d
         )
+    for raw in facts.named if facts.unknown else ():
+        rule = paths.protected_rule(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)
+        if rule and rule != "scripts (holds protected files)":
+            return (
+                "[self-protection] The command runs code we cannot see and names %s, a "
+                "sane-hooks file (%s); the agent may not change those files. Use the sane.py "
+                "subcommands or ask the person." % (raw, rule)
+            )
     if facts.unknown and facts.kind in ("shell", "mcp_write"):
         name = paths.names_protected(facts.text, ctx.project)
         if name:
@@ -173,10 +185,14 @@ def _wipes_protected(ctx, facts):
         if cmd in facts.fed_cmds:
             continue  # `find . -name '*.pyc' | xargs rm`: judged by the files it is fed (policy)
         if prog == "git":
-            words = [w for w in cmd.argv[1:] if not w.startswith("-")]
-            flags = "".join(w for w in cmd.argv[1:] if w.startswith("-") and not w.startswith("--"))
-            if not (words[:1] == ["clean"] and ("x" in flags or "X" in flags)):
+            takes = _git_takes_untracked(cmd)
+            if not takes:
                 continue
+            if takes == "ignored" or _untracked_protected(ctx):
+                return prog, "the untracked files of the project"
+            continue
+        elif prog == "find" and _find_spares_protected(cmd, ctx):
+            continue
         elif prog not in WIPERS:
             continue
         for raw in cmd.writes:
@@ -200,7 +216,88 @@ def _wipes_protected(ctx, facts):
     return None
 
 
-def person_only(ctx, facts):
+def _git_takes_untracked(cmd):
+    """git clean (not a dry run) and git stash -u/--all take untracked files away: hook files
+    and settings that are not committed go with them."""
+    args = cmd.argv[1:]
+    words = [w for w in args if not w.startswith("-")]
+    flags = [w for w in args if w.startswith("-")]
+    short = "".join(w[1:] for w in flags if not w.startswith("--"))
+    if words[:1] == ["clean"]:
+        if "n" in short or "--dry-run" in flags:
+            return False
+        return "ignored" if "x" in short or "X" in short else "untracked"
+    if words[:1] == ["stash"] and words[1:2] in ([], ["push"], ["save"]):
+        if "a" in short or "--all" in flags:
+            return "ignored"
+        if "u" in short or "--include-untracked" in flags:
+            return "untracked"
+    return False
+
+
+def _untracked_protected(ctx):
+    """Protected files of the project that git does not track and does not ignore (so git
+    clean -f / stash -u would take them). git runs hardened (no fsmonitor, hooks or external
+    programs); outside a repository nothing is taken; when git cannot answer, the files
+    count as untracked. With -x / --all ignored files go too: the caller denies those."""
+    import subprocess
+
+    root = ctx.project
+    found = [
+        os.path.relpath(p, root)
+        for p in paths.protected_under(root, root, root, ctx.cfg, ctx.home)
+        if paths.is_under(p, root) and os.path.exists(p)
+    ]
+    if not found:
+        return []
+    cmd = [
+        "git",
+        "-c",
+        "core.fsmonitor=",
+        "-c",
+        "core.hooksPath=/dev/null",
+        "-c",
+        "diff.external=",
+        "ls-files",
+        "-z",
+        "--others",
+        "--exclude-standard",
+    ]
+    try:
+        out = subprocess.run(
+            cmd + ["--"] + found[:200],
+            cwd=root,
+            capture_output=True,
+            timeout=3,
+            env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0"),
+        )
+    except (OSError, subprocess.SubprocessError):
+        return found
+    if out.returncode != 0:
+        return [] if b"not a git repository" in out.stderr else found
+    return [x for x in out.stdout.decode("utf-8", "replace").split("\0") if x]
+
+
+def _find_spares_protected(cmd, ctx):
+    """`find . -name '*.pyc' -delete`: every name filter is a pattern no protected file's
+    name matches, so the files it deletes are not ours."""
+    from core.globs import fnmatchcase
+
+    a = cmd.argv[1:]
+    pats = [a[i + 1] for i, w in enumerate(a[:-1]) if w in ("-name", "-iname")]
+    if not pats or any(w in ("-o", "-or", ",", "!", "-not", "-path", "-regex") for w in a):
+        return False
+    names = {
+        os.path.basename(p)
+        for p in paths.protected_under(".", ctx.project, ctx.project, ctx.cfg, ctx.home)
+    }
+    names.update(("settings.json", "settings.local.json", "sane.yaml", "sane.py"))
+    return not any(
+        fnmatchcase(n, pat) or fnmatchcase(n.lower(), pat.lower()) for n in names for pat in pats
+    )
+
+
+def person_only(ctx: Ctx, facts: Facts) -> str | None:
     for call in facts.foreign_sane:
         if call.person_only or call.dynamic:
             return (
@@ -219,7 +316,7 @@ def person_only(ctx, facts):
     return None
 
 
-def sandbox_escape(ctx, facts):
+def sandbox_escape(ctx: Ctx, facts: Facts) -> str | None:
     """A shell call asking to run outside Claude Code's OS sandbox: never, whatever the
     settings say (a fallback left open would run it unconfined)."""
     if ctx.tool not in ("Bash", "PowerShell"):
@@ -237,20 +334,15 @@ def sandbox_escape(ctx, facts):
     )
 
 
-def safemode(ctx, facts):
+def safemode(ctx: Ctx, facts: Facts) -> str | None:
+    """Safemode runs only what is known to change nothing: edits, writes outside the temp
+    dir, remote changes and code the hooks cannot see are denied. The person's
+    safemode.allow patterns (review.gates syntax) let named commands through."""
     if not ctx.state["safemode"].get("active") or not _mutation(ctx, facts):
         return None
-    if facts.kind == "shell" and facts.unknown and not facts.writes:
-        what = "a command that runs code we cannot see (%s)" % ", ".join(
-            facts.reasons[:2] or ["unknown"]
-        )
-    else:
-        targets = (
-            facts.outside_temp_writes(ctx.project, ctx.cfg)
-            if facts.kind == "shell"
-            else facts.raw_writes
-        )
-        what = ", ".join(str(t) for t in targets[:3]) or facts.tool
+    if facts.kind == "shell":
+        return _safemode_shell(ctx, facts)
+    what = ", ".join(str(t) for t in facts.raw_writes[:3]) or facts.tool
     return (
         "[safemode] Safemode is ON: edits and shell commands that change anything outside "
         "the temp dir are blocked (here: %s). Reads still work. Only the person turns it "
@@ -258,11 +350,77 @@ def safemode(ctx, facts):
     )
 
 
-def _lines(text):
+def _safemode_shell(ctx, facts):
+    allow = _allow_patterns(ctx)
+    a = facts.analysis
+    cmds = a.commands if a is not None else []
+    targets = facts.outside_temp_writes(ctx.project, ctx.cfg)
+    if allow and a is not None and not (a.unknown and not any(c.unknown for c in cmds)):
+        # every command that changes something must match a pattern; its own writes still count
+        if all(_allowed(c, allow) for c in facts.changers) and facts.changers:
+            if not targets:
+                return None
+    if targets and not facts.changers:
+        return (
+            "[safemode] Safemode is ON: shell commands that change anything outside the "
+            "temp dir are blocked (here: %s). Reads still work. Only the person turns it off, "
+            "by typing `s-`." % ", ".join(str(x) for x in targets[:3])
+        )
+    first = facts.changers[0] if facts.changers else None
+    name = (first.text if first is not None else facts.text)[:120]
+    if first is not None and first.remote and not first.unknown:
+        what = "`%s` changes a remote system or service (%s)" % (
+            name,
+            ", ".join(first.reasons[:2]) or "a verb not known to only read",
+        )
+    else:
+        what = "`%s` runs code the hooks cannot see (%s)" % (
+            name,
+            ", ".join((first.reasons if first is not None else facts.reasons)[:2]) or "unknown",
+        )
+    return (
+        "[safemode] Safemode is ON and runs only commands known to change nothing; %s. "
+        "Reads still work. The person can allow a command under safemode by adding a "
+        'pattern to safemode.allow in their config (e.g. `safemode: {allow: ["pytest -q*"]}` '
+        "in ~/.config/sane-hooks/config.yaml), or turn safemode off by typing `s-`." % what
+    )
+
+
+def _allow_patterns(ctx):
+    pats = ctx.cfg.get("safemode.allow") or []
+    if isinstance(pats, str):
+        pats = [pats]
+    out = []
+    for pat in pats if isinstance(pats, list) else []:
+        if not isinstance(pat, str) or not pat.strip():
+            continue
+        pat = pat.strip()
+        if ":" in pat.split(" ", 1)[0]:
+            tool, _, pat = pat.partition(":")
+            if tool.strip() not in ("Bash", "*"):
+                continue
+        out.append(" ".join(pat.split()))
+    return out
+
+
+def _allowed(cmd, allow):
+    """A command matches a safemode.allow pattern the way review.gates match Bash commands:
+    its normalised text (wrappers stripped), or its words as written."""
+    from core.globs import fnmatchcase
+
+    texts = [cmd.text]
+    if cmd.argv and cmd.argv[0] != cmd.program:
+        texts.append(" ".join(cmd.argv))
+    if cmd.wrappers:
+        texts.append(" ".join(cmd.wrappers + cmd.argv))
+    return any(fnmatchcase(t, pat) for pat in allow for t in texts if t)
+
+
+def _lines(text: str) -> int:
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
-def _read_regular(path, limit):
+def _read_regular(path: str, limit: int) -> str | None:
     """The text of a regular file (never a FIFO or a device: reading one could hang the hook
     past its timeout, which lets the call through), or None."""
     import stat
@@ -279,7 +437,7 @@ def _read_regular(path, limit):
 PROJECT_LIMIT = 32_000_000  # characters an edit projection may build; past it, count lines
 
 
-def _projected(ctx, facts):
+def _projected(ctx: Ctx, facts: Facts) -> tuple[int, int] | None:
     """(lines before, lines after) for a Write/Edit/MultiEdit, or None."""
     ti = ctx.tool_input
     if facts.tool == "Write":
@@ -312,14 +470,14 @@ def _projected(ctx, facts):
     return before, after if after is not None else _lines(text)
 
 
-def file_size(ctx, facts):
+def file_size(ctx: Ctx, facts: Facts) -> str | None:
     if facts.kind != "write":
         return None
     proj = _projected(ctx, facts)
     if proj is None:
         return None
     before, after = proj
-    warn, block = ctx.cfg.int("file_size.warn", 500), ctx.cfg.int("file_size.block", 800)
+    warn, block = ctx.cfg.int("file_size.warn"), ctx.cfg.int("file_size.block")
     name = facts.raw_writes[0] if facts.raw_writes else "the file"
     if after > block and after > before:
         return (
@@ -335,7 +493,7 @@ def file_size(ctx, facts):
     return None
 
 
-GATES = [
+GATES: list[Gate] = [
     tamper_lock,
     lock_busy,
     blocked_paths,
@@ -353,7 +511,7 @@ GATES = [
 ]
 
 
-def _authorise(ctx, facts):
+def _authorise(ctx: Ctx, facts: Facts) -> None:
     """Single-use authorisations for our CLI, consumed by sane.py (INTERFACES.md)."""
     auth = [
         a
@@ -375,7 +533,7 @@ def _authorise(ctx, facts):
     ctx.state["auth"] = auth[-50:]
 
 
-def on_pre_tool(ctx):
+def on_pre_tool(ctx: Ctx) -> None:
     facts = policy.facts_for(ctx.tool, ctx.tool_input, ctx.cwd, ctx.project, ctx.home, ctx.cfg)
     ctx.facts = facts
     _ = ctx.session  # touch: the session exists from its first tool call

@@ -1,8 +1,10 @@
 """Shell-style glob matching (fnmatch.fnmatchcase semantics: * ? [seq] [!seq]) without
 importing `re`, which costs several milliseconds on every hook call."""
 
+from __future__ import annotations
 
-def _glob(p, s):
+
+def _glob(p: str, s: str) -> bool:
     """fnmatch.fnmatchcase without importing re: * ? [seq] [!seq]."""
     pi = si = 0
     np_ = len(p)
@@ -47,7 +49,7 @@ def _glob(p, s):
     return pi == np_
 
 
-def _cls(p, i, ch):
+def _cls(p: str, i: int, ch: str) -> tuple[int, bool]:
     """p[i] == '[': (index after the class, matched) or (-1, False) when unclosed."""
     j = i + 1
     n = len(p)
@@ -71,6 +73,6 @@ def _cls(p, i, ch):
     return -1, False
 
 
-def fnmatchcase(name, pattern):
+def fnmatchcase(name: str, pattern: str) -> bool:
     """fnmatch.fnmatchcase(name, pattern), case-sensitive."""
     return _glob(pattern, name)

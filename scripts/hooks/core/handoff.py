@@ -58,7 +58,7 @@ def requests_in(text: str) -> list:
     if REQUEST_MARK.strip() not in text:
         return found
     for line in text.splitlines():
-        line = line.strip()
+        line = line.rstrip()  # at the start of a line, as the CLI prints it (never indented)
         if not line.startswith(REQUEST_MARK.strip()):
             continue
         if len(found) >= MAX_REQUESTS:
@@ -155,10 +155,11 @@ def post_tool(ctx, facts, ok):
             continue
         used.append(auth)
         _consume(ctx, auth)
-        if ctx.state["tamper"].get("locked"):
+        if ctx.store.tamper or (ctx.state.get("tamper") or {}).get("locked"):
             notes.append(
-                "sane: [tamper] `sane.py %s` was NOT applied: the sane state failed verification "
-                "and every change is locked until the person types `unlock`." % _name(args)
+                "sane: [tamper] `sane.py %s` was NOT applied: the sane state failed "
+                "verification, so every change is locked. Stop and tell the person: they check "
+                "`python3 scripts/hooks/sane.py doctor` and type `unlock`." % _name(args)
             )
             continue
         if ctx.store.busy:

@@ -1,14 +1,20 @@
 """Per-hook JSON-lines logs (rotated by size) and the append-only audit log."""
 
+from __future__ import annotations
+
 import json
 import os
 import time
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
 
 LOG_MAX_BYTES = 1024 * 1024
 LOG_KEEP = 3
 
 
-def _append(path, record):
+def _append(path: str, record: dict[str, Any]) -> None:
     line = (json.dumps(record, default=str, ensure_ascii=False) + "\n").encode("utf-8", "replace")
     # One write() on an O_APPEND descriptor: concurrent writers never interleave a line.
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -18,7 +24,7 @@ def _append(path, record):
         os.close(fd)
 
 
-def _rotate(path):
+def _rotate(path: str) -> None:
     try:
         if os.stat(path).st_size < LOG_MAX_BYTES:
             return
@@ -34,11 +40,11 @@ def _rotate(path):
         pass
 
 
-def claude_dir(project):
+def claude_dir(project: str) -> str:
     return os.path.join(project, ".claude")
 
 
-def write(project, hook, level, msg, **fields):
+def write(project: str, hook: str, level: str, msg: str, **fields: Any) -> None:
     """Append one line to .claude/<hook>.log. Never raises."""
     try:
         d = claude_dir(project)
@@ -53,7 +59,7 @@ def write(project, hook, level, msg, **fields):
         pass
 
 
-def audit(project, event, **fields):
+def audit(project: str, event: str, **fields: Any) -> None:
     """Append one audit record (blocks, resets, commands, tamper). Never raises."""
     try:
         d = claude_dir(project)
@@ -65,7 +71,7 @@ def audit(project, event, **fields):
         pass
 
 
-def read_lines(path, limit=None):
+def read_lines(path: str, limit: int | None = None) -> list[dict[str, Any]]:
     """Parsed JSON lines of a log; bad lines are returned as {'raw': text}."""
     out = []
     try:

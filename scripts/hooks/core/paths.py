@@ -1,5 +1,7 @@
 """Paths: normalisation, blocked paths, self-protection and the temp dir."""
 
+from __future__ import annotations
+
 import os
 import sys
 
@@ -155,7 +157,42 @@ def blocked_rule(path, cwd, cfg, home=None):
                 return pat
         if _fold(p) == _fold(os.path.join(_config_dir(), "secret")):
             return "the hook secret"
-    return None
+    return _linked_secret(path, cwd, cfg, home)
+
+
+LINK_SCAN = 2000  # directory entries looked at for the secrets a hard link could share
+
+
+def _linked_secret(path: str, cwd: str, cfg, home: str | None) -> str | None:
+    """The blocked rule of the secret file that path is a hard link of (only asked for a file
+    with more than one link): the files under the blocked locations (~/.ssh, /etc/shadow, ...),
+    looked at once per process, at most LINK_SCAN entries."""
+    try:
+        st = os.stat(normalise(path, cwd, home))
+    except (OSError, ValueError):
+        return None
+    if st.st_nlink < 2 or not stat_isreg(st.st_mode):
+        return None
+    key = ("secrets", home, tuple(x for x in cfg.list("paths.blocked") if isinstance(x, str)))
+    table: dict | None = _INODES.get(key)
+    if table is None:
+        table, left = {}, LINK_SCAN
+        for root, rule in sensitive_roots(cfg, home)[1:]:
+            for d, _dirs, files in os.walk(root) if os.path.isdir(root) else [("", [], [root])]:
+                for name in files:
+                    left -= 1
+                    try:
+                        fst = os.stat(os.path.join(d, name))
+                    except (OSError, ValueError):
+                        continue
+                    table.setdefault((fst.st_dev, fst.st_ino), rule)
+                if left < 0:
+                    break
+            if left < 0:
+                break
+        _INODES[key] = table
+    hit = table.get((st.st_dev, st.st_ino))
+    return "%s (a hard link to a file under it)" % hit if hit else None
 
 
 def _config_dir():
@@ -180,7 +217,7 @@ def untouchable(path, cwd, home=None):
     return same_inode(path, cwd, home, _untouchable_files()) is not None
 
 
-def _untouchable_files():
+def _untouchable_files() -> list[str]:
     cdir = _config_dir()
     out = [os.path.join(cdir, "secret"), os.path.join(cdir, "counters.json")]
     try:
@@ -191,15 +228,15 @@ def _untouchable_files():
     return out
 
 
-_INODES = {}
+_INODES: dict = {}
 
 
-def _inodes(files):
+def _inodes(files: list[str]) -> dict:
     """{(st_dev, st_ino): path} of the existing regular files among `files` (once per process
     for the same list)."""
     key = tuple(files)
     if key not in _INODES:
-        table = {}
+        table: dict = {}
         for f in files:
             try:
                 st = os.stat(f)
@@ -213,11 +250,11 @@ def _inodes(files):
     return _INODES[key]
 
 
-def stat_isreg(mode):
+def stat_isreg(mode: int) -> bool:
     return mode & 0o170000 == 0o100000
 
 
-def same_inode(path, cwd, home, files):
+def same_inode(path: str, cwd: str, home: str | None, files) -> str | None:
     """The file among `files` that `path` is a hard link of, or None. A file with one link
     is nobody's other name, so this costs one stat for almost every path."""
     try:
@@ -247,43 +284,187 @@ def names_untouchable(text):
 
 def protected_rule(path, cwd, project, cfg, home=None):
     """Why a write to path is self-protection, or None."""
+    hit = protected(path, cwd, project, cfg, home)
+    return hit[0] if hit else None
+
+
+# What each kind of protected file is, for the block message: (what it is, why not, way on).
+KINDS = {
+    "untouchable": (
+        "the hook secret, counters, last verified state or a lock file",
+        "no tool may touch them",
+        "Leave them alone.",
+    ),
+    "settings": (
+        "Claude Code's settings",
+        "changing settings could switch the hooks off (or run a command outside every check)",
+        "Only the person edits it: tell them the exact change you want and why.",
+    ),
+    "person-config": (
+        "the person's sane-hooks config",
+        "changing it could loosen or switch off the checks",
+        "Only the person edits it: tell them the exact change you want and why.",
+    ),
+    "runs-outside": (
+        "a file whose content runs outside every check and sandbox",
+        "Claude Code or git would run what is written there with the person's rights",
+        "Only the person writes it: show them the change and ask them to make it.",
+    ),
+    "link": (
+        "a hard link to a protected file",
+        "writing it writes that file",
+        "Write a new file instead (remove the link first if it is yours).",
+    ),
+    "hooks": (
+        "a sane-hooks file",
+        "the agent may not write it",
+        "Use the sane.py subcommands (`python3 scripts/hooks/sane.py status`, `learn`, "
+        "`intent`, `review`) or ask the person to change it.",
+    ),
+}
+
+
+def protected_reason(path: str, cwd: str, project: str, cfg, home: str | None = None) -> str | None:
+    """The whole [self-protection] block message for a write to path, or None."""
+    hit = protected(path, cwd, project, cfg, home)
+    if not hit:
+        return None
+    rule, kind = hit
+    what, why, way = KINDS.get(kind, KINDS["hooks"])
+    return "[self-protection] %s is %s (%s): %s. %s" % (path, what, rule, why, way)
+
+
+def protected(
+    path: str, cwd: str, project: str, cfg, home: str | None = None
+) -> tuple[str, str] | None:
+    """(rule, kind) when a write to path is self-protection, else None. kind is a key of
+    KINDS. A path whose inode is a protected file's is that file (hard links)."""
     if untouchable(path, cwd, home):
-        return "the hook secret, counters and locks"
+        return "the hook secret, counters and locks", "untouchable"
+    home = home or os.path.expanduser("~")
     cdir = _fold(_config_dir())
     claude_dirs = [_fold(d) for d in _claude_user_dirs(home)]
+    checked = []
     for p in forms(path, cwd, home):
         fp = _fold(p)
+        checked.append(fp)
         if is_under(fp, cdir):
-            return "sane-hooks user config (%s)" % os.path.basename(p)
-        base = os.path.basename(fp)
-        if any(is_under(fp, d) for d in claude_dirs) and (
-            fp.rstrip("/") in claude_dirs or base.startswith("settings") and base.endswith(".json")
-        ):
-            return "Claude Code's user settings (%s), which can switch the hooks off" % base
+            name = os.path.basename(p)
+            if name == "config.yaml":
+                return "sane-hooks user config (%s)" % p, "person-config"
+            return "sane-hooks user config (%s)" % name, "hooks"
+        hit = _claude_rule(fp, claude_dirs, home)
+        if hit:
+            return hit
         proj = _fold(real(project))
         for root in (_fold(project), proj):
             if not is_under(fp, root):
                 continue
             rel = fp[len(root) :].lstrip("/")
+            if rel == ".claude/sane.yaml" or rel.startswith(".claude/sane.yaml."):
+                return rel, "person-config"
             if rel in PROTECTED_PROJECT or any(
                 rel.startswith(x) or rel + "/" == x for x in PROTECTED_PROJECT_PREFIXES
             ):
-                return rel
+                return rel, "hooks"
             if rel == "scripts/hooks" or rel == ".claude/sane-templates":
-                return rel
+                return rel, "hooks"
             if rel.startswith(".claude/settings") and rel.endswith(".json"):
-                return rel
-            if rel == ".claude" or rel == ".claude/agents" or rel == "scripts":
-                return rel + " (holds protected files)"
+                return rel, "settings"
+            if rel == ".mcp.json" or rel.startswith(".mcp.json."):
+                return ".mcp.json (MCP server commands)", "runs-outside"
+            if rel == ".claude" or rel == "scripts":
+                return rel + " (holds protected files)", "hooks"
             for prot in PROTECTED_PROJECT + DERIVED_ALSO:
                 if rel.startswith(prot + "."):  # our temp files and rotated logs: a symlink
-                    return prot + " (a temp, backup or rotated copy of it)"  # there is followed
+                    return prot + " (a temp, backup or rotated copy of it)", "hooks"
         for extra in cfg.list("paths.protected_extra"):
             if isinstance(extra, str) and extra:
                 target = normalise(extra, project, home)
                 if is_under(fp, _fold(target)) or _glob(fp, _fold(target)):
-                    return extra
+                    return extra, "hooks"
+    from core import hookfiles
+
+    for d in hookfiles.git_hook_dirs(project):
+        fd = _fold(d)
+        if any(is_under(fp, fd) for fp in checked):
+            return "git hooks (%s)" % d, "runs-outside"
+    runs = hookfiles.command_files(project, home, _claude_user_dirs(home))
+    for f in runs:
+        if _fold(f) in checked:
+            return "run by a command in the settings or .mcp.json (%s)" % f, "runs-outside"
+    link = same_inode(path, cwd, home, _link_targets(project, cfg, home, runs))
+    if link:
+        return "the same file as %s" % link, "link"
     return None
+
+
+# Under any `.claude` directory (the project's, a nested one, the user's): agent and skill
+# definitions can carry a `hooks:` block, plugins carry hooks, and the settings hold hooks.
+RUNS_IN_CLAUDE_DIR = ("agents", "skills", "plugins")
+# Claude Code's managed settings (highest precedence; writable wherever the agent runs as root).
+MANAGED_SETTINGS = ("/etc/claude-code", "/Library/Application Support/ClaudeCode")
+
+
+def _claude_rule(fp: str, claude_dirs: list[str], home: str) -> tuple[str, str] | None:
+    """(rule, kind) for Claude Code's own files at fp: settings, agents, skills, plugins,
+    ~/.claude.json (user MCP servers). Any `.claude` directory counts, nested ones too."""
+    parts = fp.split("/")
+    base = parts[-1]
+    if fp == _fold(os.path.join(home, ".claude.json")) or fp.startswith(
+        _fold(os.path.join(home, ".claude.json."))
+    ):
+        return "~/.claude.json (Claude Code's user config and MCP servers)", "runs-outside"
+    if any(is_under(fp, _fold(d)) for d in MANAGED_SETTINGS):
+        return (
+            "Claude Code's managed settings (%s), which can switch the hooks off" % fp,
+            "settings",
+        )
+    if fp.rstrip("/") in claude_dirs:
+        return "Claude Code's user settings (%s), which can switch the hooks off" % base, "settings"
+    roots = [d for d in claude_dirs if is_under(fp, d)]
+    if not roots:
+        i = len(parts) - 1 - parts[::-1].index(".claude") if ".claude" in parts else -1
+        if i < 0:
+            return None
+        roots = ["/".join(parts[: i + 1])]
+    rel = fp[len(roots[0]) :].lstrip("/")
+    top = rel.split("/")[0]
+    if top in RUNS_IN_CLAUDE_DIR or not rel:
+        if not rel:
+            return None
+        return (
+            "%s/%s (agent, skill and plugin files can define hooks that run outside every "
+            "check)" % (os.path.basename(roots[0]), top),
+            "runs-outside",
+        )
+    if "/" not in rel and top.startswith("settings") and ".json" in top:
+        return "Claude Code's settings (%s), which can switch the hooks off" % top, "settings"
+    return None
+
+
+def _link_targets(project: str, cfg, home: str, runs: list[str]) -> list[str]:
+    """The files a hard link must not share an inode with (asked only for a path with more
+    than one link)."""
+    out = list(_protected_candidates(project, cfg, home))
+    out += hookfiles_settings(project, home)
+    out += [os.path.join(_config_dir(), "config.yaml"), os.path.join(project, ".mcp.json")]
+    out += list(runs)
+    from core import hookfiles
+
+    for d in hookfiles.git_hook_dirs(project):
+        try:
+            out += [os.path.join(d, n) for n in sorted(os.listdir(d))[:100]]
+        except OSError:
+            pass
+    out += _untouchable_files()
+    return out
+
+
+def hookfiles_settings(project: str, home: str | None = None) -> list[str]:
+    from core import hookfiles
+
+    return hookfiles.settings_files(project, _claude_user_dirs(home))
 
 
 def _claude_user_dirs(home=None):
@@ -425,7 +606,7 @@ def dyn_pattern(p):
     return pat
 
 
-_CANDIDATES = {}
+_CANDIDATES: dict = {}
 
 
 def _protected_candidates(project, cfg, home=None, limit=400):
@@ -452,8 +633,15 @@ def _candidates(project, cfg, home, limit):
             ".claude/sane-templates",
             ".claude/settings.json",
             ".claude/settings.local.json",
+            ".claude/skills",
+            ".claude/plugins",
+            ".mcp.json",
         )
     ]
+    from core import hookfiles
+
+    out += hookfiles.git_hook_dirs(proj)
+    out += hookfiles.command_files(proj, home or os.path.expanduser("~"), _claude_user_dirs(home))
     n = 0
     for top in ("scripts/hooks", ".claude/sane-templates"):
         for root, dirs, files in os.walk(os.path.join(proj, top)):
@@ -472,6 +660,7 @@ def _candidates(project, cfg, home, limit):
             "counters.json.lock",
             "config.yaml",
             "personal-learnings.md",
+            "verified",
         )
     ]
     for extra in cfg.list("paths.protected_extra"):

@@ -4,9 +4,17 @@ One decision whichever tool is used: file tools and Bash both come down to these
 the gates only ever look at facts.
 """
 
+from __future__ import annotations
+
 import os
 
 from core import paths
+from core.shell import judge
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from core.shell.analysis import Analysis
+    from core.shell.command import Command
 
 READ_TOOLS = frozenset(
     (
@@ -288,28 +296,37 @@ class Facts:
         "name_globs",
         "blind_writes",
         "fed_cmds",
+        "remote",
+        "runs_code",
+        "changers",
+        "named",
     )
 
-    def __init__(self, tool, kind):
-        self.tool = tool
-        self.kind = kind  # read | write | shell | mcp_read | mcp_write | other
-        self.reads = []
-        self.writes = []
-        self.raw_reads = []
-        self.raw_writes = []
-        self.unknown = False
-        self.destructive = False
-        self.sane_calls = []
-        self.only_sane = False
-        self.analysis = None
-        self.text = ""
-        self.reasons = []
-        self.tree_reads = []  # directories whose files are read (grep -r, cp -r, tar, Grep)
-        self.foreign_sane = []  # sane.py run from elsewhere (a copy, -m sane): never ours
-        self.unchecked = []  # read globs too broad to expand within the bound
-        self.name_globs = []  # Grep's glob: the names of the files whose contents it reads
-        self.blind_writes = []  # dirs holding protected files that an unpack/patch we cannot see writes
-        self.fed_cmds = []  # commands fed the files a find/grep -l/git ls-files lists
+    def __init__(self, tool: str, kind: str) -> None:
+        self.tool: str = tool
+        self.kind: str = kind  # read | write | shell | mcp_read | mcp_write | other
+        self.reads: list[str] = []
+        self.writes: list[str] = []
+        self.raw_reads: list[str] = []
+        self.raw_writes: list[str] = []
+        self.unknown: bool = False
+        self.destructive: bool = False
+        self.sane_calls: list[SaneCall] = []
+        self.only_sane: bool = False
+        self.analysis: Analysis | None = None
+        self.text: str = ""
+        self.reasons: list[str] = []
+        self.tree_reads: list[str] = []  # dirs whose files are read (grep -r, cp -r, tar, Grep)
+        self.foreign_sane: list[SaneCall] = []  # sane.py run from elsewhere: never ours
+        self.unchecked: list[str] = []  # read globs too broad to expand within the bound
+        self.name_globs: list[str] = []  # Grep's glob: names of the files whose text it reads
+        # dirs holding protected files that an unpack/patch we cannot see writes
+        self.blind_writes: list[str] = []
+        self.fed_cmds: list[Command] = []  # fed the files find/grep -l/git ls-files list
+        self.remote: bool = False  # changes a remote system or service (cluster, cloud, database)
+        self.runs_code: bool = False  # every unknown part is a known runner (tests, builds)
+        self.changers: list[Command] = []  # the commands that are unknown or change a remote system
+        self.named: list[str] = []  # every word of code the hooks cannot see (checked as paths)
 
     @property
     def read_only(self):
@@ -321,13 +338,13 @@ class Facts:
             return True
         if self.kind != "shell":
             return False
-        if self.unknown:
+        if self.unknown or self.remote:
             return True
-        allow_temp = cfg.get("paths.allow_temp_writes", True)
+        allow_temp = cfg.get("paths.allow_temp_writes")
         return any(not (allow_temp and paths.in_temp(w, project)) for w in self.writes)
 
     def outside_temp_writes(self, project, cfg):
-        allow_temp = cfg.get("paths.allow_temp_writes", True)
+        allow_temp = cfg.get("paths.allow_temp_writes")
         return [w for w in self.writes if not (allow_temp and paths.in_temp(w, project))]
 
 
@@ -413,75 +430,6 @@ def _mcp_paths(f, ti):
         if code:
             f.unknown = True
             f.text = "\n".join(code)
-
-
-SCRIPT_RUNNERS = frozenset(
-    (
-        "sh",
-        "bash",
-        "zsh",
-        "dash",
-        "ksh",
-        "fish",
-        "node",
-        "nodejs",
-        "deno",
-        "bun",
-        "perl",
-        "ruby",
-        "php",
-        "lua",
-        "tclsh",
-        "osascript",
-        "Rscript",
-        "ts-node",
-        "tsx",
-        "awk",
-        "gawk",
-        "sed",
-        "make",
-        "gmake",
-        "source",
-        ".",
-    )
-)
-CODE_PATH_ENV = ("PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB")
-
-
-def _temp_code(cmd, cwd, project):
-    """A script, makefile or module path in the temp dir: there the agent can write even under
-    safemode, so running it is running code we cannot see."""
-    cands = []
-    argv = cmd.argv
-    if argv and "/" in argv[0]:
-        cands.append(argv[0])
-    prog = cmd.program
-    if prog.lower().startswith(("python", "pypy")) or prog in SCRIPT_RUNNERS:
-        rest = argv[1:]
-        for i, w in enumerate(rest):
-            if w in ("-f", "-C", "--file", "--directory", "--makefile") and i + 1 < len(rest):
-                cands.append(rest[i + 1])
-            elif w.startswith(("--file=", "--directory=", "--makefile=")):
-                cands.append(w.split("=", 1)[1])
-            elif not w.startswith("-"):
-                cands.append(w)
-                break
-    for k in CODE_PATH_ENV:
-        v = cmd.env.get(k)
-        if isinstance(v, str):
-            cands.extend(v.split(":"))
-    base = cwd
-    if cmd.cwd:
-        if cmd.cwd == "$PWD":
-            base = None
-        else:
-            base = os.path.join(cwd, cmd.cwd)
-    for c in cands:
-        if not c or "\n" in c or (base is None and not c.startswith(("/", "~"))):
-            continue
-        if paths.in_temp(paths.normalise(c, base or cwd), project):
-            return True
-    return False
 
 
 TREE_COPIERS = frozenset(("cp", "rsync", "ditto", "scp"))
@@ -720,6 +668,7 @@ def _python_module(cmd):
     return None
 
 
+# interpreter options that keep it running our CLI and nothing else
 def _shell_facts(tool, command, cwd, project, home, cfg):
     from core.shell import analysis as shell
 
@@ -734,6 +683,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
     f.analysis = a
     ours = paths.real(os.path.join(project, "scripts", "hooks", "sane.py"))
     others = 0
+    runners_only = True
     prev = None
     for cmd in a.commands:
         if tool == "Bash":
@@ -745,6 +695,16 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
             _python_unpack(f, cmd, mod, cwd, project, home, cfg)
         if mod and mod[0] in ("sane", "sane.py", "core.cli", "core.cli.main"):
             args = ["-m " + mod[0]] + list(mod[1])
+        if args and not mod and judge.interp_options(cmd):
+            # python3 -i sane.py ...: the interpreter runs more than our CLI (an interactive
+            # prompt, a module, warnings hooks): code with the CLI's rights, never ours
+            call = SaneCall(args[1:])
+            call.dynamic = call.person_only = True
+            f.foreign_sane.append(call)
+            f.unknown = True
+            f.reasons.append("sane.py run with interpreter options")
+            others += 1
+            continue
         if args:
             script = (
                 args[0]
@@ -758,7 +718,10 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
                 f.sane_calls.append(SaneCall(args[1:]))
                 others += bool(cmd.writes)
                 continue
-            f.foreign_sane.append(SaneCall(args[1:]))
+            call = SaneCall(args[1:])
+            f.foreign_sane.append(call)
+            if not call.person_only:
+                cmd.flag("runs a sane.py that is not this project's CLI", unknown=True)
         if cmd.program in FEEDERS and not cmd.writes and not cmd.unknown:
             f.raw_reads.extend(cmd.reads)
             continue
@@ -766,16 +729,27 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if not args:
             f.raw_reads.extend(cmd.reads)
             f.raw_writes.extend(cmd.writes)
-        if cmd.program not in NAMES_ONLY:
+        if cmd.program not in NAMES_ONLY and (cmd.unknown or not judge.plain(cmd)):
             f.tree_reads.extend(cmd.reads)
+        f.tree_reads.extend(cmd.tree)
+        f.raw_reads.extend(cmd.named)  # words of code the hooks cannot see: checked, not read
+        f.named.extend(cmd.named)
         if tool == "Bash":
             _tree_writes(f, cmd, cwd, project, home, cfg)
-        if cmd.unknown:
+        temp = tool == "Bash" and judge.temp_code(cmd, cwd, project)
+        if cmd.unknown or temp:
             f.unknown = True
-        elif tool == "Bash" and _temp_code(cmd, cwd, project):
-            f.unknown = True
-            f.reasons.append("runs a script from the temp dir")
-        if cmd.destructive:
+            f.changers.append(cmd)
+            if not cmd.runner or temp:
+                runners_only = False  # a script in the temp dir is not the project's tests
+            if temp:
+                f.reasons.append("runs a script from the temp dir")
+        if getattr(cmd, "remote", False):
+            f.remote = True
+            runners_only = False
+            if cmd not in f.changers:
+                f.changers.append(cmd)
+        if cmd.destructive and not judge.plain_delete(cmd, cwd, project, home, cfg):
             f.destructive = True
         f.reasons.extend(cmd.reasons)
     if not a.commands and a.unknown:
@@ -785,6 +759,9 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         f.unknown = True  # the parse itself failed or hit a bound
         f.reasons.extend(a.reasons)
     f.only_sane = bool(f.sane_calls) and others == 0 and not f.unknown
+    f.runs_code = f.unknown and runners_only and not f.remote and bool(f.changers)
+    if f.runs_code and a.unknown and not all(c.unknown for c in a.commands if c.reasons):
+        f.runs_code = False
     _half_seen(f, cwd, project, home, cfg)
     f.reads = [paths.normalise(p, cwd, home) for p in f.raw_reads]
     f.writes = [paths.normalise(p, cwd, home) for p in f.raw_writes]

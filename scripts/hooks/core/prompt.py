@@ -1,10 +1,18 @@
 """UserPromptSubmit (the person's commands, prompt classification), SessionStart and
 SubagentStart. A command is consumed: the model never sees it, the person sees the answer."""
 
+from __future__ import annotations
+
 from core import breaker, research, saneloop
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.engine import Ctx
 
 CLI = "python3 scripts/hooks/sane.py"
 STOPWORDS = frozenset(
@@ -57,18 +65,30 @@ PASSTHROUGH = frozenset(
     )
 )
 
-HELP = """sane-hooks commands (type them as the whole prompt):
-  s+ | safemode on     block every edit and changing shell command
-  s- | safemode off    lift safemode
-  s? | safemode status
-%s
-%s
-  unlock               lift a tamper lock
-  sl+ <task>           start a SaneLoop (acceptance criteria on the following lines)
-  sl- | sl?            stop / show the SaneLoop
-  intent <ID>          select an intent (goes on to the model)
-  #review ...          open a review for this session (goes on to the model)
-  help | sane?         this list""" % (breaker.HELP, research.HELP)
+HELP_ROWS = (
+    [
+        ("s+ | safemode on", "block every edit and changing shell command"),
+        ("s- | safemode off", "lift safemode"),
+        ("s? | safemode status", "show safemode"),
+    ]
+    + breaker.HELP
+    + research.HELP
+    + [
+        ("unlock", "lift a tamper lock"),
+        ("sl+ <task>", "start a SaneLoop (acceptance criteria on the following lines)"),
+        ("sl- | sl?", "stop / show the SaneLoop"),
+        ("intent <ID>", "select an intent (goes on to the model)"),
+        ("#review ...", "open a review for this session (goes on to the model)"),
+        ("help | sane?", "this list"),
+    ]
+)
+
+
+def help_text() -> str:
+    """The command table, its second column aligned."""
+    width = max(len(c) for c, _ in HELP_ROWS) + 2
+    rows = ["  %s%s" % (c.ljust(width), d) for c, d in HELP_ROWS]
+    return "sane-hooks commands (type them as the whole prompt):\n" + "\n".join(rows)
 
 
 def keywords(text):
@@ -145,7 +165,7 @@ def cmd_unlock(ctx):
     )
 
 
-EXACT = {
+EXACT: dict[str, Callable[[Ctx], str | None]] = {
     "s+": lambda c: cmd_safemode(c, True),
     "safemode on": lambda c: cmd_safemode(c, True),
     "s-": lambda c: cmd_safemode(c, False),
@@ -155,13 +175,13 @@ EXACT = {
     "unlock": cmd_unlock,
     "sl-": saneloop.cmd_stop,
     "sl?": saneloop.cmd_status,
-    "help": lambda c: HELP,
-    "sane?": lambda c: HELP,
+    "help": lambda c: help_text(),
+    "sane?": lambda c: help_text(),
     **breaker.COMMANDS,
     **research.COMMANDS,
 }
 for _name in ("rb?", "breaker status"):  # while tamper-locked, say the values are unverified
-    EXACT[_name] = lambda c, _fn=EXACT[_name]: _unverified(c, _fn(c))
+    EXACT[_name] = lambda c, _fn=EXACT[_name]: _unverified(c, _fn(c))  # type: ignore[misc]
 
 
 def command(ctx, prompt):
@@ -196,7 +216,7 @@ def on_prompt(ctx):
     if hit is not None:
         name, text = hit
         ctx.audit("command", command=name)
-        ctx.answer.deny(text)
+        ctx.answer.consume(text)
         return
     kind = classify(prompt)
     req = sess["requirements"]
@@ -248,11 +268,7 @@ def _status_notes(ctx):
         ctx.answer.add_context(
             "sane: safemode is ON; edits are blocked until the person types `s-`."
         )
-    if st["circuit_breaker"].get("tripped"):
-        ctx.answer.add_context(
-            "sane: the circuit breaker is TRIPPED; only read-only tools work "
-            "until the person types `rb-`."
-        )
+    ctx.answer.add_context(breaker.note(st))
     loop = ctx.session["saneloop"]
     if loop.get("active"):
         ctx.answer.add_context(saneloop.brief(loop))
@@ -289,7 +305,7 @@ def _carry_over(ctx):
 
 
 def prune_sessions(ctx):
-    days = ctx.cfg.get("review.retention_days", 7)
+    days = ctx.cfg.get("review.retention_days")
     try:
         cutoff = ctx.now - float(days) * 86400
     except (TypeError, ValueError):

@@ -7,9 +7,11 @@ research.required plus, when research.adaptive_mcp is on, every MCP category the
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 from core import policy
+
+TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 CATEGORY_TOOLS = {
     "local": "Read, Glob, Grep or a read-only shell command such as rg, grep, cat, ls, find",
@@ -50,7 +52,7 @@ SHELL_READERS = frozenset(
 def required_research(ctx: Any) -> list[str]:
     r = ctx.session["research"]
     req = [c for c in ctx.cfg.list("research.required") if c in CATEGORY_TOOLS]
-    if ctx.cfg.get("research.adaptive_mcp", True):
+    if ctx.cfg.get("research.adaptive_mcp"):
         req += [c for c in r.get("used") or [] if c in CATEGORY_TOOLS and c not in req]
     waived = r.get("waived") or []
     return [c for c in req if c not in waived]
@@ -67,10 +69,24 @@ def missing_research(ctx: Any) -> list[str]:
 def gate(ctx: Any, facts: Any) -> str | None:
     if not facts.mutation(ctx.project, ctx.cfg):
         return None
+    if (
+        facts.kind == "shell"
+        and facts.runs_code
+        and not facts.outside_temp_writes(ctx.project, ctx.cfg)
+    ):
+        return None  # running the tests or a build is research too
     missing = missing_research(ctx)
     if not missing:
         return None
     how = "; ".join("%s: use %s" % (c, CATEGORY_TOOLS[c]) for c in missing)
+    gone = (ctx.session["research"].get("unreachable") or {}).get("category")
+    if gone in missing:
+        return (
+            "[research-gate] Research before editing: this session still needs %s (%s), and "
+            "%s research failed for want of network. Do not retry it: ask the person whether "
+            "to go on without it (they type `research waive %s`)."
+            % (", ".join(missing), how, gone, gone)
+        )
     return (
         "[research-gate] Research before editing: this session still needs %s (%s). Do that "
         "research (a call only counts when it returns something), then retry. Working "
@@ -259,9 +275,14 @@ COMMANDS: dict[str, Callable[[Any], str]] = {
     "rr-": cmd_reset,
     "reset research": cmd_reset,
 }
-HELP = """  research             research progress per category
-  rr- | reset research reset this session's research
-  research waive <category>   waive a required category for this session (local web docs github memory)"""
+HELP = [
+    ("research", "research progress per category"),
+    ("rr- | reset research", "reset this session's research"),
+    (
+        "research waive <category>",
+        "waive a required category for this session (%s)" % " ".join(CATEGORY_TOOLS),
+    ),
+]
 
 
 def command(ctx: Any, first: str, rest: str) -> tuple[str, str] | None:

@@ -13,6 +13,11 @@ import json
 import os
 import sys
 
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from core.engine import Ctx
+    from core.policy import Facts
+
 LOCAL = ".claude/settings.local.json"
 
 
@@ -101,7 +106,7 @@ def status(project: str) -> tuple[bool, str]:
     return True, "the OS sandbox is on"
 
 
-def session_start(ctx: object) -> None:
+def session_start(ctx: Ctx) -> None:
     """Tell the person, at a session's start, when the OS layer is off."""
     if getattr(ctx, "payload", {}).get("source") not in (None, "startup"):
         return
@@ -145,7 +150,7 @@ REFUSALS = (
 )
 
 
-def post_tool(ctx: object, facts: object, ok: bool) -> None:
+def post_tool(ctx: Ctx, facts: Facts, ok: bool) -> None:
     """Once per kind and session: the sandbox refused something the work asked for."""
     if getattr(ctx, "tool", "") not in ("Bash", "PowerShell"):
         return

@@ -1,11 +1,21 @@
 """SaneLoop: `sl+ <task>` keeps the agent working until its acceptance criteria are met."""
 
+from __future__ import annotations
+
 import os
+
+from core.wording import plural
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
+
+    from core.engine import Ctx
 
 CLI = "python3 scripts/hooks/sane.py"
 
 
-def block_cap():
+def block_cap() -> int:
     """Claude Code ends a turn after this many consecutive Stop blocks (0: no cap)."""
     raw = os.environ.get("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "8")
     try:
@@ -14,7 +24,7 @@ def block_cap():
         return 8
 
 
-def brief(loop):
+def brief(loop: dict[str, Any]) -> str:
     unmet = [i + 1 for i, c in enumerate(loop.get("acceptance_criteria") or []) if not c.get("met")]
     return (
         "sane: SaneLoop active: %s (iteration %d of %d; unmet criteria: %s). Mark one met "
@@ -29,7 +39,7 @@ def brief(loop):
     )
 
 
-def cmd_start(ctx, text):
+def cmd_start(ctx: Ctx, text: str) -> str:
     lines = [ln.strip() for ln in text.splitlines()]
     task = lines[0] if lines else ""
     criteria = []
@@ -44,7 +54,7 @@ def cmd_start(ctx, text):
         active=True,
         task=task[:300],
         iteration=0,
-        max_iterations=ctx.cfg.int("loop.max_iterations", 20),
+        max_iterations=ctx.cfg.int("loop.max_iterations"),
         acceptance_criteria=criteria[:30],
         started_at=ctx.now,
     )
@@ -52,7 +62,7 @@ def cmd_start(ctx, text):
     return "SaneLoop started: %s\n%s" % (task, status_text(loop))
 
 
-def status_text(loop):
+def status_text(loop: dict[str, Any]) -> str:
     if not loop.get("active"):
         return "SaneLoop is OFF"
     out = [
@@ -73,20 +83,23 @@ def status_text(loop):
     return "\n".join(out)
 
 
-def cmd_status(ctx):
+def cmd_status(ctx: Ctx) -> str:
     return status_text(ctx.session["saneloop"])
 
 
-def cmd_stop(ctx):
+def cmd_stop(ctx: Ctx) -> str:
     loop = ctx.session["saneloop"]
     if not loop.get("active"):
         return "SaneLoop is OFF (nothing to stop)"
     loop["active"] = False
     ctx.audit("saneloop_stop", by="person", iteration=loop.get("iteration"))
-    return "SaneLoop stopped after %d iterations: %s" % (loop.get("iteration", 0), loop.get("task"))
+    return "SaneLoop stopped after %s: %s" % (
+        plural(loop.get("iteration", 0), "iteration"),
+        loop.get("task"),
+    )
 
 
-def stop_gate(ctx, held):
+def stop_gate(ctx: Ctx, held: bool) -> str | None:
     loop = ctx.session["saneloop"]
     if not loop.get("active"):
         return None
@@ -102,8 +115,8 @@ def stop_gate(ctx, held):
         loop["active"] = False
         ctx.audit("saneloop_done", iteration=loop.get("iteration"))
         ctx.answer.tell_user(
-            "sane-hooks: SaneLoop done: every criterion met after %d iterations."
-            % loop.get("iteration", 0)
+            "sane-hooks: SaneLoop done: every criterion met after %s."
+            % plural(loop.get("iteration", 0), "iteration")
         )
         return None
     if loop.get("iteration", 0) >= loop.get("max_iterations", 20):

@@ -1,6 +1,8 @@
 """`<hook>.py --self-test`: the hook's own checks, run through its real entry point in a
 throw-away project with a cleared environment. Prints `N passed, M failed`."""
 
+from __future__ import annotations
+
 import json
 import os
 import shutil
@@ -8,11 +10,15 @@ import subprocess
 import sys
 import tempfile
 
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
+
 HOOKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Lab:
-    def __init__(self):
+    def __init__(self) -> None:
         self.root = tempfile.mkdtemp(prefix="sane-selftest-")
         self.project = os.path.realpath(os.path.join(self.root, "project"))
         self.home = os.path.join(self.root, "home")
@@ -31,7 +37,9 @@ class Lab:
         )
         self.n = 0
 
-    def run(self, hook, event, raw=None, **fields):
+    def run(
+        self, hook: str, event: str, raw: bytes | None = None, **fields: Any
+    ) -> tuple[int, str | None, dict[str, Any], str, str]:
         self.n += 1
         p = {
             "session_id": "selftest",
@@ -66,7 +74,7 @@ class Lab:
         )
         return r.returncode, reason, doc, out, r.stderr.decode("utf-8", "replace")
 
-    def state(self):
+    def state(self) -> tuple[dict[str, Any], str | None]:
         sys.path.insert(0, HOOKS)
         old = dict(os.environ)
         os.environ.update(self.env)
@@ -82,7 +90,7 @@ class Lab:
             os.environ.clear()
             os.environ.update(old)
 
-    def close(self):
+    def close(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -234,7 +242,7 @@ CHECKS = {
 }
 
 
-def run(hook):
+def run(hook: str) -> int:
     lab = Lab()
     passed = failed = 0
     try:

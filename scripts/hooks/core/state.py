@@ -6,11 +6,17 @@ raise the counter. So a state on disk is always at or above its counter, and a s
 its counter can only be a replayed copy.
 """
 
+from __future__ import annotations
+
 import hashlib
 import hmac
 import json
 import os
 import time
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 SCHEMA = 1
 LOCK_WAIT = 2.0
@@ -20,7 +26,7 @@ SESSION_CAP = 200  # sessions kept at most (oldest idle ones pruned first)
 try:
     import fcntl
 except ImportError:  # Windows: filelock does the locking
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 
 # ---------------------------------------------------------------- key and counters
@@ -141,65 +147,83 @@ def counters_path():
     return os.path.join(config_dir(), "counters.json")
 
 
-def _project_key(project):
+def _project_key(project: str) -> str:
     return hashlib.sha256(project.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
-def verified_path(project):
-    """The last verified state of project: a copy of the signed document, outside the project
-    (the agent can delete or forge the project's copy, never this one)."""
-    return os.path.join(config_dir(), "verified", _project_key(project) + ".json")
+def verified_paths(project: str) -> list[str]:
+    """The last verified state of project, in two slots written in turn (by the parity of the
+    sequence): a copy of the signed document, outside the project (the agent can delete or
+    forge the project's copy, never these)."""
+    base = os.path.join(config_dir(), "verified", _project_key(project))
+    return [base + ".0.json", base + ".1.json"]
 
 
-def pending_path(project):
+def pending_path(project: str) -> str:
     """Failures seen while another process held the state lock, counted at the next write."""
     return os.path.join(config_dir(), "verified", _project_key(project) + ".pending.jsonl")
 
 
-def read_verified(key, project):
-    """(state, None) from the last verified copy, or (None, why there is none)."""
-    try:
-        with open(verified_path(project), "rb") as fh:
-            doc = json.loads(fh.read())
-        state, sig = doc["state"], doc["sig"]
-        if not isinstance(state, dict) or not isinstance(sig, str):
-            raise ValueError
-    except FileNotFoundError:
-        return None, "no verified copy exists"
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        return None, "the verified copy is unreadable"
-    if not hmac.compare_digest(sign(key, project, canonical(state)), sig):
-        return None, "the verified copy does not verify (was the key changed?)"
-    if (state.get("tamper") or {}).get("locked"):
-        return None, "the verified copy is itself locked"
-    return state, None
+def read_verified(key: bytes, project: str) -> tuple[dict | None, str | None, str | None]:
+    """(state, path, None) from the newest slot that verifies, or (None, None, why not)."""
+    best, where, why = None, None, "no verified copy exists"
+    for path in verified_paths(project):
+        try:
+            with open(path, "rb") as fh:
+                doc = json.loads(fh.read())
+            state, sig = doc["state"], doc["sig"]
+            if not isinstance(state, dict) or not isinstance(sig, str):
+                raise ValueError
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            why = why if best else "the verified copy is unreadable"
+            continue
+        if not hmac.compare_digest(sign(key, project, canonical(state)), sig):
+            why = "the verified copy does not verify (was the key changed?)"
+            continue
+        if (state.get("tamper") or {}).get("locked"):
+            continue
+        seq = state.get("seq") if isinstance(state.get("seq"), int) else -1
+        if best is None or seq > best.get("seq", -1):
+            best, where = state, path
+    return (best, where, None) if best is not None else (None, None, why)
 
 
-def write_verified(project, doc):
-    """Keep the copy beside the counters. No fsync: a rename is atomic, and after a power cut
-    an older genuine copy is still a genuine one."""
-    path = verified_path(project)
-    tmp = "%s.%d.tmp" % (path, os.getpid())
+def write_verified(project: str, doc: bytes, seq: int) -> None:
+    """Keep the copy beside the counters, written in place into the slot of seq's parity.
+    No temp file, no rename, no fsync: on ext4 a rename over a file or a truncation to zero
+    forces a flush (milliseconds per write); a torn slot fails its signature, and the other
+    slot still holds the state before it."""
+    path = verified_paths(project)[seq % 2]
     for attempt in (0, 1):
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
             break
         except FileNotFoundError:
             if attempt:
                 raise
             os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     try:
-        os.write(fd, doc)
+        os.pwrite(fd, doc, 0)
+        os.ftruncate(fd, len(doc))
     finally:
         os.close(fd)
-    os.replace(tmp, path)
+
+
+def drop_verified(project: str) -> None:
+    for path in verified_paths(project):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 PENDING_CAP = 50  # failures kept while the lock is busy (each one counts; more add nothing)
 PENDING_LINE = 3000  # under PIPE_BUF: one O_APPEND write is never interleaved
 
 
-def defer_failure(project, payload):
+def defer_failure(project: str, payload: dict) -> None:
     """Record a PostToolUseFailure seen without the lock (append-only, one write)."""
     rec = {
         k: payload.get(k)
@@ -242,25 +266,24 @@ def defer_failure(project, payload):
         os.close(fd)
 
 
-def take_pending(project):
-    """The deferred failures, moved aside (the caller holds the state lock, so it is the only
-    taker; writers append to the old name until the rename). done_pending() deletes them once
-    the state that counted them is written; a crash before that leaves them to the next one."""
+def take_pending(project: str) -> tuple[list[dict], int]:
+    """(the deferred failures, bytes read), moved aside first. The caller holds the state
+    lock, so it is the only taker. A `.taken` file left by a taker that died before its write
+    is taken again (the new pending file waits for the next one). done_pending() deletes it
+    once the state that counted them is written, keeping what a late writer appended."""
     path = pending_path(project)
     taken = path + ".taken"
-    try:
-        os.rename(path, taken)
-    except FileNotFoundError:
-        if not os.path.exists(taken):
-            return []
-    except OSError:
-        return []
-    out = []
+    if not os.path.exists(taken):
+        try:
+            os.rename(path, taken)
+        except OSError:
+            return [], 0
     try:
         with open(taken, "rb") as fh:
             raw = fh.read(PENDING_CAP * PENDING_LINE * 2)
     except OSError:
-        return []
+        return [], 0
+    out = []
     for line in raw.splitlines()[: PENDING_CAP * 2]:
         try:
             rec = json.loads(line)
@@ -268,12 +291,25 @@ def take_pending(project):
             continue
         if isinstance(rec, dict) and rec.get("hook_event_name") == "PostToolUseFailure":
             out.append(rec)
-    return out[:PENDING_CAP]
+    return out[:PENDING_CAP], len(raw)
 
 
-def done_pending(project):
+def done_pending(project: str, counted: int) -> None:
+    """Drop the taken file; lines a writer appended after it was read (it opened the file
+    before the rename) go back to the pending file for the next write."""
+    path = pending_path(project)
+    taken = path + ".taken"
     try:
-        os.unlink(pending_path(project) + ".taken")
+        with open(taken, "rb") as fh:
+            fh.seek(counted)
+            late = fh.read(PENDING_CAP * PENDING_LINE)
+        if late:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, late)
+            finally:
+                os.close(fd)
+        os.unlink(taken)
     except OSError:
         pass
 
@@ -426,7 +462,7 @@ def sign(key, project, text):
 UNLOCKED = {"locked": False, "since": None, "reason": None, "kind": None}
 
 
-def unlock(state, project):
+def unlock(state: dict, project: str) -> dict:
     """Lift a tamper lock. A moved project's genuine state is adopted. Otherwise the locked
     state already is the last verified one (restored when the tamper was found) plus what the
     hooks saw since: the lock comes off and nothing else changes, so a tripped breaker,
@@ -443,7 +479,7 @@ def unlock(state, project):
     return new
 
 
-def unlock_text(tamper):
+def unlock_text(tamper: dict) -> str:
     """What `unlock` tells the person about the state it leaves (from the lock's record)."""
     was = tamper.get("reason")
     if isinstance(tamper.get("adopt"), dict):
@@ -466,25 +502,33 @@ def unlock_text(tamper):
     )
 
 
-def tamper_note(state):
+def tamper_note(state: dict) -> str | None:
     """None when the state is not tamper-locked; else one line saying the values shown are
     not verified and where they come from (the last verified copy, or defaults)."""
     t = state.get("tamper") or {}
     if not t.get("locked"):
         return None
+    return "UNVERIFIED: the state is tamper-locked (%s); showing %s" % (
+        t.get("reason"),
+        tamper_source(t),
+    )
+
+
+def tamper_source(t: dict) -> str:
+    """Where a locked state's values come from, in words."""
     r = t.get("restored")
     if isinstance(r, dict):
         at = r.get("at")
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at)) if at else "?"
-        src = "the last verified state (seq %s, written %s)" % (r.get("seq"), when)
-    elif t.get("kind") == "moved":
-        src = "defaults until `unlock` adopts the moved project's state"
-    else:
-        src = "defaults: %s" % (t.get("no_copy") or "no verified copy exists")
-    return "UNVERIFIED: the state is tamper-locked (%s); showing %s" % (t.get("reason"), src)
+        return "the last verified state (seq %s, written %s)" % (r.get("seq"), when)
+    if t.get("kind") == "moved":
+        return "defaults until `unlock` adopts the moved project's state"
+    return "defaults: %s" % (t.get("no_copy") or "no verified copy exists")
 
 
-def _mtime(path):
+def _mtime(path: str | None) -> float | None:
+    if not path:
+        return None
     try:
         return os.stat(path).st_mtime
     except OSError:
@@ -501,7 +545,7 @@ class Store:
     lock could not be had (read-only: commit() refuses), `fresh` on a true first run.
     """
 
-    def __init__(self, project, lock_wait=LOCK_WAIT):
+    def __init__(self, project: str, lock_wait: float = LOCK_WAIT) -> None:
         self.project = project
         self.dir = os.path.join(project, ".claude")
         self.path = os.path.join(self.dir, STATE_NAME)
@@ -510,15 +554,16 @@ class Store:
         self.locked = False
         self.busy = False
         self.fresh = False
-        self.tamper = None
-        self.tamper_kind = None
+        self.tamper: str | None = None
+        self.tamper_kind: str | None = None
         self.moved_from = None
-        self.state = None
+        self.state: dict[str, Any] = None  # type: ignore[assignment]  # set by open()
         self._loaded_text = None
         self._key = None
-        self.pending = []
+        self.pending: list[dict[str, Any]] = []
+        self._pending_bytes = 0
 
-    def open(self):
+    def open(self) -> Store:
         os.makedirs(self.dir, exist_ok=True)
         self.locked = self.lock.acquire(self.lock_wait)
         self.busy = not self.locked
@@ -526,11 +571,11 @@ class Store:
         self._load()
         return self
 
-    def take_pending(self):
+    def take_pending(self) -> list[dict[str, Any]]:
         """The failures deferred while the lock was busy (only with the lock; the hooks replay
         them before this call's event, and commit() drops them once counted)."""
         if self.locked and not self.pending:
-            self.pending = take_pending(self.project)
+            self.pending, self._pending_bytes = take_pending(self.project)
         return self.pending
 
     def _load(self):
@@ -542,6 +587,11 @@ class Store:
             if counter:
                 return self._tampered(
                     "state file missing (the counter shows seq %d)" % counter, "missing", counter
+                )
+            if any(os.path.exists(v) for v in verified_paths(self.project)):
+                # no state and no counter, yet the hooks wrote one: both were removed
+                return self._tampered(
+                    "state file and counter entry missing (a verified copy exists)", "missing", 0
                 )
             self.fresh = True
             self.state = defaults(self.project)
@@ -594,10 +644,12 @@ class Store:
         on in the last state the hooks wrote stays so."""
         self.tamper, self.tamper_kind = reason, kind
         now = time.time()
-        good, why = read_verified(self._key, self.project) if kind != "moved" else (None, None)
+        good, where, why = (
+            read_verified(self._key, self.project) if kind != "moved" else (None, None, None)
+        )
         if good is not None:
+            restored = {"seq": good.get("seq"), "at": _mtime(where)}
             state = migrate(good, self.project)
-            restored = {"seq": good.get("seq"), "at": _mtime(verified_path(self.project))}
         else:
             state = defaults(self.project)
             restored = None
@@ -621,7 +673,7 @@ class Store:
 
     # -- sessions
 
-    def session(self, sid):
+    def session(self, sid: str) -> dict[str, Any]:
         """The per-session section for sid (created and migrated on first use)."""
         if not isinstance(sid, str) or not sid:
             sid = "unknown"
@@ -637,14 +689,14 @@ class Store:
 
     # -- writing
 
-    def commit(self, force=False):
+    def commit(self, force: bool = False) -> bool:
         """Write if anything changed. Returns True if written. Never without the lock."""
         if not self.locked:
             return False
         text = canonical(self.state)
         if not force and text == self._loaded_text:
             if self.pending:  # replayed and changed nothing (interrupts): done with them
-                done_pending(self.project)
+                done_pending(self.project, self._pending_bytes)
                 self.pending = []
             return False
         counter = read_counter(self.project)
@@ -658,21 +710,17 @@ class Store:
         _atomic_write(self.path, data)
         if not (self.state.get("tamper") or {}).get("locked"):
             try:
-                write_verified(self.project, data)
+                write_verified(self.project, data, self.state["seq"])
             except OSError:
-                # a stale copy would restore an older state after a tamper: better none
-                try:
-                    os.unlink(verified_path(self.project))
-                except OSError:
-                    pass
+                drop_verified(self.project)  # a stale copy would restore an older state
         raise_counter(self.project, self.state["seq"])
         self._loaded_text = text
         if self.pending:
-            done_pending(self.project)
+            done_pending(self.project, self._pending_bytes)
             self.pending = []
         return True
 
-    def defer(self, payload):
+    def defer(self, payload: dict[str, Any]) -> None:
         """Without the lock nothing is written: keep a failure for the next locked write."""
         if not self.locked:
             try:
@@ -680,14 +728,14 @@ class Store:
             except OSError:
                 pass
 
-    def close(self):
+    def close(self) -> None:
         if self.locked:
             self.lock.release()
             self.locked = False
 
-    def __enter__(self):
+    def __enter__(self) -> Store:
         return self.open()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.close()
         return False

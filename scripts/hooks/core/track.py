@@ -1,6 +1,8 @@
 """PostToolUse / PostToolUseFailure: the tracker list (edits, research credit, failures and the
 breaker, the action log, the capability packages). Decides from explicit fields only: text in stdout is never an error."""
 
+from __future__ import annotations
+
 import os
 
 from core import breaker, handoff, paths, policy, research
@@ -8,11 +10,17 @@ from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
 
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from core.contracts import Tracker
+    from core.engine import Ctx
+    from core.policy import Facts
+
 UNIQUE_FILES_CAP = 200
 ACTION_LOG_CAP = 20
 
 
-def track_edits(ctx, facts, ok):
+def track_edits(ctx: Ctx, facts: Facts, ok: bool) -> None:
     if not ok:
         return
     targets = []
@@ -35,9 +43,9 @@ def track_edits(ctx, facts, ok):
         del files[: len(files) - UNIQUE_FILES_CAP]
 
 
-def log_action(ctx, facts, ok):
+def log_action(ctx: Ctx, facts: Facts, ok: bool) -> None:
     log = ctx.session.setdefault("action_log", [])
-    target = (facts.raw_writes or facts.raw_reads or [facts.text[:80]] or [None])[0]
+    target = (facts.raw_writes or facts.raw_reads or [facts.text[:80]])[0]
     log.append(
         {
             "ts": round(ctx.now, 3),
@@ -50,7 +58,7 @@ def log_action(ctx, facts, ok):
         del log[: len(log) - ACTION_LOG_CAP]
 
 
-def drop_auth(ctx, facts, ok):
+def drop_auth(ctx: Ctx, facts: Facts, ok: bool) -> None:
     tid = ctx.payload.get("tool_use_id")
     auth = ctx.state.get("auth") or []
     keep = [
@@ -62,14 +70,14 @@ def drop_auth(ctx, facts, ok):
         ctx.state["auth"] = keep
 
 
-def sandbox_refusal(ctx, facts, ok):
+def sandbox_refusal(ctx: Ctx, facts: Facts, ok: bool) -> None:
     if ctx.tool in ("Bash", "PowerShell"):
         from core import sandbox
 
         sandbox.post_tool(ctx, facts, ok)
 
 
-TRACKERS = [
+TRACKERS: list[Tracker] = [
     handoff.post_tool,  # before drop_auth: it consumes this call's authorisations
     drop_auth,
     breaker.track,
@@ -83,7 +91,7 @@ TRACKERS = [
 ]
 
 
-def on_post_tool(ctx):
+def on_post_tool(ctx: Ctx) -> None:
     ok = ctx.event == "PostToolUse"
     facts = policy.facts_for(ctx.tool, ctx.tool_input, ctx.cwd, ctx.project, ctx.home)
     ctx.facts = facts

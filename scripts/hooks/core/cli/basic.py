@@ -5,7 +5,9 @@ import os
 import time
 
 from core import log
+from core.cli.colour import paint
 from core.cli.common import (
+    CLI,
     CliError,
     caller,
     hand_off,
@@ -30,12 +32,28 @@ SESSION_SECTIONS = (
 ALIASES = {"breaker": "circuit_breaker", "loop": "saneloop"}
 
 
-def status(args):
-    project = project_of(args)
-    st = open_store(project)
-    try:
-        from core.state import tamper_note
+def _open_for_reading(project):
+    """The store for a read-only command: without a state file (a fresh or foreign
+    directory) nothing is created in the project; otherwise the usual store, whatever way
+    this process reads it (the person's, a hook's, a hand-off's snapshot)."""
+    from core.cli.common import choose_mode
+    from core.cli.readonly import ReadOnlyStore
+    from core.state import STATE_NAME
 
+    if choose_mode(project) == "direct" and not os.path.exists(
+        os.path.join(project, ".claude", STATE_NAME)
+    ):
+        return ReadOnlyStore(project).open()
+    return open_store(project)
+
+
+def status(args):
+    from core.cli.readonly import installed, not_installed
+    from core.state import tamper_note
+
+    project = project_of(args)
+    st = _open_for_reading(project)  # read-only: creates nothing in the project
+    try:
         state = st.state
         note = tamper_note(state)
         checked = getattr(st, "verified", True)  # False: read without the key (sandbox)
@@ -56,63 +74,75 @@ def status(args):
             )
             out(json.dumps(doc, indent=2, sort_keys=True, default=str))
             return 0
-        if st.fresh:
+        here = installed(project)
+        if not here and getattr(st, "fresh", False):
+            out(paint(not_installed(project, CLI), "warn"))
+            return 0
+        if getattr(st, "fresh", False):
             out("project: %s (no state yet: defaults)" % project)
         else:
             out(
                 "project: %s (state verified: %s, seq %s)"
                 % (
                     project,
-                    "NO - " + st.tamper
+                    paint("NO - " + st.tamper, "fail")
                     if st.tamper
-                    else "yes"
+                    else paint("yes", "ok")
                     if checked
-                    else "not checked (the key is not readable in this shell)",
+                    else paint("not checked (the key is not readable in this shell)", "warn"),
                     state.get("seq"),
                 )
             )
-        t = state["tamper"]
+        if not here:
+            out(paint(not_installed(project, CLI), "warn"))
         if note:
-            out("TAMPER LOCK: %s (the person lifts it with `unlock`)" % t.get("reason"))
-            out(note)
-        out("safemode is %s" % ("ON" if state["safemode"].get("active") else "OFF"))
-        cb = state["circuit_breaker"]
-        out(
-            "breaker is %s (%d consecutive failures)"
-            % (
-                "TRIPPED: %s" % cb.get("trip_reason") if cb.get("tripped") else "OK",
-                cb.get("failures", 0),
-            )
-        )
-        enf = state["enforcement"]
-        if enf.get("halted"):
-            out("enforcement HALTED: %s" % enf.get("halted_reason"))
-        sessions = state.get("sessions") or {}
-        out("sessions: %d (most recent: %s)" % (len(sessions), state.get("last_session")))
-        for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0, reverse=True)[
-            :5
-        ]:
-            s = sessions[sid]
-            r = s.get("research") or {}
-            done = [c for c in ("local", "web", "docs", "github", "memory") if r.get(c)]
-            e = s.get("edits") or {}
-            loop = s.get("saneloop") or {}
+            t = state["tamper"]
             out(
-                "  %s: %d edits in %d files; research: %s%s%s"
-                % (
-                    sid,
-                    e.get("count", 0),
-                    e.get("unique_count", 0),
-                    ", ".join(done) or "none",
-                    "; waived: " + ", ".join(r.get("waived")) if r.get("waived") else "",
-                    "; SaneLoop: %s (iteration %d)" % (loop.get("task"), loop.get("iteration", 0))
-                    if loop.get("active")
-                    else "",
+                paint(
+                    "TAMPER LOCK: %s (the person lifts it with `unlock`)" % t.get("reason"), "fail"
                 )
             )
+            out(paint(note, "warn"))
+        _status_lines(state)
         return 0
     finally:
         st.close()
+
+
+def _status_lines(state):
+    from core import breaker
+    from core.wording import plural
+
+    on = state["safemode"].get("active")
+    out(paint("safemode is %s" % ("ON" if on else "OFF"), "warn" if on else "ok"))
+    cb = state["circuit_breaker"]
+    out(paint(breaker.status_text(state), "fail" if cb.get("tripped") else "ok"))
+    sessions = state.get("sessions") or {}
+    last = state.get("last_session")
+    if not sessions:
+        out("sessions: none yet")
+    else:
+        recent = " (most recent: %s)" % last if last in sessions else ""
+        out("sessions: %d%s" % (len(sessions), recent))
+    for sid in sorted(sessions, key=lambda k: sessions[k].get("updated_at") or 0, reverse=True)[:5]:
+        s = sessions[sid]
+        r = s.get("research") or {}
+        done = [c for c in ("local", "web", "docs", "github", "memory") if r.get(c)]
+        e = s.get("edits") or {}
+        loop = s.get("saneloop") or {}
+        out(
+            "  %s: %s in %s; research: %s%s%s"
+            % (
+                sid,
+                plural(e.get("count", 0), "edit"),
+                plural(e.get("unique_count", 0), "file"),
+                ", ".join(done) or "none",
+                "; waived: " + ", ".join(r.get("waived")) if r.get("waived") else "",
+                "; SaneLoop: %s (iteration %d)" % (loop.get("task"), loop.get("iteration", 0))
+                if loop.get("active")
+                else "",
+            )
+        )
 
 
 def _flatten(d, prefix=""):
@@ -147,6 +177,9 @@ def config(args):
 HOOKS = ("saneprompt", "sanetools", "sanetrack", "sanestop")
 
 
+LEVEL_COLOUR = {"error": "fail", "warn": "warn", "block": "warn"}
+
+
 def _fmt(hook, rec):
     ts = time.strftime("%H:%M:%S", time.localtime(rec.get("ts") or 0))
     extra = " ".join(
@@ -154,13 +187,10 @@ def _fmt(hook, rec):
         for k, v in rec.items()
         if k not in ("ts", "level", "msg", "trace") and v not in (None, "")
     )
-    return "%s %-10s %-5s %s %s" % (
-        ts,
-        hook,
-        rec.get("level", rec.get("event", "")),
-        rec.get("msg", ""),
-        extra,
-    )
+    level = str(rec.get("level", rec.get("event", "")))
+    kind = LEVEL_COLOUR.get(level) or ("warn" if rec.get("decision") == "block" else None)
+    head = "%s %-10s %-5s" % (ts, hook, level)
+    return "%s %s %s" % (paint(head, kind) if kind else head, rec.get("msg", ""), extra)
 
 
 def logs(args):
@@ -178,6 +208,16 @@ def logs(args):
         rows += [(r.get("ts") or 0, h, r) for r in log.read_lines(path(h), args.lines)]
     for _, h, r in sorted(rows, key=lambda x: x[0])[-args.lines :]:
         out(_fmt(h, r))
+    if not rows:
+        from core.cli.readonly import installed, not_installed
+
+        names = ", ".join("audit.jsonl" if h == "audit" else h + ".log" for h in hooks)
+        out(
+            "no logs yet: the hooks write them to %s (%s) once they run in a Claude Code "
+            "session" % (os.path.join(project, ".claude"), names)
+        )
+        if not installed(project):
+            out(paint(not_installed(project, CLI), "warn"))
     if not args.follow:
         return 0
     sizes = {h: os.path.getsize(path(h)) if os.path.exists(path(h)) else 0 for h in hooks}

@@ -145,6 +145,7 @@ class Snapshot:
     is readable, else the file as it stands (`verified` False). Never written."""
 
     busy = False
+    moved_from = None
 
     def __init__(self, project: str):
         from core import state as sm

@@ -22,6 +22,10 @@ from core.cli import wiring
 from core.cli.common import CliError, out
 from core.version import VERSION
 
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
+
 GITIGNORE_MARK = "# sane-hooks (generated; state, locks and logs stay local)"
 GITIGNORE_LINES = (
     ".claude/state.json",
@@ -194,6 +198,7 @@ def _copy_hooks(dest: str) -> tuple[int, list[str]]:
             if _read_bytes(d) == data:
                 continue
             shutil.copy2(s, d)
+            _copy_bytecode(s, d)
             n += 1
     removed = []
     for root, dirs, files in os.walk(dest):
@@ -211,6 +216,23 @@ def _copy_hooks(dest: str) -> tuple[int, list[str]]:
                 elif not os.listdir(p):
                     os.rmdir(p)
     return n, sorted(removed)
+
+
+def _copy_bytecode(src: str, dest: str) -> None:
+    """Bring the source's bytecode along: the copy keeps the source's mtime and size, so
+    compileall below keeps a current .pyc and compiles only what is stale or missing."""
+    if not src.endswith(".py"):
+        return
+    try:
+        from importlib.util import cache_from_source
+
+        pyc = cache_from_source(src)
+        if os.path.isfile(pyc):
+            target = cache_from_source(dest)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copy2(pyc, target)
+    except (OSError, ValueError, NotImplementedError):
+        pass
 
 
 def _shipped_sources() -> list[tuple[str, str]]:
@@ -343,7 +365,7 @@ def install(args: object) -> int:
         after = before if doc == was else _dump(doc)
         if doc == was and before is None and not doc:
             after = None
-        if after != before:
+        if after != before and after is not None:
             b = _backup(project, rel, before)
             _atomic(path, after)
             out("wrote %s%s" % (rel, " (previous copy: %s)" % b if b else ""))
@@ -352,10 +374,11 @@ def install(args: object) -> int:
     gi_before = _read_bytes(gi_path)
     gi_text = _gitignore_text(None if gi_before is None else gi_before.decode("utf-8"), True)
     gi_after = None if gi_text is None else gi_text.encode("utf-8")
-    if gi_after != gi_before:
+    if gi_after != gi_before and gi_after is not None:
         _atomic(gi_path, gi_after)
         out("added sane-hooks entries to .gitignore")
-    _track(rec, ".gitignore", gi_before, gi_after, clean=True)
+    clean = gi_before is None or GITIGNORE_MARK.encode() not in gi_before
+    _track(rec, ".gitignore", gi_before, gi_after, clean=clean)
     rec.update(project=project, version=VERSION, sandbox=sandbox, installed_at=time.time())
     rec["local_paths"] = machine
     _save_record(project, rec)
@@ -424,7 +447,7 @@ def _restore_or_strip(project: str, rel: str, rec: dict, left: list[str]) -> Non
     cur = _read_bytes(path)
     entry = (rec.get("files") or {}).get(rel)
     if isinstance(entry, dict) and entry.get("exact") and entry.get("after_sha") == _sha(cur):
-        before = entry.get("before")
+        before: Any = entry.get("before")  # the text install found (a str when it existed)
         if cur is None and not entry.get("existed"):
             return
         _backup(project, rel, cur)

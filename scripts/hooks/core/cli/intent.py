@@ -1,10 +1,10 @@
 """sane.py intent select ID | show [ID] | list | clear: the session's intent (the agent, through
 an authorised Bash call, or the person)."""
 
-import argparse
 import json
 
 from core import log
+from core.cli.args import actions, add
 from core.cli.common import (
     CLI,
     CliError,
@@ -18,18 +18,12 @@ from core.cli.common import (
 from core.intents import hooks as gov
 from core.intents import loader as intents_file
 
-COMMANDS = ("intent",)
 
-
-def add_parser(sub, cmd):
-    sp = cmd("intent", "select, show, list or clear this session's intent", session=True)
-    isub = sp.add_subparsers(dest="intent_cmd", metavar="ACTION", parser_class=type(sp))
+def add_arguments(sp):
+    isub = actions(sp, "intent_cmd")
 
     def action(name, help_):
-        a = isub.add_parser(name, help=help_, description=help_)
-        a.add_argument("--session", default=argparse.SUPPRESS, help="session id")
-        a.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
-        return a
+        return add(isub, name, help_, session="session id", keep_session=True)
 
     a = action("select", "select an IN_PROGRESS intent for the session")
     a.add_argument("id", metavar="ID")

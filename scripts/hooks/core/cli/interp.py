@@ -16,6 +16,10 @@ import sys
 
 from core.launch import choice_path, write_choice
 
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 KNOWN = (
     "/usr/bin/python3",
     "/usr/local/bin/python3",
@@ -29,7 +33,7 @@ PROBE = (
 )
 
 
-def temp_roots(env: dict | None = None) -> list[str]:
+def temp_roots(env: Mapping[str, str] | None = None) -> list[str]:
     env = os.environ if env is None else env
     out = ["/tmp", "/var/tmp", "/dev/shm"]
     for k in ("TMPDIR", "CLAUDE_CODE_TMPDIR"):
@@ -70,7 +74,7 @@ def probe(python: str, timeout: float = 10.0) -> dict | None:
     return {"executable": exe, "version": tuple(ver), "yaml": bool(has_yaml), "asked": python}
 
 
-def candidates(env: dict | None = None) -> list[str]:
+def candidates(env: Mapping[str, str] | None = None) -> list[str]:
     env = os.environ if env is None else env
     out = [os.path.abspath(sys.executable)]
     for d in (env.get("PATH") or "").split(os.pathsep):

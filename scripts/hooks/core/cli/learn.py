@@ -1,7 +1,6 @@
 """`sane.py learn ...`: reflect, skip, observe (the agent or the person), list, search, stats,
 trace (anyone), maintain (the person only)."""
 
-import argparse
 import json
 import os
 import sys
@@ -9,6 +8,7 @@ import time
 
 from core import log
 from core.cli import common
+from core.cli.args import actions, add
 from core.cli.common import (
     CLI,
     CliError,
@@ -20,27 +20,21 @@ from core.cli.common import (
     project_of,
     under_claude,
 )
+from core.wording import plural
 
-COMMANDS = ("learn",)
 MAX_INPUT = 1024 * 1024
 
 
-def add_parser(sub, cmd):
-    sp = cmd(
-        "learn", "the learning gate: reflect, skip, observe, list, search, stats, trace, maintain"
-    )
-    acts = sp.add_subparsers(dest="learn_cmd", metavar="ACTION", parser_class=sp.__class__)
+SESSION_HELP = (
+    "session id (default: the SID argument, $CLAUDE_CODE_SESSION_ID, else the most recent)"
+)
+
+
+def add_arguments(sp):
+    acts = actions(sp, "learn_cmd")
 
     def action(name, help_, session=False):
-        a = acts.add_parser(name, help=help_, description=help_)
-        a.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
-        if session:
-            a.add_argument(
-                "--session",
-                help="session id (default: the SID argument, "
-                "$CLAUDE_CODE_SESSION_ID, else the most recent)",
-            )
-        return a
+        return add(acts, name, help_, session=SESSION_HELP if session else False)
 
     a = action(
         "reflect",
@@ -221,7 +215,7 @@ def reflect(args, argv):
                 "or one candidate object"
             )
         cfg = _config(project, st)
-        mode = cfg.get("learning.write_gate", "lenient")
+        mode = cfg.get("learning.write_gate")
         mode = "off" if mode is False else str(mode or "lenient").lower()  # YAML reads off as false
         if mode not in schema.WRITE_GATE_MODES:
             mode = "lenient"
@@ -442,6 +436,12 @@ def _index_readonly(project):
         cfg = _config(project, st)
     finally:
         st.close()
+    if common.handing_off() and not common.key_readable():
+        err(
+            "sane.py: note: personal learnings (<config>/sane-hooks/personal-learnings.md) "
+            "are not readable in this shell (Claude Code's sandbox hides that directory) and "
+            "are left out; project learnings are all here."
+        )
     return cfg, _refresh(project, cfg)
 
 
@@ -625,5 +625,8 @@ def maintain(args, argv):
         "passive decay: %d learning(s) archived%s"
         % (len(archived), (": " + ", ".join(archived)) if archived else "")
     )
-    out("retrieval cache %s: %d learnings" % ("rebuilt" if args.rebuild else "up to date", idx.n))
+    out(
+        "retrieval cache %s: %s"
+        % ("rebuilt" if args.rebuild else "up to date", plural(idx.n, "learning"))
+    )
     return 0

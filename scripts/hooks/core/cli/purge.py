@@ -54,12 +54,9 @@ def _verified(project: str) -> list[str]:
     <config>/sane-hooks/verified/."""
     from core import state
 
-    found = []
-    for name in ("verified_path", "pending_path"):
-        fn = getattr(state, name, None)
-        if fn is not None and os.path.exists(fn(project)):
-            found.append(fn(project))
-    return found
+    pending = state.pending_path(project)
+    found = list(state.verified_paths(project)) + [pending, pending + ".taken"]
+    return [p for p in found if os.path.exists(p)]
 
 
 def _other_installs(project: str) -> bool:

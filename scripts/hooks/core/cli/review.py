@@ -1,12 +1,12 @@
 """sane.py review: decide (the reviewer subagent, or the person outside Claude Code), context,
 trace, debug, sessions, stats (anyone), clean (the person only)."""
 
-import argparse
 import json
 import os
 import time
 
 from core import log
+from core.cli.args import actions, add
 from core.cli.common import (
     CliError,
     caller,
@@ -17,27 +17,19 @@ from core.cli.common import (
     resolve_session,
     under_claude,
 )
+from core.wording import plural
 
-COMMANDS = ("review",)
 ACTIONS = ("decide", "context", "trace", "debug", "sessions", "stats", "clean")
 # Set by Claude Code for every command its Bash tool runs; without CLAUDECODE they mean the
 # command runs inside Claude Code with CLAUDECODE taken out of its environment.
 CLAUDE_MARKERS = ("CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_PID")
 
 
-def add_parser(sub, cmd):
-    p = cmd("review", "the review gate: decide, context, trace, debug, sessions, stats, clean")
-    rsub = p.add_subparsers(dest="review_cmd", metavar="ACTION", parser_class=type(p))
+def add_arguments(p):
+    rsub = actions(p, "review_cmd")
 
     def action(name, help_, session=False):
-        sp = rsub.add_parser(name, help=help_, description=help_)
-        sp.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
-        if session:
-            sp.add_argument(
-                "--session",
-                help="session id (default: $CLAUDE_CODE_SESSION_ID, else the most recent)",
-            )
-        return sp
+        return add(rsub, name, help_, session=session)
 
     sp = action(
         "decide",
@@ -149,7 +141,7 @@ def cmd_decide(args, argv):
         who = caller(st, argv)
         sess = _session(st.state, args.sid)
         cfg = cfgmod.load(project, st.state["cache"].setdefault("yaml", {}))
-        reviewer = cfg.get("review.reviewer_agent") or "reviewer"
+        reviewer = cfg.text("review.reviewer_agent")
         r = sess.get("review")
         if not isinstance(r, dict):
             r = sess["review"] = {}
@@ -307,7 +299,7 @@ def cmd_trace(args, argv):
         st.close()
     r = _review(sess)
     events = (r or {}).get("trace") or []
-    out("Trace of session %s (%d events)" % (sid, len(events)))
+    out("Trace of session %s (%s)" % (sid, plural(len(events), "event")))
     for ev in events:
         data = ev.get("data") or {}
         brief = " ".join(
@@ -399,7 +391,7 @@ def cmd_stats(args, argv):
         else:
             row["failure"] += 1
             failures[rec.get("outcome")] = failures.get(rec.get("outcome"), 0) + 1
-    out("Template performance (last %d days):" % args.days)
+    out("Template performance (last %s):" % plural(args.days, "day"))
     if not rows:
         out("  no finished review attempts")
         return 0

@@ -5,20 +5,17 @@ import argparse
 import json
 import os
 
+from core.cli.args import actions, add
 from core.cli.common import CliError, err, out, project_of
+from core.wording import plural
 
-COMMANDS = ("trace",)
 
-
-def add_parser(sub, cmd):
-    sp = cmd("trace", "check the Agent Trace ledger (.claude/agent_trace.jsonl)")
-    tsub = sp.add_subparsers(dest="trace_cmd", metavar="ACTION", parser_class=type(sp))
-    a = tsub.add_parser("verify", help="re-hash every recorded range: in place, moved or changed")
-    a.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    tsub = actions(sp, "trace_cmd")
+    a = add(tsub, "verify", "re-hash every recorded range: in place, moved or changed")
     a.add_argument("--json", action="store_true")
-    a = tsub.add_parser("blame", help="which lines of FILE came from which intent and session")
+    a = add(tsub, "blame", "which lines of FILE came from which intent and session")
     a.add_argument("file", metavar="FILE")
-    a.add_argument("--project", default=argparse.SUPPRESS, help="project directory")
     a.add_argument("--json", action="store_true")
 
 
@@ -78,14 +75,14 @@ def verify(args, project):
             )
         )
     out(
-        "%d records, %d ranges: %s%s"
+        "%s, %s: %s%s"
         % (
-            nrec,
-            len(results),
+            plural(nrec, "record"),
+            plural(len(results), "range"),
             ", ".join(
                 "%d %s" % (counts.get(k, 0), k) for k in ("in place", "moved", "changed", "missing")
             ),
-            "; %d ledger problems (above)" % len(problems) if problems else "",
+            "; %s (above)" % plural(len(problems), "ledger problem") if problems else "",
         )
     )
     return 0
@@ -118,7 +115,7 @@ def blame(args, project):
         err("sane.py: " + p)
     total = sum(e - s + 1 for s, e, _ in runs)
     mine = sum(e - s + 1 for s, e, who in runs if who)
-    out("%s: %d lines, %d from the agent per the ledger" % (rel, total, mine))
+    out("%s: %s, %d from the agent per the ledger" % (rel, plural(total, "line"), mine))
     for s, e, who in runs:
         span = "%d-%d" % (s, e) if e > s else "%d" % s
         if not who:

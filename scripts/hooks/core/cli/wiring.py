@@ -118,7 +118,7 @@ def our_hooks() -> dict:
     hooks = {}
     for script, events in SCRIPTS.items():
         for ev in events:
-            handler = {"type": "command", "command": LAUNCHER % script}
+            handler: dict = {"type": "command", "command": LAUNCHER % script}
             handler["timeout"] = TIMEOUTS.get(ev, 10)
             group = {"matcher": "*", "hooks": [handler]} if ev in MATCHED else {"hooks": [handler]}
             hooks[ev] = group
@@ -272,7 +272,8 @@ def _strip_from(dst: dict, src: dict, before: object) -> None:
             if not dst[k] and k not in had:
                 del dst[k]
         elif isinstance(v, list) and isinstance(dst[k], list):
-            keep = had.get(k) if isinstance(had.get(k), list) else []
+            kept = had.get(k)
+            keep = kept if isinstance(kept, list) else []
             dst[k] = [x for x in dst[k] if x not in v or x in keep]
             if not dst[k] and k not in had:
                 del dst[k]

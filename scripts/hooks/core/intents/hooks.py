@@ -1,4 +1,4 @@
-"""Intent governance (issue 6): every change cites a selected intent, stays inside its scope,
+"""Intent governance: every change cites a selected intent, stays inside its scope,
 asks the person before a destructive command, never overwrites a file changed since it was
 read, and leaves an Agent Trace record in `.claude/agent_trace.jsonl`.
 
@@ -7,7 +7,17 @@ costs one stat. The YAML is parsed only when the file changed (the result is cac
 signed state); see intents_file.py, intents_scope.py, intents_reads.py and trace*.py.
 """
 
+from __future__ import annotations
+
 import os
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
+
+    from core.engine import Ctx
+    from core.intents.loader import Intents
+    from core.policy import Facts
 
 CLI = "python3 scripts/hooks/sane.py"
 FILE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -19,7 +29,9 @@ READ_TOOLS = ("Read", "NotebookRead")
 
 class _NoFile:
     exists = broken = False
-    intents = active = errors = ()
+    intents: tuple[dict[str, Any], ...] = ()
+    active: tuple[dict[str, Any], ...] = ()
+    errors: tuple[str, ...] = ()
 
     def get(self, iid):
         return None
@@ -28,11 +40,11 @@ class _NoFile:
 NO_FILE = _NoFile()
 
 
-def intents_path(project):
+def intents_path(project: str) -> str:
     return os.path.join(project, ".claude", "active_intents.yaml")
 
 
-def load(ctx):
+def load(ctx: Ctx) -> Intents | _NoFile:
     """The validated intents file. Without one: one stat, no import."""
     path = intents_path(ctx.project)
     if not os.path.exists(path):
@@ -53,24 +65,26 @@ def _real(path):
         return path
 
 
-def selected_id(sess):
+def selected_id(sess: dict[str, Any]) -> str | None:
     info = sess.get("intent") if isinstance(sess, dict) else None
     iid = info.get("id") if isinstance(info, dict) else None
     return iid if isinstance(iid, str) and iid else None
 
 
-def current(ctx, intents):
+def current(ctx: Ctx, intents: Intents | _NoFile) -> dict[str, Any] | None:
     """The session's selected intent when it is still IN_PROGRESS in the file, else None."""
     it = intents.get(selected_id(ctx.session) or "")
     return it if it is not None and it["status"] == "IN_PROGRESS" else None
 
 
-def select(sess, it, by, agent_id, now):
+def select(
+    sess: dict[str, Any], it: dict[str, Any], by: str, agent_id: str | None, now: float
+) -> None:
     info = sess.setdefault("intent", {})
     info.update(id=it["id"], selected_at=round(now, 3), by=by, agent_id=agent_id)
 
 
-def clear(sess):
+def clear(sess: dict[str, Any]) -> str | None:
     info = sess.setdefault("intent", {})
     was = info.get("id")
     for k in ("id", "selected_at", "by", "agent_id"):
@@ -82,14 +96,14 @@ def _list(items, limit=6):
     return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
 
 
-def active_text(intents):
+def active_text(intents: Intents | _NoFile) -> str:
     return "; ".join(
         "%s (%s; scope: %s)" % (it["id"], it["name"], _list(it["scope"], 3) or "none")
         for it in intents.active[:8]
     )
 
 
-def describe(project, it, history=True):
+def describe(project: str, it: dict[str, Any], history: bool = True) -> str:
     """Scope, constraints, acceptance criteria and recent ledger history of an intent."""
     lines = [
         "Scope (only these paths may change): %s"
@@ -117,7 +131,7 @@ def describe(project, it, history=True):
     return "\n".join(lines)
 
 
-def brief(project, it, history=True):
+def brief(project: str, it: dict[str, Any], history: bool = True) -> str:
     """What the model needs once an intent is selected."""
     return "sane: intent %s (%s) is selected for this session [%s].\n%s" % (
         it["id"],
@@ -127,7 +141,7 @@ def brief(project, it, history=True):
     )
 
 
-def reminder(intents):
+def reminder(intents: Intents | _NoFile) -> str:
     return (
         "sane: this project has active intents: %s. Before changing anything, select the one "
         "this work belongs to: `%s intent select <ID>` (the person can type `intent <ID>`)."
@@ -140,7 +154,7 @@ def _targets(ctx, facts):
     project's .git are not the intents' business."""
     from core import paths
 
-    allow_temp = ctx.cfg.get("paths.allow_temp_writes", True)
+    allow_temp = ctx.cfg.get("paths.allow_temp_writes")
     out = []
     git = os.path.join(ctx.project, ".git")
     for w in facts.writes:
@@ -156,7 +170,7 @@ def _targets(ctx, facts):
 # ---------------------------------------------------------------- PreToolUse gates
 
 
-def pre_tool(ctx, facts):
+def pre_tool(ctx: Ctx, facts: Facts) -> str | None:
     """[no-intent], [scope], destructive commands (ask or [destructive]), [stale-file].
     Reads are never blocked here; our own agent-allowed CLI calls pass."""
     if facts.kind not in ("write", "shell") or facts.only_sane:
@@ -173,7 +187,7 @@ def pre_tool(ctx, facts):
     if (
         facts.kind == "write"
         and facts.writes
-        and ctx.cfg.get("intents.stale_check", True)
+        and ctx.cfg.get("intents.stale_check")
         and _has_baselines(ctx)
     ):
         return stale_gate(ctx, facts)
@@ -185,7 +199,7 @@ def _has_baselines(ctx):
     return isinstance(reads, dict) and bool(reads.get(ctx.agent_id or "main"))
 
 
-def intent_gate(ctx, facts, targets, unknown):
+def intent_gate(ctx: Ctx, facts: Facts, targets: list[str], unknown: bool) -> str | None:
     intents = load(ctx)
     if not intents.exists:
         return None
@@ -202,7 +216,7 @@ def intent_gate(ctx, facts, targets, unknown):
         )
     it = current(ctx, intents)
     if it is None:
-        if not intents.active or not ctx.cfg.get("intents.require_selection", True):
+        if not intents.active or not ctx.cfg.get("intents.require_selection"):
             return None
         sel = selected_id(ctx.session)
         why = (
@@ -218,7 +232,7 @@ def intent_gate(ctx, facts, targets, unknown):
     return scope_gate(ctx, it, targets, unknown)
 
 
-def scope_gate(ctx, it, targets, unknown):
+def scope_gate(ctx: Ctx, it: dict[str, Any], targets: list[str], unknown: bool) -> str | None:
     from core.intents import loader as intents_file
     from core.intents import scope as intents_scope
 
@@ -260,8 +274,8 @@ def scope_gate(ctx, it, targets, unknown):
     return None
 
 
-def destructive_gate(ctx, facts):
-    mode = str(ctx.cfg.get("intents.destructive", "ask")).lower()
+def destructive_gate(ctx: Ctx, facts: Facts) -> str | None:
+    mode = str(ctx.cfg.get("intents.destructive")).lower()
     if mode in ("off", "false", "allow", "none"):
         return None
     from core import paths
@@ -269,7 +283,7 @@ def destructive_gate(ctx, facts):
     if (
         facts.writes
         and all(paths.in_temp(w, ctx.project) for w in facts.writes)
-        and ctx.cfg.get("paths.allow_temp_writes", True)
+        and ctx.cfg.get("paths.allow_temp_writes")
     ):
         return None  # only throw-away files under the temp dir
     cmd = " ".join(facts.text.split())[:200]
@@ -298,7 +312,7 @@ def destructive_gate(ctx, facts):
     return None
 
 
-def stale_gate(ctx, facts):
+def stale_gate(ctx: Ctx, facts: Facts) -> str | None:
     from core.intents import reads as intents_reads
 
     path = _real(facts.writes[0])
@@ -324,20 +338,20 @@ def stale_gate(ctx, facts):
 # ---------------------------------------------------------------- PostToolUse
 
 
-def post_tool(ctx, facts, ok):
+def post_tool(ctx: Ctx, facts: Facts, ok: bool) -> None:
     """Read baselines, the trace ledger, and the intent brief after `intent select`."""
     if not ok:
         return
     tool = facts.tool
     if tool in READ_TOOLS:
-        if facts.reads and ctx.cfg.get("intents.stale_check", True):
+        if facts.reads and ctx.cfg.get("intents.stale_check"):
             from core.intents import reads as intents_reads
 
             intents_reads.record(ctx, _real(facts.reads[0]))
         return
     if facts.kind == "write" and facts.writes:
         path = _real(facts.writes[0])
-        if ctx.cfg.get("intents.stale_check", True):
+        if ctx.cfg.get("intents.stale_check"):
             from core.intents import reads as intents_reads
 
             intents_reads.record(ctx, path)
@@ -369,7 +383,7 @@ def _after_cli(ctx, facts):
 
 
 def _trace(ctx, facts, paths_):
-    if not ctx.cfg.get("trace.enabled", True):
+    if not ctx.cfg.get("trace.enabled"):
         return
     try:
         from core.trace import code as trace_code
@@ -436,7 +450,7 @@ def _entries(ctx, facts, paths_):
 # ---------------------------------------------------------------- prompts and sessions
 
 
-def on_prompt(ctx, prompt):
+def on_prompt(ctx: Ctx, prompt: str) -> None:
     """`intent <ID>` selects (not consumed: the prompt goes on with the intent's context);
     a task prompt with active intents and none selected gets a reminder."""
     parts = prompt.split()
@@ -503,33 +517,33 @@ def _session_note(ctx, short=False):
         ctx.answer.add_context(reminder(intents))
 
 
-def session_start(ctx):
+def session_start(ctx: Ctx) -> None:
     """SessionStart: the selected intent's brief, or a reminder to select one."""
     _session_note(ctx)
 
 
-def subagent_start(ctx):
+def subagent_start(ctx: Ctx) -> None:
     """SubagentStart: subagents share the session's intent; tell them its scope."""
     _session_note(ctx, short=True)
 
 
-def subagent_stop(ctx):
+def subagent_stop(ctx: Ctx) -> None:
     """SubagentStop: nothing to hold."""
 
 
-def stop_gate(ctx, held):
+def stop_gate(ctx: Ctx, held: bool) -> None:
     """Intents never block Stop."""
     return None
 
 
-def session_end(ctx):
+def session_end(ctx: Ctx) -> None:
     """SessionEnd: nothing to flush (records are appended as they happen)."""
 
 
-def task_completed(ctx):
+def task_completed(ctx: Ctx) -> None:
     """TaskCompleted: nothing."""
 
 
-def pending(sess):
+def pending(sess: dict[str, Any]) -> bool:
     """A selection is not pending work: it never keeps a session alive."""
     return False

@@ -15,9 +15,15 @@ The schema (the seed's):
         updated_at: "2026-02-18T14:30:00Z"
 """
 
+from __future__ import annotations
+
 import os
 
 from core.intents import scope as intents_scope
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
 
 INTENTS_REL = ".claude/active_intents.yaml"
 IGNORE_REL = ".claude/.intentignore"
@@ -35,24 +41,26 @@ class Intents:
 
     __slots__ = ("path", "exists", "intents", "errors")
 
-    def __init__(self, path, exists, intents, errors):
+    def __init__(
+        self, path: str, exists: bool, intents: list[dict[str, Any]], errors: list[str]
+    ) -> None:
         self.path = path
         self.exists = exists
         self.intents = intents
         self.errors = errors
 
-    def get(self, iid):
+    def get(self, iid: object) -> dict[str, Any] | None:
         for it in self.intents:
             if it["id"] == iid:
                 return it
         return None
 
     @property
-    def active(self):
+    def active(self) -> list[dict[str, Any]]:
         return [it for it in self.intents if it["status"] == "IN_PROGRESS"]
 
     @property
-    def broken(self):
+    def broken(self) -> bool:
         return self.exists and bool(self.errors)
 
 
@@ -60,7 +68,7 @@ def _key(st):
     return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
 
 
-def load(project, cache=None):
+def load(project: str, cache: dict[str, Any] | None = None) -> Intents:
     """The intents of project. cache: the state's cache['yaml'] dict (mutated on change)."""
     path = os.path.join(project, ".claude", "active_intents.yaml")
     cache = {} if cache is None else cache
@@ -81,7 +89,9 @@ def load(project, cache=None):
     return Intents(path, True, intents, errors[:20])
 
 
-def parse_file(path, project, size=None):
+def parse_file(
+    path: str, project: str, size: int | None = None
+) -> tuple[list[dict[str, Any]], list[str]]:
     if size is not None and size > MAX_BYTES:
         return [], [
             "%s: %d bytes is too large for an intents file (limit %d)"
@@ -98,7 +108,7 @@ def parse_file(path, project, size=None):
 NO_YAML = "pyyaml is not installed"
 
 
-def parse_text(text, project):
+def parse_text(text: str, project: str) -> tuple[list[dict[str, Any]], list[str]]:
     """(intents, errors). Every error names the line and the problem."""
     try:
         import yaml
@@ -158,7 +168,7 @@ def _text(v):
     return str(v)[:MAX_TEXT]  # dates and numbers the YAML loader produced
 
 
-def validate(data, node, project):
+def validate(data: object, node: Any, project: str) -> tuple[list[dict[str, Any]], list[str]]:
     where = INTENTS_REL
     if data is None:
         return [], []
@@ -178,7 +188,9 @@ def validate(data, node, project):
             "%s line %d: `active_intents` must be a list of intents"
             % (where, _line(node, "active_intents"))
         ]
-    errors, out, seen = [], [], {}
+    errors: list[str] = []
+    out: list[dict[str, Any]] = []
+    seen: dict[str, Any] = {}
     for i, it in enumerate(items[:MAX_INTENTS]):
         line = _line(node, "active_intents", i)
         if not isinstance(it, dict):
@@ -221,7 +233,7 @@ def validate(data, node, project):
                     " | ".join(STATUSES),
                 )
             )
-        entry = {"id": iid, "name": _text(it.get("name")) or iid, "status": norm}
+        entry: dict[str, Any] = {"id": iid, "name": _text(it.get("name")) or iid, "status": norm}
         for field in LIST_FIELDS:
             v = it.get(field)
             fl = _line(node, "active_intents", i, field) if field in it else line
@@ -261,7 +273,7 @@ def validate(data, node, project):
     return out, errors
 
 
-def load_ignore(project, cache=None):
+def load_ignore(project: str, cache: dict[str, Any] | None = None) -> list[Any]:
     """The parsed `.claude/.intentignore` rules (cached like the intents)."""
     path = os.path.join(project, ".claude", ".intentignore")
     cache = {} if cache is None else cache

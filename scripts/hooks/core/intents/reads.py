@@ -7,9 +7,15 @@ alone is never "stale". Files over 64 MB are not hashed on every Read: for them 
 size or mtime is a change.
 """
 
+from __future__ import annotations
+
 import os
 
 from core.trace import hashes as trace_hash
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from core.engine import Ctx
 
 PER_AGENT = 100
 AGENTS = 8
@@ -17,7 +23,7 @@ HASH_HEX = 32  # 128 bits tell a changed file apart; keeps the state small
 HASH_LIMIT = 64 * 1024 * 1024  # bigger files: size and mtime only
 
 
-def agent_key(ctx):
+def agent_key(ctx: Ctx) -> str:
     return ctx.agent_id or "main"
 
 
@@ -48,7 +54,7 @@ def _table(ctx, create):
     return t
 
 
-def record(ctx, path):
+def record(ctx: Ctx, path: str) -> None:
     """Remember the file's current content as this agent's baseline (after a Read or its own
     write). A file that is gone drops the baseline (the agent deleted it itself)."""
     t = _table(ctx, True)
@@ -84,14 +90,14 @@ def record(ctx, path):
             del t[k]
 
 
-def refresh_if_tracked(ctx, path):
+def refresh_if_tracked(ctx: Ctx, path: str) -> None:
     """After a shell write by this agent: update a baseline it already has."""
     t = _table(ctx, False)
     if t is not None and path in t:
         record(ctx, path)
 
 
-def stale(ctx, path):
+def stale(ctx: Ctx, path: str) -> str | None:
     """None when the agent may write path; else "changed" or "deleted" (since its last read
     or write)."""
     t = _table(ctx, False)
@@ -117,7 +123,7 @@ def stale(ctx, path):
     return "changed"
 
 
-def read_at(ctx, path):
+def read_at(ctx: Ctx, path: str) -> float | None:
     t = _table(ctx, False) or {}
     e = t.get(path)
     return e[3] if isinstance(e, list) and len(e) == 4 else None

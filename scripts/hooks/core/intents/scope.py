@@ -8,16 +8,23 @@ under it (`src/*` stays one level). `.intentignore` lines follow .gitignore: a p
 any depth, `#` starts a comment, `!` re-includes.
 """
 
+from __future__ import annotations
+
 import os
 
 from core.paths import CASE_INSENSITIVE
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 
 def _fold(s):
     return s.lower() if CASE_INSENSITIVE else s
 
 
-def normalise_pattern(pattern, project):
+def normalise_pattern(pattern: object, project: str) -> tuple[str | None, str | None]:
     """(project-relative glob, error or None). `./`, `..`, backslashes and absolute paths
     inside the project are normalised; anything that leaves the project is an error."""
     if not isinstance(pattern, str) or not pattern.strip():
@@ -31,7 +38,7 @@ def normalise_pattern(pattern, project):
         if not (_fold(p) + "/").startswith(_fold(root)):
             return None, "%r escapes the project (scopes are relative to %s)" % (pattern, project)
         p = p[len(root) :]
-    parts = []
+    parts: list[str] = []
     for seg in p.split("/"):
         if seg in ("", "."):
             continue
@@ -77,7 +84,7 @@ def _class(pat, i, ch):
     return hit != neg, j + 1
 
 
-def match_segment(pat, name):
+def match_segment(pat: str, name: str) -> bool:
     """fnmatch for one path segment: `*`, `?`, `[...]`; never crosses a `/`."""
     p = n = 0
     star_p, star_n = -1, 0
@@ -127,7 +134,7 @@ def _match_parts(pats, parts):
     return match_segment(head, parts[0]) and _match_parts(pats[1:], parts[1:])
 
 
-def match(pattern, rel):
+def match(pattern: str, rel: str) -> bool:
     """Does a normalised project-relative glob cover the project-relative path rel?"""
     pattern, rel = _fold(pattern), _fold(rel)
     pats = pattern.split("/")
@@ -138,7 +145,7 @@ def match(pattern, rel):
     return not _has_magic(pats[-1]) and _match_parts(pats + ["**"], parts)
 
 
-def in_scope(patterns, rel):
+def in_scope(patterns: Iterable[str], rel: str) -> str | None:
     """The first scope glob covering rel, or None."""
     for pat in patterns:
         if match(pat, rel):
@@ -149,7 +156,7 @@ def in_scope(patterns, rel):
 # ---------------------------------------------------------------- .intentignore
 
 
-def parse_ignore(text):
+def parse_ignore(text: str) -> list[list[Any]]:
     """[[negated, kind, pattern]] from .gitignore-style text. kind: "anchored" (has a `/`),
     "name" (a bare name at any depth), "dir" (a bare `name/`: a directory at any depth)."""
     out = []
@@ -175,7 +182,7 @@ def parse_ignore(text):
     return out
 
 
-def ignored(rules, rel):
+def ignored(rules: Iterable[Any], rel: str) -> bool:
     """True when the .intentignore rules exempt rel (the last matching rule wins)."""
     hit = False
     parts = _fold(rel).split("/")
@@ -190,7 +197,7 @@ def ignored(rules, rel):
     return hit
 
 
-def relative(path, project):
+def relative(path: str, project: str) -> str | None:
     """Project-relative POSIX path of a real absolute path, or None when outside."""
     root = project.rstrip(os.sep)
     fp, froot = _fold(path), _fold(root)

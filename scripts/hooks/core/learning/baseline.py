@@ -14,11 +14,15 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from typing import Any
 
-from core.learning import tickets
+from core import gitrun
+
+TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
+if TYPE_CHECKING:
+    from typing import Any
 
 BASELINE_SECONDS = 1.5  # the whole baseline, git included; past it: no baseline (fallback)
+MEASURE_SECONDS = 2.0  # hashing at Stop; past it, a file's size of change decides alone
 BASELINE_FILES = 500  # more dirty files than this: no baseline (fallback)
 HASH_BYTES = 8_000_000  # a bigger file is hashed by its size and mtime only
 EMPTY_TREE = (
@@ -67,15 +71,14 @@ def _lines_of(path: str) -> int:
 
 
 def _head(project: str) -> str | None:
-    out = tickets.run(["git", "rev-parse", "--verify", "-q", "HEAD"], project)
+    out = gitrun.run(project, "rev-parse", "--verify", "-q", "HEAD")
     return out.strip() if out and out.strip() else None
 
 
 def _dirty(project: str, base: str | None) -> dict[str, tuple[int, int]] | None:
     """{path: (added, deleted)} against base (untracked: (lines, -1)), or None on failure."""
-    out = tickets.run(
-        ["git", "diff", "--numstat", "-z", "--no-renames", "--relative", base or EMPTY_TREE],
-        project,
+    out = gitrun.run(
+        project, "diff", "--numstat", "-z", "--no-renames", "--relative", base or EMPTY_TREE
     )
     if out is None:
         return None
@@ -86,7 +89,7 @@ def _dirty(project: str, base: str | None) -> dict[str, tuple[int, int]] | None:
             add = int(parts[0]) if parts[0].isdigit() else 1  # "-": binary, one change
             dele = int(parts[1]) if parts[1].isdigit() else 0
             rows[parts[2]] = (add, dele)
-    untracked = tickets.run(["git", "ls-files", "--others", "--exclude-standard", "-z"], project)
+    untracked = gitrun.run(project, "ls-files", "--others", "--exclude-standard", "-z")
     for name in (untracked or "").split("\0"):
         if name and name not in rows:
             rows[name] = (-1, -1)  # lines counted only when needed
@@ -112,7 +115,7 @@ def take(project: str, now: float) -> dict[str, Any] | None:
         if add < 0:
             add, dele = _lines_of(path), -1
         files[rel] = [_hash(path), add, dele]
-    out = {"at": round(now, 3), "head": head, "files": files}
+    out: dict = {"at": round(now, 3), "head": head, "files": files}
     if ".gitignore" in files:  # to tell install's own lines from the session's later
         out["gitignore"] = (_read_lines(os.path.join(project, ".gitignore")) or [])[:1000]
     return out
@@ -133,11 +136,11 @@ def _gitignore_change(project: str, old: list[str] | None, base: str | None) -> 
     try:
         from core.cli.install import GITIGNORE_LINES, GITIGNORE_MARK
 
-        mine = set(GITIGNORE_LINES) | {GITIGNORE_MARK, ""}  # install's lines and its blank
+        mine = set(GITIGNORE_LINES) | {GITIGNORE_MARK, ""}  # and the blank line before them
     except ImportError:
         mine = {""}
     if old is None:
-        shown = tickets.run(["git", "show", "%s:.gitignore" % base], project) if base else None
+        shown = gitrun.run(project, "show", "%s:.gitignore" % base) if base else None
         old = (shown or "").splitlines()
     new = _read_lines(os.path.join(project, ".gitignore")) or []
     a, b = Counter(x for x in old if x not in mine), Counter(x for x in new if x not in mine)
@@ -160,6 +163,7 @@ def measure(project: str, baseline: dict[str, Any]) -> dict[str, Any]:
         return {"lines": None, "files": 0, "git": True, "why": "git diff failed"}
     before = baseline.get("files") or {}
     lines = files = 0
+    deadline = time.monotonic() + MEASURE_SECONDS
     for rel, (add, dele) in list(rows.items())[:BASELINE_FILES]:
         if ours(rel):
             continue
@@ -168,7 +172,11 @@ def measure(project: str, baseline: dict[str, Any]) -> dict[str, Any]:
             n = _count(project, rel, add, dele, base)
         else:
             path = os.path.join(project, rel)
-            if _hash(path) == was[0]:
+            if time.monotonic() > deadline:
+                same = [add if add >= 0 else _lines_of(path), dele] == list(was[1:3])
+            else:
+                same = _hash(path) == was[0]
+            if same:
                 continue  # dirty before the session and untouched since
             if rel == ".gitignore" and isinstance(baseline.get("gitignore"), list):
                 n = _gitignore_change(project, baseline["gitignore"], base)

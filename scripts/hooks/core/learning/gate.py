@@ -15,6 +15,7 @@ tamper) the gate never blocks and what is pending stays pending.
 """
 
 from core.learning import tickets
+from core.wording import plural
 
 CLI = "python3 scripts/hooks/sane.py"
 TRACE_CAP = 100
@@ -186,8 +187,6 @@ def pending_close(sec, tool_use_id, events, compound, now):
 
 
 def _size_text(diff):
-    from core.wording import plural
-
     if not diff:
         return "size unknown"
     if diff.get("lines") is None:
@@ -272,15 +271,13 @@ def stop(ctx, held):
     if held:
         return None
     lc = ctx.cfg
-    if sec.get("armed_by") == "session" and lc.get("learning.auto_skip.enabled", True):
+    if sec.get("armed_by") == "session" and lc.get("learning.auto_skip.enabled"):
         diff = sec.get("diff") or {}
         lines = diff.get("lines")
-        threshold = lc.int("learning.auto_skip.line_threshold", 5)
-        decider = str(lc.get("learning.auto_skip.decider", "agent") or "agent").lower()
+        threshold = lc.int("learning.auto_skip.line_threshold")
+        decider = lc.text("learning.auto_skip.decider").lower()
         if lines is not None and lines < threshold and decider in ("always", "agent"):
             if decider == "always" or sec.get("offered_skip"):
-                from core.wording import plural
-
                 why = (
                     "auto: %s changed, under the threshold of %d"
                     % (plural(lines, "line"), threshold)
@@ -292,8 +289,8 @@ def stop(ctx, held):
                 return None
             sec["offered_skip"] = True
             return _block(ctx, sec, small=(lines, threshold))
-    max_blocks = lc.int("learning.max_blocks", 3)
-    cooldown = lc.int("learning.cooldown_seconds", 300)
+    max_blocks = lc.int("learning.max_blocks")
+    cooldown = lc.int("learning.cooldown_seconds")
     if sec.get("last_blocked_session") not in (None, ctx.sid) or (
         cooldown > 0 and ctx.now - (sec.get("last_block_at") or ctx.now) > cooldown
     ):
@@ -337,9 +334,9 @@ def _trip(ctx, sec, max_blocks):
     )
     ctx.audit("learning_breaker", blocks=n, ticket=(sec.get("ticket") or {}).get("id"))
     ctx.answer.tell_user(
-        "sane-hooks: the learning gate let the agent stop after %d blocks "
+        "sane-hooks: the learning gate let the agent stop after %s "
         "without a reflection (learning.max_blocks). Nothing was recorded "
-        "for %s." % (n, _what(sec))
+        "for %s." % (plural(n, "block"), _what(sec))
     )
     return None
 
@@ -385,10 +382,8 @@ def _example(ctx, sec):
 
 
 def block_message(ctx, sec, small=None):
-    from core.wording import plural
-
     sid = ctx.sid
-    max_blocks = ctx.cfg.int("learning.max_blocks", 3)
+    max_blocks = ctx.cfg.int("learning.max_blocks")
     if small:
         head = (
             "[learning] This session changed %s (under the auto-skip threshold of %d). "

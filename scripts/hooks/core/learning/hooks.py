@@ -1,4 +1,4 @@
-"""The learning gate (issue 5): when a ticket closes, the agent records what it learned before
+"""The learning gate: when a ticket closes, the agent records what it learned before
 it may stop, and the next session starts with the relevant learnings.
 
 These are the engine's hook points. Every hook imports this module, so it imports nothing at

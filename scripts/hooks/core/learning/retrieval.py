@@ -78,9 +78,10 @@ def changed_files_start(project):
     """Start `git status` in the background (SessionStart loads the index meanwhile)."""
     if not os.path.exists(os.path.join(project, ".git")):
         return None
+    from core import gitrun
     from core.learning.tickets import spawn
 
-    argv = ["git", "-C", project, "status", "--porcelain", "-z", "--untracked-files=all"]
+    argv = gitrun.argv(project, "status", "--porcelain", "-z", "--untracked-files=all")
     return spawn(argv) or ("sync", argv)
 
 
@@ -167,10 +168,15 @@ def relevance(idx, q):
 
 
 def limits(cfg):
-    strategy = str(cfg.get("learning.retrieval.strategy", "moderate") or "moderate").lower()
+    strategy = cfg.text("learning.retrieval.strategy").lower()
     min_rel, cap = STRATEGIES.get(strategy, STRATEGIES["moderate"])
     if "learning.retrieval.max_injections" in getattr(cfg, "sources", {}):
-        cap = min(cap, max(0, cfg.int("learning.retrieval.max_injections", cap)))
+        # Only a value the person set narrows the strategy's cap; one that is not a number
+        # leaves the strategy's cap (not the default) in force.
+        try:
+            cap = min(cap, max(0, int(cfg.get("learning.retrieval.max_injections"))))
+        except (TypeError, ValueError):
+            pass
     return strategy, min_rel, cap
 
 
@@ -281,8 +287,8 @@ def decay(project, cfg, idx, now, force=False):
     idx.decay_at = now
     idx.dirty = True
     try:
-        days = float(cfg.get("learning.decay.passive_duration_days", 90))
-        immunity = float(cfg.get("learning.decay.immunity_hit_rate", 0.8))
+        days = float(cfg.get("learning.decay.passive_duration_days"))
+        immunity = float(cfg.get("learning.decay.immunity_hit_rate"))
     except (TypeError, ValueError):
         return []
     limit = now - days * 86400

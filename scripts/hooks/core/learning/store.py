@@ -297,7 +297,7 @@ def total_recall_detected(project):
 
 def backend_of(project, cfg):
     """'total-recall' or 'markdown' (learning.backend: auto | total-recall | markdown)."""
-    want = str(cfg.get("learning.backend", "auto") or "auto").lower()
+    want = cfg.text("learning.backend").lower()
     if want == "markdown":
         return "markdown"
     if want == "total-recall":

@@ -1,4 +1,4 @@
-"""The review gate (issue 4): the agent may not stop, or run a gated command, until a reviewer
+"""The review gate: the agent may not stop, or run a gated command, until a reviewer
 subagent has approved its work.
 
 The engine calls these functions on every hook, so each starts with a cheap test of whether
@@ -11,6 +11,15 @@ reviewer may run `sane.py review decide` (that allowance is the single-use autho
 gates record, consumed by cli_review); the decision counts once that reviewer's SubagentStop
 confirms it. The main thread's decide is denied here, before the authorisation is recorded.
 """
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
+
+    from core.engine import Ctx
+    from core.policy import Facts
 
 AGENT_TOOLS = ("Agent", "Task")
 OPEN = ("pending", "blocked")
@@ -56,22 +65,22 @@ VALUE_OPTIONS = (
 # ---------------------------------------------------------------- small helpers
 
 
-def reviewer_type(ctx):
+def reviewer_type(ctx: Ctx) -> str:
     name = ctx.cfg.get("review.reviewer_agent")
     return name if isinstance(name, str) and name else "reviewer"
 
 
-def mode(ctx):
+def mode(ctx: Ctx) -> str:
     m = ctx.cfg.get("review.mode")
     return m if m in ("prompt", "always", "never") else "prompt"
 
 
-def scope(ctx):
+def scope(ctx: Ctx) -> str:
     s = ctx.cfg.get("review.scope")
     return s if s in SCOPES else "prompt"
 
 
-def _existing(ctx):
+def _existing(ctx: Ctx) -> dict[str, Any] | None:
     r = ctx.session.get("review")
     return r if isinstance(r, dict) and r.get("status") else None
 
@@ -89,7 +98,7 @@ def _section(ctx):
     return r
 
 
-def session_id_in(prompt):
+def session_id_in(prompt: object) -> str | None:
     """The SESSION_ID=<sid> value the reviewer's prompt starts with ('' if empty), or None."""
     if not isinstance(prompt, str):
         return None
@@ -101,7 +110,7 @@ def session_id_in(prompt):
     return None
 
 
-def words(args):
+def words(args: list[str]) -> list[str]:
     """The positional words of a sane.py call (options and their values left out; an
     abbreviated option counts as the one it abbreviates, as argparse reads it)."""
     out, skip = [], False
@@ -124,7 +133,7 @@ def words(args):
     return out
 
 
-def is_decide(args):
+def is_decide(args: list[str]) -> bool:
     """Conservative: any call with `decide` after `review` is a decide."""
     return "decide" in args and "review" in args[: args.index("decide")]
 
@@ -150,7 +159,7 @@ def _approval(ctx, r):
 # ---------------------------------------------------------------- PreToolUse
 
 
-def reviewer_spawn_allowed(ctx, facts):
+def reviewer_spawn_allowed(ctx: Ctx, facts: Facts) -> bool:
     """The main thread's Agent call for the reviewer, with this session's SESSION_ID: the
     breaker and the enforcement halt let it through."""
     if facts.tool not in AGENT_TOOLS or ctx.agent_id is not None:
@@ -161,7 +170,7 @@ def reviewer_spawn_allowed(ctx, facts):
     )
 
 
-def pre_tool(ctx, facts):
+def pre_tool(ctx: Ctx, facts: Facts) -> str | None:
     """PreToolUse, after the project-wide gates. Return a deny reason or None."""
     if ctx.agent_id is not None:
         r = _existing(ctx)
@@ -244,7 +253,7 @@ def _globber():
     return fnmatchcase
 
 
-def match_gate(ctx, facts, gates):
+def match_gate(ctx: Ctx, facts: Facts, gates: list[Any]) -> str | None:
     """The first pattern of review.gates this call matches, or None. `Tool:glob` (Bash
     through the shell analyser, on every segment) or a bare tool-name glob."""
     fnmatchcase = _globber()
@@ -334,7 +343,7 @@ def _gate(ctx, facts, gates):
 # ---------------------------------------------------------------- PostToolUse
 
 
-def post_tool(ctx, facts, ok):
+def post_tool(ctx: Ctx, facts: Facts, ok: bool) -> None:
     """PostToolUse (ok=True) and PostToolUseFailure (ok=False): ToolCompleted in the trace
     while a review is open, for a gated call that was let through, and for the reviewer."""
     r = ctx.session.get("review")
@@ -363,7 +372,7 @@ def post_tool(ctx, facts, ok):
 # ---------------------------------------------------------------- prompts and sessions
 
 
-def on_prompt(ctx, prompt):
+def on_prompt(ctx: Ctx, prompt: str) -> None:
     """UserPromptSubmit for a prompt that is not a consumed command: `#review` / `#roz` (or
     review.mode always) opens a review; a new prompt ends a scope-prompt approval."""
     text = prompt.strip()
@@ -403,7 +412,7 @@ def on_prompt(ctx, prompt):
         )
 
 
-def session_start(ctx):
+def session_start(ctx: Ctx) -> None:
     """SessionStart: a review carried over from a cleared/resumed/compacted session becomes
     this session's own (fresh breaker); an open one is mentioned."""
     r = _existing(ctx)
@@ -415,7 +424,7 @@ def session_start(ctx):
         import json
 
         old_sid = r.get("sid")
-        new = json.loads(json.dumps(r))
+        new: dict[str, Any] = json.loads(json.dumps(r))
         new.update(
             sid=ctx.sid, carried_from=old_sid, block_count=0, last_block_at=None, reviewers={}
         )
@@ -423,7 +432,7 @@ def session_start(ctx):
         ctx.session["review"] = new
         old = ctx.state["sessions"].get(old_sid) if isinstance(old_sid, str) else None
         if isinstance(old, dict) and old.get("review") is r:
-            r["carried_to"] = ctx.sid
+            old["review"]["carried_to"] = ctx.sid  # r itself: the old session's section
         r = new
     rs.trace(r, "SessionStart", ctx.now, source=str(ctx.payload.get("source") or "")[:20])
     if r.get("status") in OPEN:
@@ -433,7 +442,7 @@ def session_start(ctx):
         )
 
 
-def subagent_start(ctx):
+def subagent_start(ctx: Ctx) -> None:
     """SubagentStart: announce the reviewer (agent_id + type) and brief it."""
     if ctx.agent_id is None or ctx.agent_type != reviewer_type(ctx):
         return
@@ -457,14 +466,14 @@ def subagent_start(ctx):
     ctx.answer.add_context(review_text.reviewer_context(ctx.sid, tools, names))
 
 
-def subagent_stop(ctx):
+def subagent_stop(ctx: Ctx) -> None:
     """SubagentStop: the reviewer's own decision is confirmed; a reviewer finishing without
     one is sent back once with both decide commands, then let go (NoDecision)."""
     if ctx.agent_id is None:
         return
     r = _existing(ctx)
     rec = (r.get("reviewers") or {}).get(ctx.agent_id) if r is not None else None
-    if rec is None:
+    if rec is None or r is None:
         return
     from core.review import state as rs
 
@@ -497,7 +506,7 @@ def subagent_stop(ctx):
 # ---------------------------------------------------------------- Stop
 
 
-def stop_gate(ctx, held):
+def stop_gate(ctx: Ctx, held: bool) -> str | None:
     """Stop. Return a block reason or None. held: the gates may not block now (breaker,
     enforcement halt, tamper): keep what is pending and return None."""
     r = ctx.session.get("review")
@@ -526,7 +535,7 @@ def stop_gate(ctx, held):
         )
         return review_text.waiting(live, now, r.get("reviewers") or {})
     rs.settle_attempts(r, now, ctx.audit)
-    max_blocks = ctx.cfg.int("review.max_blocks", 3)
+    max_blocks = ctx.cfg.int("review.max_blocks")
     if r.get("block_count", 0) >= max_blocks:
         blocks = rs.force_approve(r, now, ctx.audit)
         ctx.audit("force_approve", blocks=blocks, max_blocks=max_blocks)
@@ -538,10 +547,13 @@ def stop_gate(ctx, held):
             stop_hook_active=active,
             blocks=blocks,
         )
+        from core.wording import plural
+
         ctx.answer.tell_user(
-            "sane-hooks: the review gate let this Stop through after %d blocks with no reviewer "
+            "sane-hooks: the review gate let this Stop through after %s with no reviewer "
             "decision (review.max_blocks = %d). The work was NOT approved and gated commands "
-            "stay gated; start a new review with a `#review` prompt." % (blocks, max_blocks)
+            "stay gated; start a new review with a `#review` prompt."
+            % (plural(blocks, "block"), max_blocks)
         )
         return None
     tid = review_text.select_template(ctx.cfg)
@@ -567,7 +579,7 @@ def stop_gate(ctx, held):
     return review_text.stop_block(body, r.get("decision"))
 
 
-def session_end(ctx):
+def session_end(ctx: Ctx) -> None:
     """SessionEnd."""
     r = _existing(ctx)
     if r is not None:
@@ -576,11 +588,11 @@ def session_end(ctx):
         rs.trace(r, "SessionEnd", ctx.now, reason=str(ctx.payload.get("reason") or "")[:40])
 
 
-def task_completed(ctx):
+def task_completed(ctx: Ctx) -> None:
     """TaskCompleted: the review gate has nothing to say."""
 
 
-def pending(sess):
+def pending(sess: dict[str, Any]) -> bool:
     """True when this session has an open review (one carried to a new session is not)."""
     r = sess.get("review") if isinstance(sess, dict) else None
     return isinstance(r, dict) and r.get("status") in OPEN and not r.get("carried_to")

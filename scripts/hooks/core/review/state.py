@@ -5,6 +5,13 @@ States (roz): idle (no review), pending (awaiting review), blocked (a Stop was b
 the reviewer), approved (a confirmed COMPLETE). Imported only when the review gate has work.
 """
 
+from __future__ import annotations
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 OPEN = ("pending", "blocked")
 TRACE_CAP = 120  # events kept per session before compaction ...
 TRACE_KEEP = 80  # ... down to this many, behind one TraceCompacted marker
@@ -18,7 +25,9 @@ TEXT_CAP = 4000  # summary / message / opinions of a decision
 DECISIONS = ("COMPLETE", "ISSUES")
 
 
-def init(r, sid, now, created_at=None):
+def init(
+    r: dict[str, Any], sid: str, now: float, created_at: float | None = None
+) -> dict[str, Any]:
     """A fresh section (the seed's Idle), its trace opening with SessionStart."""
     r.clear()
     r.update(
@@ -48,7 +57,7 @@ def init(r, sid, now, created_at=None):
     return r
 
 
-def trace(r, kind, now, **data):
+def trace(r: dict[str, Any], kind: str, now: float, **data: Any) -> dict[str, Any]:
     """Append a trace event; past TRACE_CAP compact to the newest TRACE_KEEP plus a marker."""
     t = r.get("trace")
     if not isinstance(t, list):
@@ -79,11 +88,11 @@ def trace(r, kind, now, **data):
     return ev
 
 
-def clip(text, limit=TEXT_CAP):
+def clip(text: object, limit: int = TEXT_CAP) -> str | None:
     return text[:limit] if isinstance(text, str) else None
 
 
-def truncated(value, limit=INPUT_LIMIT):
+def truncated(value: object, limit: int = INPUT_LIMIT) -> dict[str, Any]:
     """A tool input as stored: as is up to `limit` bytes of JSON, else the first `limit` bytes
     with the original's sha256 and size (the seed's TruncatedInput)."""
     import json
@@ -102,7 +111,7 @@ def truncated(value, limit=INPUT_LIMIT):
     }
 
 
-def summary_of(tool, tool_input, limit=300):
+def summary_of(tool: str, tool_input: object, limit: int = 300) -> str:
     """A short one-line description of a tool call for the trace."""
     ti = tool_input if isinstance(tool_input, dict) else {}
     for key in (
@@ -124,7 +133,7 @@ def summary_of(tool, tool_input, limit=300):
 # ---------------------------------------------------------------- prompts
 
 
-def add_prompt(r, text, now):
+def add_prompt(r: dict[str, Any], text: str, now: float) -> None:
     p = r.setdefault("prompts", [])
     p.append({"at": round(now, 3), "text": text[:PROMPT_CHARS]})
     if len(p) > PROMPTS_CAP:
@@ -134,7 +143,9 @@ def add_prompt(r, text, now):
 # ---------------------------------------------------------------- transitions
 
 
-def open_review(r, now, by, trigger=None):
+def open_review(
+    r: dict[str, Any], now: float, by: str, trigger: dict[str, Any] | None = None
+) -> bool:
     """Idle/Approved -> Pending. An open review only gains the newer gate trigger.
     Returns True when a new review was opened."""
     if trigger is not None:
@@ -153,7 +164,7 @@ def open_review(r, now, by, trigger=None):
     return True
 
 
-def drop_approval(r):
+def drop_approval(r: dict[str, Any]) -> bool:
     """Approved -> Idle (scope prompt: a new user prompt; scope tool: the approval was used;
     or the TTL ran out). The caller traces why."""
     if r.get("status") == "approved":
@@ -162,7 +173,7 @@ def drop_approval(r):
     return False
 
 
-def record_decision(r, d):
+def record_decision(r: dict[str, Any], d: dict[str, Any]) -> None:
     """Every decision (confirmed or not) goes into the history."""
     h = r.setdefault("history", [])
     h.append({k: d.get(k) for k in ("word", "summary", "by", "agent_id", "at", "confirmed")})
@@ -170,7 +181,9 @@ def record_decision(r, d):
         del h[: len(h) - HISTORY_CAP]
 
 
-def apply_decision(r, d, now, audit):
+def apply_decision(
+    r: dict[str, Any], d: dict[str, Any], now: float, audit: Callable[..., None]
+) -> None:
     """A confirmed decision: COMPLETE -> Approved, ISSUES -> Pending (gate stays closed).
     Either resets the review breaker and ends the pending Stop attempt as Success."""
     d["confirmed"] = True
@@ -204,7 +217,7 @@ def apply_decision(r, d, now, audit):
     )
 
 
-def force_approve(r, now, audit):
+def force_approve(r: dict[str, Any], now: float, audit: Callable[..., None]) -> Any:
     """The review breaker: Pending/Blocked -> Idle. Releases this Stop only; gated tools
     stay gated (nothing is approved)."""
     a = pending_attempt(r)
@@ -226,7 +239,7 @@ def force_approve(r, now, audit):
 # ---------------------------------------------------------------- reviewers
 
 
-def announce(r, agent_id, agent_type, now):
+def announce(r: dict[str, Any], agent_id: str, agent_type: str | None, now: float) -> None:
     rv = r.setdefault("reviewers", {})
     rv[agent_id] = {
         "type": agent_type,
@@ -242,7 +255,9 @@ def announce(r, agent_id, agent_type, now):
                 del rv[k]
 
 
-def running(r, now, idle_limit, background=None):
+def running(
+    r: dict[str, Any], now: float, idle_limit: float, background: list[Any] | None = None
+) -> list[str]:
     """Announced reviewers that have not finished (and showed life within idle_limit, or
     that Claude Code lists as a running background task)."""
     live = set()
@@ -258,7 +273,7 @@ def running(r, now, idle_limit, background=None):
     return out
 
 
-def spawned_since(r, a):
+def spawned_since(r: dict[str, Any], a: dict[str, Any]) -> bool:
     at = a.get("at") or 0
     return any(
         isinstance(rec, dict) and (rec.get("started_at") or 0) >= at
@@ -269,7 +284,7 @@ def spawned_since(r, a):
 # ---------------------------------------------------------------- attempts (template A/B stats)
 
 
-def new_attempt(r, template, now):
+def new_attempt(r: dict[str, Any], template: str, now: float) -> dict[str, Any]:
     at = r.setdefault("attempts", [])
     a = {"template": template, "at": round(now, 3), "outcome": "Pending"}
     at.append(a)
@@ -278,21 +293,28 @@ def new_attempt(r, template, now):
     return a
 
 
-def pending_attempt(r):
+def pending_attempt(r: dict[str, Any]) -> dict[str, Any] | None:
     for a in reversed(r.get("attempts") or []):
         if isinstance(a, dict) and a.get("outcome") == "Pending":
             return a
     return None
 
 
-def settle_attempts(r, now, audit):
+def settle_attempts(r: dict[str, Any], now: float, audit: Callable[..., None]) -> None:
     """At a Stop: an attempt still Pending with no reviewer spawned since is NotSpawned."""
     for a in r.get("attempts") or []:
         if isinstance(a, dict) and a.get("outcome") == "Pending" and not spawned_since(r, a):
             finish_attempt(r, a, "NotSpawned", now, audit)
 
 
-def finish_attempt(r, a, outcome, now, audit, **extra):
+def finish_attempt(
+    r: dict[str, Any],
+    a: dict[str, Any],
+    outcome: str,
+    now: float,
+    audit: Callable[..., None],
+    **extra: Any,
+) -> None:
     a["outcome"] = outcome
     a["ended_at"] = round(now, 3)
     a.update(extra)

@@ -1,7 +1,15 @@
 """The review gate's words: block templates (`.claude/sane-templates/block-<id>.md`, weighted
 A/B choice, built-in fallback) and every message the agent or the person reads."""
 
+from __future__ import annotations
+
 import os
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
+
+    from core.config import Config
 
 CLI = "python3 scripts/hooks/sane.py"
 
@@ -36,9 +44,9 @@ def _safe_id(tid):
     )
 
 
-def select_template(cfg):
+def select_template(cfg: Config) -> str:
     """The pinned template id, or a weighted random one (templates.active: random)."""
-    active = cfg.get("review.templates.active", "random")
+    active = cfg.get("review.templates.active")
     if isinstance(active, str) and active != "random" and _safe_id(active):
         return active
     weights = cfg.get("review.templates.weights") or {}
@@ -61,11 +69,11 @@ def select_template(cfg):
     return pool[-1][0]
 
 
-def template_path(project, tid):
+def template_path(project: str, tid: str) -> str:
     return os.path.join(project, ".claude", "sane-templates", "block-%s.md" % tid)
 
 
-def load_template(project, tid):
+def load_template(project: str, tid: str) -> tuple[str, str | None]:
     """(text, problem or None). A missing or unreadable file gives the built-in template."""
     if not _safe_id(tid):
         return BUILTIN, "template id %r is not a plain name; built-in template used" % (tid,)
@@ -83,14 +91,14 @@ def load_template(project, tid):
         )
 
 
-def files_changed(sess, limit=40):
+def files_changed(sess: dict[str, Any], limit: int = 40) -> str:
     files = ((sess.get("edits") or {}).get("unique_files") or [])[-limit:]
     if not files:
         return "[List the files you changed]"
     return "\n".join("- %s" % f for f in files)
 
 
-def render(text, sid, reviewer, sess):
+def render(text: str, sid: str, reviewer: str, sess: dict[str, Any]) -> str:
     return (
         text.replace("{{session_id}}", sid)
         .replace("{{reviewer_agent}}", reviewer)
@@ -99,7 +107,7 @@ def render(text, sid, reviewer, sess):
     )
 
 
-def agent_call(sid, reviewer, sess):
+def agent_call(sid: str, reviewer: str, sess: dict[str, Any]) -> str:
     """The exact Agent call, for denials that do not carry the whole template."""
     return render(
         'the Agent tool with subagent_type "{{reviewer_agent}}", run_in_background '
@@ -111,7 +119,7 @@ def agent_call(sid, reviewer, sess):
     )
 
 
-def decide_commands(sid):
+def decide_commands(sid: str) -> str:
     return (
         '  %s review decide %s COMPLETE "what you checked and why it is right" '
         '--opinions "<who gave a second opinion, or none>"\n'
@@ -123,7 +131,7 @@ def decide_commands(sid):
 # ---------------------------------------------------------------- messages
 
 
-def stop_block(body, decision):
+def stop_block(body: str, decision: dict[str, Any] | None) -> str:
     """[review] Stop block: the reviewer's ISSUES first, then the template."""
     head = "[review] "
     if decision and decision.get("word") == "ISSUES" and decision.get("confirmed"):
@@ -135,7 +143,7 @@ def stop_block(body, decision):
     return head + body
 
 
-def waiting(aids, now, reviewers):
+def waiting(aids: list[str], now: float, reviewers: dict[str, Any]) -> str:
     parts = []
     for aid in aids:
         rec = reviewers.get(aid) or {}
@@ -150,7 +158,9 @@ def waiting(aids, now, reviewers):
     )
 
 
-def gate_denied(call, pattern, status, sid, reviewer, sess, scope):
+def gate_denied(
+    call: str, pattern: str, status: str, sid: str, reviewer: str, sess: dict[str, Any], scope: str
+) -> str:
     why = {
         "pending": "a review is open and not yet approved",
         "blocked": "a review is open and not yet approved",
@@ -164,7 +174,7 @@ def gate_denied(call, pattern, status, sid, reviewer, sess, scope):
     )
 
 
-def bad_session_id(got, sid, reviewer, sess, template):
+def bad_session_id(got: str, sid: str, reviewer: str, sess: dict[str, Any], template: str) -> str:
     return (
         "[review] The reviewer's prompt must start with `SESSION_ID=%s` (this session); it "
         "has %s. Call the Agent tool again:\n\n%s"
@@ -176,7 +186,7 @@ def bad_session_id(got, sid, reviewer, sess, template):
     )
 
 
-def main_thread_decide(sid, reviewer, sess):
+def main_thread_decide(sid: str, reviewer: str, sess: dict[str, Any]) -> str:
     return (
         "[review] Only the reviewer subagent may record a review decision: the agent whose "
         "work is reviewed cannot approve it, in any spelling. Spawn the reviewer with %s and "
@@ -185,7 +195,7 @@ def main_thread_decide(sid, reviewer, sess):
     )
 
 
-def reviewer_mutation(what):
+def reviewer_mutation(what: str) -> str:
     return (
         "[review] The reviewer only reads: %s would change something. Review by reading the "
         "files, `git diff` and `git log`, ask for second opinions in read-only mode, and "
@@ -193,28 +203,28 @@ def reviewer_mutation(what):
     )
 
 
-def reviewer_wrong_session(got, sid):
+def reviewer_wrong_session(got: str, sid: str) -> str:
     return (
         "[review] This reviewer reviews session %s; it may not decide for %s. Use `%s review "
         "decide %s ...`." % (sid, got or "(none)", CLI, sid)
     )
 
 
-def reviewer_cli(name):
+def reviewer_cli(name: str) -> str:
     return (
         "[review] The reviewer may not run `sane.py %s`: it changes state. The reviewer reads, "
         "and only records its verdict with `%s review decide`." % (name, CLI)
     )
 
 
-def nudge(sid):
+def nudge(sid: str) -> str:
     return (
         "[review] You are finishing without recording a decision, so the review does not "
         "count. Record it now with exactly one of:\n%s" % decide_commands(sid)
     )
 
 
-def reviewer_context(sid, tools, external):
+def reviewer_context(sid: str, tools: list[tuple[str, str]], external: list[str]) -> str:
     lines = [
         "sane review gate: you review session %s (SESSION_ID=%s)." % (sid, sid),
         "Get the person's prompts, the gate trigger and the changed files with "

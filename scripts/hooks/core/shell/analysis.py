@@ -79,8 +79,15 @@ class Analysis:
         "literal",
     )
 
-    def __init__(self, command, commands, errors, too_complex="", literal=frozenset()):
-        self.command = command
+    def __init__(
+        self,
+        command: object,
+        commands: list[Command],
+        errors: list[str],
+        too_complex: str = "",
+        literal: frozenset[str] = frozenset(),
+    ) -> None:
+        self.command = command  # as given (not always a string: the payload is hostile)
         self.literal = literal  # words whose * ? [ were quoted: not globs
         self.too_complex = too_complex  # why the analysis stopped early, or "": deny it
         self.commands = commands
@@ -107,12 +114,12 @@ class Analysis:
             code.extend(c.code)
             unknown = unknown or c.unknown
             destructive = destructive or c.destructive
-        self.reads = reads
-        self.writes = writes
-        self.unknown = unknown
-        self.destructive = destructive
-        self.reasons = reasons
-        self.code = code  # inline code / stdin scripts seen, for "names a path" checks
+        self.reads: list[str] = reads
+        self.writes: list[str] = writes
+        self.unknown: bool = unknown
+        self.destructive: bool = destructive
+        self.reasons: list[str] = reasons
+        self.code: list[str] = code  # inline code / stdin scripts seen, for "names a path" checks
 
     def __repr__(self):
         return (
@@ -129,7 +136,9 @@ class Analysis:
         )
 
 
-def analyse(command, home=None, env=None):
+def analyse(
+    command: object, home: str | None = None, env: dict[str, str] | None = None
+) -> Analysis:
     """Analyse one Bash command string.  `env` (optional) maps variable names the caller
     knows (TMPDIR, CLAUDE_PROJECT_DIR) to values used when they appear unquoted or quoted."""
     global _home

@@ -181,8 +181,17 @@ def h_zip(c, a, p, raw):
     found, ops = opts(
         a,
         "bntPZO",
-        ("--temp-path", "--suffixes", "--output-file", "--password", "--compression-method"),
+        (
+            "--temp-path",
+            "--suffixes",
+            "--output-file",
+            "--password",
+            "--compression-method",
+            "--unzip-command",
+        ),
     )
+    if has(found, "--unzip-command", "-TT") or any(w.startswith("--unzip-command") for w in a):
+        c.flag("zip -TT runs a command to test the archive", unknown=True)
     if ops:
         c.writes.append(ops[0])
         c.reads.extend(ops[1:])

@@ -7,7 +7,8 @@ from core.shell.command import cd_to, has, opts, stdin_code, stdin_text, vague, 
 from core.shell.lexer import DYNAMIC, DYNPOS
 
 
-def h_default(c, a, p, raw):
+def h_prints(c, a, p, raw):
+    """Programs that only print or look (pwd, date, ps, uname ...), whatever their options."""
     return None
 
 
@@ -157,6 +158,20 @@ _ENV_LOADS = frozenset(
         "PYTHONHOME",
         "ZDOTDIR",
         "PYTHONINSPECT",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "GIT_CONFIG",
+        "GIT_EXEC_PATH",
+        "GIT_TEMPLATE_DIR",
+        "GIT_DIR",
+        "NODE_OPTIONS_FILE",
+        "PYTHONUSERBASE",
+        "npm_config_script_shell",
+        "NPM_CONFIG_SCRIPT_SHELL",
+        "CURL_HOME",
+        "WGETRC",
+        "PROMPT_COMMAND",
+        "PS4",
     )
 )
 
@@ -347,3 +362,25 @@ def h_jq(c, a, p, raw):
     c.reads.extend(ops)
     c.reads.extend(vals(found, "-f", "--from-file"))
     return skip
+
+
+def h_pager(c, a, p, raw):
+    """less, more, man: readers, except the options that write a log, run a pager or a
+    browser, or run a command at start (`less '+!cmd'`)."""
+    found, ops = opts(
+        a,
+        "oOkPHCMSLpEt" if c.program == "man" else "oOkbhjpPtTxyz#",
+        ("--log-file", "--LOG-FILE", "--lesskey-file", "--pager", "--html", "--config-file"),
+    )
+    c.writes.extend(
+        vals(found, "-o", "-O", "--log-file", "--LOG-FILE") if c.program != "man" else ()
+    )
+    if c.program == "man" and has(found, "-P", "--pager", "-H", "--html", "--config-file", "-C"):
+        c.flag("man -P/-H runs a program the hooks cannot see", unknown=True)
+    if c.program == "man" and has(found, "-l", "--local-file"):
+        c.reads.extend(ops)
+    if any(w[:1] == "+" and ("!" in w or "|" in w) for w in a):
+        c.flag("%s runs a command at start" % c.program, unknown=True)
+    if c.program != "man":
+        c.reads.extend(o for o in ops if o[:1] != "+")
+    return set(ops) if c.program == "man" else None

@@ -24,6 +24,10 @@ class Command:
         "wrappers",
         "code",
         "cwd",
+        "remote",
+        "runner",
+        "tree",
+        "named",
     )
 
     def __init__(self):
@@ -41,15 +45,26 @@ class Command:
         self.wrappers = []
         self.code = []
         self.cwd = None  # after an earlier `cd` in the same command: where it runs
+        self.remote = False  # changes a remote system or a service (cluster, cloud, database)
+        self.runner = False  # runs code the hooks cannot see that is the project's own work
+        self.tree = []  # directories whose files it reads (find -exec cat)
+        self.named = []  # for unknown code: every path-like word it names (checked, not read)
 
     def __repr__(self):
         return "Command(%r)" % (self.argv,)
 
-    def flag(self, reason, unknown=False, destructive=False):
-        if unknown:
+    def flag(self, reason, unknown=False, destructive=False, remote=False, runner=False):
+        """Record an effect and its reason. `runner`: code the hooks cannot see that a known
+        runner runs (tests, builds), so also `unknown`; `remote`: a change outside this
+        machine's files (a cluster, a cloud, a database, a service)."""
+        if unknown or runner:
             self.unknown = True
+        if runner:
+            self.runner = True
         if destructive:
             self.destructive = True
+        if remote:
+            self.remote = True
         if reason not in self.reasons:
             self.reasons.append(reason)
 
@@ -274,11 +289,12 @@ def link(p, name, raw_target, maybe_dir):
 
 
 def own_script(c, path, args, p, lang, shell=False):
-    """A script written earlier in this same command: code we may be able to see."""
+    """A script written earlier in this same command: code we may be able to see. True when
+    it was one (its code analysed, or flagged when it cannot be)."""
     ctx = p.ctx
     key = norm(join(ctx.cwd, path) if isinstance(ctx.cwd, str) else path)
     if key not in ctx.written:
-        return
+        return False
     body = ctx.written[key]
     if body is not None:
         c.code.append(body)
@@ -294,6 +310,7 @@ def own_script(c, path, args, p, lang, shell=False):
         p.subparse(body, pos=list(args))
     else:
         c.flag("runs a script written by this same command (%s)" % lang, unknown=True)
+    return True
 
 
 def vague_script(path):
@@ -354,3 +371,45 @@ def interp_scan(a, short_code, long_code, short_arg, long_arg, short_mod):
             j += 1
         i += 1
     return "none", None, []
+
+
+_TOKEN_SPLIT = " \t\n'\"(),;=<>|&{}[]`+:"
+_MAX_TOKENS = 256
+
+
+def every_word(c, words):
+    """For a command the hooks cannot see into: every word and every piece of one (option
+    values, code text) is named, so a blocked or protected path it names is caught wherever
+    it stands."""
+    for w in words:
+        if len(c.named) > _MAX_TOKENS:
+            c.flag("too many words to check", unknown=True)
+            return
+        if not isinstance(w, str) or not w or len(w) > 65536:
+            continue
+        if w[:2] == "--" and "=" in w:
+            w = w.split("=", 1)[1]
+        elif w[:1] == "-" and len(w) > 2 and "/" in w:
+            w = w[2:]  # -ofile, -I/path: the value stuck to a short option
+        cur = []
+        for ch in w:
+            if ch in _TOKEN_SPLIT:
+                if cur:
+                    _word_read(c, "".join(cur))
+                    cur = []
+            else:
+                cur.append(ch)
+        if cur:
+            _word_read(c, "".join(cur))
+
+
+def _word_read(c, tok):
+    if tok[:1] == "-" or tok in NOT_FILES or len(tok) > 4096 or len(tok) < 2:
+        return
+    if "://" in tok:
+        if tok.startswith("file://"):
+            c.named.append(tok[7:])
+        return
+    if "$" in tok or "*" in tok or "?" in tok:
+        return
+    c.named.append(tok)

@@ -11,11 +11,12 @@ generic "looks like a path" read rule must skip (patterns, scripts, messages).
 from __future__ import annotations
 
 from core.shell import programs
-from core.shell.builtins import alias_use, env_code, h_default
+from core.shell.builtins import alias_use, env_code
 from core.shell.command import (
     DISKS,
     NOT_FILES,
     Command,
+    every_word,
     interp_scan,  # noqa: F401 (API: core.shell.analysis)
     join,
     norm,
@@ -84,20 +85,53 @@ def expand(raw, p):
         if not resolved and (vague(args[0]) and args[0] not in ("[", "[[") or args[0] == ""):
             c.flag("program name not static", unknown=True)
         else:
-            h = (
-                programs.handler(
-                    key if key is not None and not resolved else programs.key(c.program)
-                )
-                or h_default
-            )
-            skip = h(c, args[1:], p, raw)
+            skip = _judge(c, args, key if key is not None and not resolved else None, p, raw)
     _redirects(c)
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
     _settle(c, cwd, links)
     if c.writes and c.program not in _META_ONLY:
         _remember_writes(c, raw, ctx)
-    elif args and c.program != args[0] and args[0][:1] != "$" and "/" in args[0]:
-        own_script(c, args[0], args[1:], p, c.program, shell=True)  # ./tool.sh
+    if c.unknown:
+        every_word(c, args[1:] + list(c.env.values()) + [r.target for r in c.redirects] + c.code)
+
+
+# programs run by path from these directories are the system's own
+_SYSTEM_BIN = (
+    "/bin/",
+    "/usr/bin/",
+    "/usr/local/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+    "/usr/local/sbin/",
+    "/opt/homebrew/bin/",
+    "/opt/local/bin/",
+    "/usr/libexec/",
+)
+_HELP = frozenset(("--help", "-h", "-help", "--version", "-V", "-version", "--usage", "-?"))
+
+
+def _judge(c, args, key, p, raw):
+    """Run the program's handler. A program the table does not know, or one run from a path
+    outside the system's bin directories (./x.sh, /tmp/t/cat), is code the hooks cannot
+    see: `unknown`. A known program asked only for its help or version just prints."""
+    path = args[0]
+    if "/" in path and path[:1] != "$" and not path.startswith(_SYSTEM_BIN):
+        if own_script(c, path, args[1:], p, c.program, shell=True) or c.program == "sane.py":
+            return None  # a script this command wrote (analysed); our CLI (the caller judges)
+        c.flag("runs %s, a program the hooks cannot see" % path, runner=True)
+        return None
+    k = key if key is not None else programs.key(c.program)
+    h = programs.handler(k)
+    if h is None:
+        if programs.wrapper(k) is not None or path in p.ctx.funcs:
+            return None  # a wrapper that runs nothing itself (exec > log, sudo -l); a function
+        c.flag(
+            "%s is not a program the hooks know (code they cannot see)" % c.program, unknown=True
+        )
+        return None
+    if len(args) == 2 and args[1] in _HELP:
+        return None
+    return h(c, args[1:], p, raw)
 
 
 _META_ONLY = frozenset(

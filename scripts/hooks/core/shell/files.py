@@ -427,6 +427,7 @@ def h_find(c, a, p, raw):
                 j += 1
             inner = a[i + 1 : j]
             skip.update(a[i + 1 : j + 1])
+            c.tree.extend(starts)  # the command gets every file found under the starts
             start = starts[0] if len(starts) == 1 else "$(find-result)"
             spawn([x.replace("{}", start) for x in inner], p)
             i = j + 1
@@ -483,8 +484,60 @@ def h_find(c, a, p, raw):
             else:
                 skip.add(a[i + 1])
             i += 1
+        elif w[:1] == "-" and w not in _FIND_PLAIN and w[:6] != "-newer":
+            c.flag("find %s is a primary the hooks do not know" % w, unknown=True)
         i += 1
     return skip
+
+
+# find primaries and options that take no value and change nothing
+_FIND_PLAIN = frozenset(
+    (
+        "-print",
+        "-print0",
+        "-ls",
+        "-prune",
+        "-quit",
+        "-true",
+        "-false",
+        "-empty",
+        "-executable",
+        "-readable",
+        "-writable",
+        "-nouser",
+        "-nogroup",
+        "-depth",
+        "-d",
+        "-mount",
+        "-xdev",
+        "-noleaf",
+        "-follow",
+        "-daystart",
+        "-ignore_readdir_race",
+        "-noignore_readdir_race",
+        "-not",
+        "-a",
+        "-and",
+        "-o",
+        "-or",
+        "-H",
+        "-L",
+        "-P",
+        "-O0",
+        "-O1",
+        "-O2",
+        "-O3",
+        "-help",
+        "--help",
+        "-version",
+        "--version",
+        "-delete",
+        "-s",
+        "-x",
+        "-E",
+        "-X",
+    )
+)
 
 
 def h_dos2unix(c, a, p, raw):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.shell.archives import patch_targets
-from core.shell.command import has, join, opts, stdin_text, vals
+from core.shell.command import has, join, opts, spawn, stdin_text, vals
 
 _GIT_READ = frozenset(
     (
@@ -260,6 +260,33 @@ _GIT_RISKY_CONFIG = (
 )
 
 
+_GIT_TOP_OPTIONS = frozenset(
+    (
+        "--no-pager",
+        "-p",
+        "--paginate",
+        "-P",
+        "--bare",
+        "--no-replace-objects",
+        "--literal-pathspecs",
+        "--glob-pathspecs",
+        "--noglob-pathspecs",
+        "--icase-pathspecs",
+        "--no-optional-locks",
+        "--no-advice",
+        "--html-path",
+        "--man-path",
+        "--info-path",
+        "--exec-path",
+        "--no-lazy-fetch",
+    )
+)
+
+
+def _foreign_repo(path):
+    return path[:1] in ("/", "~", "$") or ".." in path
+
+
 def h_git(c, a, p, raw):
     repo = None
     i = 0
@@ -279,19 +306,27 @@ def h_git(c, a, p, raw):
                 c.flag("git -c sets a command to run", unknown=True)
             i += 2
             continue
-        if (
-            w in ("--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env")
-            and i + 1 < n
-        ):
-            if w in ("--git-dir", "--work-tree"):
-                repo = a[i + 1] if w == "--work-tree" else repo
-            i += 2
+        name, eq, val = w.partition("=")
+        if name in ("--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"):
+            if not eq:
+                val = a[i + 1] if i + 1 < n else ""
+                i += 1
+            if name == "--config-env":
+                c.flag("git --config-env sets configuration that can run commands", unknown=True)
+            elif name == "--work-tree":
+                repo = val
+            if name in ("--git-dir", "--work-tree") and _foreign_repo(val):
+                c.flag(
+                    "git with a repository outside the project (its config can run commands)",
+                    unknown=True,
+                )
+            i += 1
             continue
-        if w.startswith("--work-tree="):
-            repo = w[12:]
         if w[:1] == "-":
             if w in ("--version", "--help", "-h"):
                 return None
+            if w not in _GIT_TOP_OPTIONS:
+                c.flag("git option %s the hooks do not know" % w, unknown=True)
             i += 1
             continue
         break
@@ -317,11 +352,41 @@ def h_git(c, a, p, raw):
         for x in ps:
             c.writes.append(join(repo, x) if repo else x)
 
+    for k in names:
+        if (
+            k in ("--upload-pack", "--receive-pack", "--exec")
+            or k == "-u"
+            and sub
+            in (
+                "clone",
+                "fetch",
+                "pull",
+                "ls-remote",
+                "archive",
+            )
+        ):
+            c.flag("git %s %s runs a command" % (sub, k), unknown=True)
+    if sub == "bisect" and ops[:1] == ["run"] and len(ops) > 1:
+        spawn(ops[1:], p)  # git bisect run CMD: the command runs at every step
+    elif sub == "submodule" and "foreach" in ops:
+        code = " ".join(ops[ops.index("foreach") + 1 :])
+        c.code.append(code)
+        p.subparse(code)
+        skip.add(code)
+    elif sub == "filter-branch":
+        for k, v in found:
+            if k.endswith("-filter") and isinstance(v, str):
+                c.code.append(v)
+                p.subparse(v)
+                skip.add(v)
     if sub in _GIT_READ:
         if sub in ("show", "cat-file", "grep") or sub == "log":
             for o in ops:
-                if ":" in o and not o.startswith(":") and "://" not in o:
-                    c.reads.append(o.split(":", 1)[1] or ".")
+                if ":" in o and not o.startswith(":/") and "://" not in o:
+                    path = o.split(":", 1)[1]
+                    if o[:1] == ":" and path[:1].isdigit() and path[1:2] == ":":
+                        path = path[2:]  # :0:path, a stage of the index
+                    c.reads.append(path or ".")
         if sub == "grep" and ops and not has(found, "-e", "-f"):
             skip.add(ops[0])
             c.reads.extend(o for o in ops[1:] if o != "--")
@@ -383,7 +448,13 @@ def h_git(c, a, p, raw):
                 and ("-f" in names or "--force" in names)
             ):
                 c.flag("force-deletes a branch", destructive=True)
-        elif sub == "tag" and not ops and not has(found, "-d", "--delete", "-a", "-s", "-f"):
+        elif (
+            sub == "tag"
+            and (
+                not ops or has(found, "-l", "--list", "-v", "--verify", "--contains", "--points-at")
+            )
+            and not has(found, "-d", "--delete", "-a", "-s", "-f")
+        ):
             return skip
         elif sub == "remote" and not (
             ops
@@ -413,6 +484,7 @@ def h_git(c, a, p, raw):
         elif sub == "config":
             return _git_config(c, found, ops, repo, gitdir, p) or skip
         elif sub == "push":
+            c.flag("git push changes a remote repository", remote=True)
             if any(
                 k
                 in (

@@ -9,6 +9,7 @@ from core.shell.command import (
     opts,
     own_script,
     pipe_path,
+    prog_name,
     stdin_code,
     stdin_text,
     vague_script,
@@ -85,6 +86,7 @@ def h_interp(c, a, p, raw):
         return {val}
     if kind == "module" and label != "python":
         c.reads.append(val)  # php -f script.php
+        c.flag("%s runs %s, code the hooks cannot see" % (c.program, val), runner=True)
         return None
     if kind == "module":
         if val in ("pip", "pip3"):
@@ -94,8 +96,12 @@ def h_interp(c, a, p, raw):
         elif val in ("venv", "virtualenv"):
             found, ops = opts(rest, "", ("--prompt",))
             c.writes.extend(ops)
-        elif val == "json.tool" and len([x for x in rest if x[:1] != "-"]) >= 2:
-            c.writes.append([x for x in rest if x[:1] != "-"][1])
+        elif val == "json.tool":
+            ops = [x for x in rest if x[:1] != "-"]
+            c.reads.extend(ops[:1])
+            c.writes.extend(ops[1:2])
+        elif val not in _PRINT_MODULES and val not in ("sane", "core.cli", "core.cli.main"):
+            c.flag("%s -m %s runs code the hooks cannot see" % (c.program, val), runner=True)
         return None
     if kind == "script":
         if val == "/dev/stdin":
@@ -106,9 +112,15 @@ def h_interp(c, a, p, raw):
             c.flag("script from a pipe into %s" % c.program, unknown=True)
             return None
         c.reads.append(val)
-        own_script(c, val, rest, p, label)
+        if not own_script(c, val, rest, p, label) and prog_name(val) != "sane.py":
+            # sane.py: the caller knows whether it is this project's CLI or a copy
+            c.flag("%s runs %s, code the hooks cannot see" % (c.program, val), runner=True)
         return None
     stdin_code(c, rest, p, raw, label)
+
+
+# python -m modules that only print
+_PRINT_MODULES = frozenset(("platform", "sysconfig", "site", "calendar", "this", "tokenize"))
 
 
 def h_shell(c, a, p, raw):
@@ -154,7 +166,8 @@ def h_shell(c, a, p, raw):
         if vague_script(rest[0]):
             c.flag("%s script path not static" % prog, unknown=True)
         c.reads.append(rest[0])
-        own_script(c, rest[0], rest[1:], p, prog, shell=True)
+        if not own_script(c, rest[0], rest[1:], p, prog, shell=True):
+            c.flag("%s runs %s, a script the hooks cannot see" % (prog, rest[0]), runner=True)
         return None
     if rest and rest[0] != "/dev/stdin" and pipe_path(rest[0]):
         c.flag("script from a pipe into %s" % prog, unknown=True)
@@ -171,12 +184,18 @@ def h_awk(c, a, p, raw):
     progs = vals(found, "-e", "--source")
     files = vals(found, "-f", "--file", "-E", "--exec", "-i", "--include")
     c.reads.extend(files)
+    includes = vals(found, "-i", "--include")
+    inplace = [x for x in includes if x in ("inplace", "inplace.awk")]
+    if len(inplace) < len(includes) or vals(found, "-f", "--file", "-E", "--exec", "-l", "--load"):
+        c.flag("awk loads program code from a file the hooks cannot see", unknown=True)
     skip = set(vals(found, "-v", "--assign", "-F", "--field-separator"))
-    if not progs and not files and ops:
+    if not progs and not vals(found, "-f", "--file", "-E", "--exec") and ops:
         progs = [ops[0]]
         ops = ops[1:]
     skip.update(progs)
     c.reads.extend(o for o in ops if "=" not in o or "/" in o.split("=", 1)[0])
+    if inplace:
+        c.writes.extend(o for o in ops if "=" not in o or "/" in o.split("=", 1)[0])
     for prog in progs:
         if len(prog) > 20000 or _awk_runs(prog):
             c.code.append(prog)
@@ -210,8 +229,10 @@ def _awk_runs(prog):
         out.append(ch)
         i += 1
     code = "".join(out)
-    if "system" in code or "|" in code.replace("||", ""):
-        return True
+    if "system" in code or "|" in code.replace("||", "") or "@" in code:
+        return True  # system(), pipes, @include/@load
+    if "getline" in code and "<" in code:
+        return True  # getline < "file" reads a file named in the program
     for stmt in code.replace("{", ";").replace("}", ";").replace("\n", ";").split(";"):
         st = stmt.strip()
         if (st.startswith("print") or st.startswith("printf")) and ">" in st:

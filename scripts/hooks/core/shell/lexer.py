@@ -106,7 +106,7 @@ class Redirect:
             and self.append == other.append
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal by value, so not hashable
 
 
 class Raw:
@@ -142,6 +142,7 @@ class Ctx:
         "literal",
         "globbed",
         "alts",
+        "funcs",
     )
 
     def __init__(self, home, env, finalise):
@@ -160,6 +161,7 @@ class Ctx:
         self.literal = set()  # words whose * ? [ were all quoted: no glob ...
         self.globbed = set()  # ... unless the same text also appears unquoted as one
         self.alts = {}  # a word with ${X:-w} forms -> the words the defaults make
+        self.funcs = set()  # shell functions defined in this command (bodies analysed)
 
     def error(self, reason):
         if reason not in self.errors:

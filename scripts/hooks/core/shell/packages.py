@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.shell.command import has, opts, vals
+from core.shell.services import publish
 
 _PKG_SUBS = frozenset(
     (
@@ -101,6 +102,10 @@ def h_pip(c, a, p, raw=None):
     )
     sub = ops[0] if ops else ""
     c.reads.extend(vals(found, "-r", "--requirement", "-c", "--constraint"))
+    if sub not in _PIP_SUBS and ops:
+        c.flag("pip %s is a subcommand the hooks do not know" % sub, unknown=True)
+    if sub in ("install", "wheel", "download") and not has(found, "--dry-run"):
+        c.flag("pip %s runs package build code" % sub, runner=True)
     if sub in ("install", "uninstall", "download", "wheel"):
         dest = vals(
             found, "-t", "--target", "--prefix", "--root", "-d", "--dest", "-w", "--wheel-dir"
@@ -115,20 +120,113 @@ def h_pip(c, a, p, raw=None):
     return set(ops)
 
 
-def h_pkg_node(c, a, p, raw):
-    found, ops = opts(a, "C", ("--prefix", "--dir", "--cwd", "--workspace", "--filter"))
-    sub = ops[0] if ops else ("install" if c.program in ("yarn", "bun") else "")
-    if c.program == "npm" and sub in (
-        "exec",
-        "x",
+_PIP_SUBS = frozenset(
+    (
+        "install",
+        "uninstall",
+        "download",
+        "wheel",
+        "list",
+        "show",
+        "freeze",
+        "check",
+        "search",
+        "index",
+        "inspect",
+        "help",
+        "hash",
+        "debug",
+        "cache",
+        "config",
+        "completion",
+    )
+)
+_NODE_READ = frozenset(
+    (
+        "ls",
+        "list",
+        "ll",
+        "la",
+        "view",
+        "info",
+        "show",
+        "v",
+        "outdated",
+        "explain",
+        "why",
+        "search",
+        "help",
+        "doctor",
+        "ping",
+        "whoami",
+        "bin",
+        "root",
+        "prefix",
+        "fund",
+        "query",
+        "licenses",
+        "--version",
+        "-v",
+        "version",
+        "config",
+        "get",
+        "help-search",
+        "docs",
+        "bugs",
+        "repo",
+        "home",
+        "store",
+    )
+)
+_NODE_RUN = frozenset(
+    (
         "run",
         "run-script",
+        "rum",
+        "urn",
         "test",
         "t",
+        "tst",
         "start",
         "stop",
         "restart",
+        "rebuild",
+        "rb",
+        "build",
+        "dev",
+        "lint",
+        "serve",
+        "dlx",
+        "create",
+        "exec",
+        "x",
+        "node",
+    )
+)
+
+
+def h_pkg_node(c, a, p, raw):
+    found, ops = opts(a, "C", ("--prefix", "--dir", "--cwd", "--workspace", "--filter", "-w"))
+    sub = ops[0] if ops else ("install" if c.program in ("yarn", "bun") else "")
+    if sub in ("exec", "x") and c.program == "npm" or sub == "dlx":
+        from core.shell.runners import npm_exec
+
+        return npm_exec(c, a[a.index(sub) + 1 :], p)
+    if (
+        sub in ("config", "get")
+        and ops[1:2] not in ([], ["get"], ["list"], ["ls"])
+        and sub == "config"
     ):
+        c.flag("%s config %s changes npm's configuration" % (c.program, ops[1]), unknown=True)
+        return set(ops)
+    if publish(c, c.program, sub):
+        return set(ops)
+    if sub == "audit" and "fix" not in ops or sub in _NODE_READ:
+        return set(ops)
+    if sub in ("run", "run-script") and len(ops) == 1:
+        return set(ops)  # `npm run` alone lists the scripts
+    if sub in _NODE_RUN or c.program in ("yarn", "pnpm", "bun") and sub not in _PKG_SUBS:
+        c.flag("%s %s runs package scripts the hooks cannot see" % (c.program, sub), runner=True)
         return set(ops)
     if sub in _PKG_SUBS or (c.program == "yarn" and not ops):
         if has(found, "-g", "--global") or (c.program == "yarn" and ops[:1] == ["global"]):
@@ -136,6 +234,10 @@ def h_pkg_node(c, a, p, raw):
         d = vals(found, "--prefix", "--dir", "--cwd", "-C")
         c.writes.append(d[-1] if d else ".")
         c.flag("package install")
+        if not has(found, "--ignore-scripts", "--dry-run"):
+            c.flag("%s %s runs package install scripts" % (c.program, sub), runner=True)
+        return set(ops)
+    c.flag("%s %s is a subcommand the hooks do not know" % (c.program, sub), unknown=True)
     return set(ops)
 
 
@@ -201,7 +303,80 @@ def h_pkg_generic(c, a, p, raw):
         d = vals(found, "-C", "--directory", "--project")
         c.writes.append(d[-1] if d else ".")
         c.flag("package install" if sub not in ("fmt", "fix", "clippy") else "formats code")
+        if sub in ("fix", "clippy", "get", "generate"):
+            c.flag("%s %s runs code the hooks cannot see" % (prog, sub), runner=True)
+        return set(ops)
+    if publish(c, prog, sub):
+        return set(ops)
+    if sub in _MANAGER_READ or not sub and not ops:
+        return set(ops)
+    if sub in _MANAGER_RUN or prog in ("go", "cargo") and sub:
+        c.flag("%s %s runs code the hooks cannot see (builds, tests)" % (prog, sub), runner=True)
+        return set(ops)
+    if not c.writes:
+        c.flag("%s %s is a subcommand the hooks do not know" % (prog, sub), unknown=True)
     return set(ops)
+
+
+# subcommands of language package managers that only print, and ones that build or run code
+_MANAGER_READ = frozenset(
+    (
+        "tree",
+        "metadata",
+        "search",
+        "version",
+        "help",
+        "locate-project",
+        "verify-project",
+        "pkgid",
+        "read-manifest",
+        "list",
+        "doc-help",
+        "env",
+        "show",
+        "info",
+        "outdated",
+        "validate",
+        "diagnose",
+        "why",
+        "depends",
+        "licenses",
+        "contents",
+        "environment",
+        "specification",
+        "which",
+        "query",
+        "--version",
+        "-V",
+        "--help",
+        "-h",
+        "config",
+        "lock-check",
+    )
+)
+_MANAGER_RUN = frozenset(
+    (
+        "build",
+        "test",
+        "run",
+        "bench",
+        "check",
+        "clippy",
+        "doc",
+        "rustc",
+        "vet",
+        "generate",
+        "exec",
+        "run-script",
+        "script",
+        "shell",
+        "x",
+        "tool",
+        "dev",
+        "serve",
+        "start",
+    )
+)
 
 
 _FORMATTERS = {

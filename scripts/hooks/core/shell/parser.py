@@ -69,7 +69,7 @@ class Parser(Substitution, Heredoc, Lexer):
         if self.heredocs or not self.queue:
             return
         q = self.queue
-        self.queue = []
+        self.queue: list = []
         ctx = self.ctx
         for item in q:
             if item is SAVE:
@@ -234,6 +234,7 @@ class Parser(Substitution, Heredoc, Lexer):
             if t[0] != WORD:
                 self.back = t
                 return None
+            self.ctx.funcs.add(t[1][0] if t[1] else "")
             self.funcbody = True
             t = self.token()
             if t[0] == OP and t[1] == "(":
@@ -312,6 +313,7 @@ class Parser(Substitution, Heredoc, Lexer):
                     assigns.append((w[:eq].rstrip("+"), w[eq + 1 :], bool(fl & F_DYN)))
                 else:
                     if not words and self.funcdef():
+                        self.ctx.funcs.add(ws[0] if ws else "")
                         self.funcbody = True
                         return None
                     words.extend(ws)

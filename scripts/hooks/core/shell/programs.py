@@ -8,6 +8,52 @@ from __future__ import annotations
 
 # module.function: programs (continuation lines start with spaces)
 _TABLE = """
+builtins.h_pager: less more most man
+builtins.h_prints: apt-cache top htop pwd date whoami id hostname uname true false test [ [[ : printenv seq sleep
+                  yes basename dirname which type hash jobs wait tr expr df free uptime ps
+                  pgrep lsof nproc getconf arch groups users who w tty locale tput clear cal
+                  factor numfmt logname dirs shopt let help command_not_found_handle times
+                  ulimit umask getopts bg fg disown enable caller compgen complete compopt
+                  true env printf lscpu lsblk lsusb lspci lsmod ping dig nslookup host whois
+                  tldr pstree vmstat iostat mpstat sw_vers ifconfig netstat ss uname sysctl
+                  locale localectl timedatectl hostnamectl ioreg system_profiler nvidia-smi
+                  git-lfs column expand
+builtins.h_readers: hadolint markdownlint actionlint eza exa lsd dir vdir shellcheck info whatis apropos zipinfo zcmp zdiff
+                    jless fx glow mdcat highlight colordiff wdiff icdiff delta difft
+                    cloc tokei scc sloccount pdftotext pdfinfo identify ffprobe
+                    mediainfo envsubst json_pp jsonlint yamllint xq htmlq pup sqlformat
+                    csvlook csvstat xsv qsv mlr gron dasel tomlq hexyl ccat lnav
+runners.h_runner: pytest py.test tox nox make gmake bmake ninja meson bazel bazelisk buck
+                  gradle gradlew mvn mvnw ant sbt lein clojure clj javac java kotlin kotlinc
+                  scala scalac dotnet swift swiftc xcodebuild xcrun mix rebar3 rake rspec
+                  cucumber phpunit jest vitest mocha ava karma playwright cypress tsc vite
+                  webpack rollup esbuild parcel turbo nx lerna just task invoke poe doit
+                  scons waf cc gcc g++ c++ clang clang++ rustc zig ld as nasm tcc icc
+                  gfortran go-task hugo jekyll mkdocs sphinx-build sphinx-autobuild
+                  coverage mypy pyright pylint flake8 bandit pyflakes pycodestyle
+                  pydocstyle vulture radon tsc stylelint golangci-lint staticcheck
+                  cargo-nextest nextest behave robot locust hypothesis uvx
+                  unittest2 trial nosetests nose2 green ward pants wasm-pack trunk
+                  ctest cpack qmake autoreconf autoconf automake configure
+                  runghc runhaskell stack cabal ghc dune opam
+                  elm elm-make purs spago gleam crystal nim nimble dart flutter
+                  octave matlab sage maxima gnuplot latexmk pdflatex
+                  xelatex lualatex tectonic pandoc typst
+runners.h_npx: npx bunx pnpx
+runners.h_cmake: cmake
+runners.h_gdb: gdb lldb
+runners.h_history: history
+runners.h_mktemp: mktemp
+runners.h_fallocate: fallocate
+runners.h_link: link
+runners.h_ip: ip
+runners.h_fd: fd fdfind
+services.h_service_cli: kubectl oc helm terraform tofu pulumi docker podman nerdctl
+                        docker-compose aws gcloud az systemctl service launchctl
+                        journalctl redis-cli valkey-cli rc-service
+services.h_sql_client: psql pgcli mysql mariadb mongosh mongo clickhouse-client
+services.h_httpie: http https xh xhs
+services.h_twine: twine
 wrappers.w_sudo: sudo
 wrappers.w_doas: doas
 wrappers.w_env: env
@@ -28,6 +74,9 @@ wrappers.w_busybox: busybox toybox
 wrappers.w_chroot: chroot
 wrappers.w_trace: strace ltrace
 wrappers.w_valgrind: valgrind
+wrappers.w_prlimit: prlimit
+wrappers.w_setpriv: setpriv
+wrappers.w_fakeroot: fakeroot fakechroot
 wrappers.w_uv: uv
 wrappers.w_poetry: poetry pipenv pdm hatch rye
 wrappers.w_conda: conda mamba
@@ -63,7 +112,7 @@ builtins.h_alias: alias
 builtins.h_set: set
 builtins.h_shift: shift
 builtins.h_at: at batch
-builtins.h_readers: cat tac nl head tail less more most bat batcat hexdump hd od strings
+builtins.h_readers: cat tac nl head tail bat batcat hexdump hd od strings
                     file wc cut paste join comm diff diff3 sdiff cmp md5sum sha1sum
                     sha224sum sha256sum sha384sum sha512sum b2sum cksum sum shasum md5 fold
                     fmt column expand unexpand rev zcat bzcat xzcat zstdcat gzcat lzcat
@@ -96,7 +145,7 @@ system.h_flock: flock
 system.h_su: su
 system.h_runuser: runuser
 system.h_script: script
-system.h_tmux: tmux
+runners.h_tmux: tmux
 system.h_screen: screen
 remote.h_sqlite3: sqlite3
 system.h_parallel: parallel
@@ -116,7 +165,6 @@ system.h_mkfs: mkfs mkswap fdisk sfdisk parted wipefs sgdisk gdisk cfdisk blkdis
                diskutil
 system.h_power: shutdown reboot halt poweroff
 system.h_init: init telinit
-system.h_systemctl: systemctl
 system.h_crontab: crontab
 git.h_git: git
 git.h_gh: gh
@@ -126,8 +174,8 @@ packages.h_pkg_generic: uv poetry pipenv pdm cargo go gem bundle composer conda 
                         micromamba apt apt-get aptitude dpkg dnf yum microdnf rpm apk pacman
                         zypper emerge xbps-install snap flatpak port brew nix-env pkg choco
                         winget scoop
-packages.formatter: black isort autopep8 yapf prettier eslint gofmt goimports rustfmt clang-
-                    format shfmt stylua terraform biome dprint ruff
+packages.formatter: black isort autopep8 yapf prettier eslint gofmt goimports rustfmt clang-format
+                    shfmt stylua biome dprint ruff
 """
 
 
@@ -168,6 +216,11 @@ def handler(key: str):
 def wrapper(key: str):
     """The wrapper function for program `key`, or None when it wraps nothing."""
     return _resolve(WRAPPERS.get(key))
+
+
+def family(k: str) -> str:
+    """The module.function that judges program `k` ('' when unknown)."""
+    return HANDLERS.get(k, "")
 
 
 def known(k: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.shell.command import has, join, opts, stdin_text, vals
+from core.shell.services import http_method
 
 
 def _remote(x):
@@ -58,49 +59,100 @@ def h_rsync(c, a, p, raw):
             "--write-batch",
             "--read-batch",
             "--only-write-batch",
+            "--link-dest",
+            "--compare-dest",
+            "--copy-dest",
         ),
     )
     c.reads.extend(
         vals(found, "--exclude-from", "--include-from", "--files-from", "--password-file")
     )
-    c.writes.extend(vals(found, "--log-file"))
+    c.writes.extend(vals(found, "--log-file", "--write-batch", "--only-write-batch"))
+    dry = has(found, "-n", "--dry-run")
+    links = vals(found, "--link-dest")
+    c.reads.extend(links)
     if len(ops) >= 2:
         dst = ops[-1]
         if not _remote(dst):
-            c.writes.append(dst)
+            if not dry:
+                c.writes.append(dst)
+        elif not dry:
+            c.flag("rsync copies files to a remote machine", remote=True)
         srcs = [s for s in ops[:-1] if not _remote(s)]
     else:
         srcs = [s for s in ops if not _remote(s)]
     c.reads.extend(srcs)
-    if has(found, "--remove-source-files"):
+    if links and not dry:
+        c.writes.extend(links)  # hard links to the files there: a write reaches them
+    if has(found, "--remove-source-files") and not dry:
         c.writes.extend(srcs)
-    if any(k.startswith("--delete") for k, _ in found):
+    if any(k.startswith("--delete") for k, _ in found) and not dry:
         c.flag("rsync --delete removes files", destructive=True)
     if vals(found, "-e", "--rsh"):
         c.flag("rsync -e runs a command", unknown=True)
 
 
 def h_scp(c, a, p, raw):
-    found, ops = opts(a, "cFiJloPSDX", ())
+    found, ops = opts(a, "cFiJloPSDXo", ())
     c.reads.extend(vals(found, "-F", "-i"))
+    if vals(found, "-S", "-F") or any(
+        v.replace(" ", "=").split("=", 1)[0].lower() in _SSH_CODE_OPTIONS for v in vals(found, "-o")
+    ):
+        c.flag("scp runs a program or reads a config the hooks cannot see", unknown=True)
     if len(ops) >= 2:
         if not _remote(ops[-1]):
             c.writes.append(ops[-1])
+        else:
+            c.flag("scp copies files to a remote machine", remote=True)
         c.reads.extend(s for s in ops[:-1] if not _remote(s))
 
 
 def h_ssh(c, a, p, raw):
     found, ops = opts(a, "bcDEeFIiJLlmOopQRSWwB", (), True)
     c.reads.extend(vals(found, "-F", "-i"))
-    if len(ops) > 1:
+    for v in vals(found, "-o"):
+        key = v.replace(" ", "=").split("=", 1)[0].lower()
+        if key in _SSH_CODE_OPTIONS:
+            c.code.append(v)
+            c.flag("ssh -o %s runs a local command" % key, unknown=True)
+    if vals(found, "-F"):
+        c.flag("%s reads a config that can run commands" % c.program, unknown=True)
+    if c.program == "sftp":
+        c.flag("sftp changes files on a remote machine", unknown=True, remote=True)
+    elif len(ops) > 1:
         c.code.append(" ".join(ops[1:]))
-        c.flag("remote command over ssh", unknown=True)
-    elif ops and c.stdin_is_data and c.program == "ssh":
-        c.flag("remote command over ssh", unknown=True)  # a script on the remote's stdin
+        c.flag("remote command over ssh", unknown=True, remote=True)
+    elif ops and c.program == "ssh" and not has(found, "-N", "-V", "-G", "-Q"):
+        c.flag("remote shell over ssh", unknown=True, remote=True)  # commands on its stdin
     return set(ops)
 
 
-_SQLITE_CODE = ("attach", "vacuum", "load_extension", "writefile", "edit(", "backup")
+_SSH_CODE_OPTIONS = frozenset(
+    (
+        "proxycommand",
+        "localcommand",
+        "permitlocalcommand",
+        "knownhostscommand",
+        "match",
+        "include",
+        "pkcs11provider",
+        "securitykeyprovider",
+        "remotecommand",
+        "sshaskpass",
+    )
+)
+
+
+_SQLITE_CODE = (
+    "attach",
+    "vacuum",
+    "load_extension",
+    "writefile",
+    "readfile",
+    "fts3_tokenizer",
+    "edit(",
+    "backup",
+)
 
 
 def h_sqlite3(c, a, p, raw):
@@ -183,6 +235,7 @@ def h_curl(c, a, p, raw):
     )
     dirs = vals(found, "--output-dir")
     base = dirs[-1] if dirs else None
+    _curl_effect(c, found, ops)
     for v in vals(found, "-o", "--output"):
         if v != "-":
             c.writes.append(join(base, v) if base else v)
@@ -269,6 +322,49 @@ def h_curl(c, a, p, raw):
     )
 
 
+_CURL_DATA = (
+    "-d",
+    "--data",
+    "--data-binary",
+    "--data-raw",
+    "--data-urlencode",
+    "--data-ascii",
+    "--json",
+    "-F",
+    "--form",
+    "--form-string",
+    "-T",
+    "--upload-file",
+)
+_CURL_SCHEMES = ("http://", "https://", "ftp://", "ftps://", "file://")
+
+
+def _curl_effect(c, found, ops):
+    """A config file (-K) can hold any option; file:// reads a local file; a method other than
+    GET/HEAD, or a body, changes the server; other schemes (gopher, dict, telnet, smtp ...)
+    talk to services the hooks cannot judge."""
+    if has(found, "-K", "--config"):
+        c.flag("curl -K reads options the hooks cannot see", unknown=True)
+    urls = ops + vals(found, "--url")
+    for u in urls:
+        low = u.lower()
+        if low.startswith("file://"):
+            c.reads.append(u[7:] if u[7:8] == "/" else u[7:].split("/", 1)[-1])
+        elif "://" in low and not low.startswith(_CURL_SCHEMES):
+            c.flag(
+                "curl %s talks to a service the hooks cannot judge" % low.split("://")[0],
+                unknown=True,
+                remote=True,
+            )
+    method = (vals(found, "-X", "--request") or [None])[-1]
+    if has(found, "-I", "--head"):
+        method = method or "HEAD"
+    data = has(found, *_CURL_DATA) and not has(found, "-G", "--get")
+    if has(found, "-T", "--upload-file") and not method:
+        method = "UPLOAD"
+    http_method(c, "curl", method, data)
+
+
 def h_wget(c, a, p, raw):
     found, ops = opts(
         a,
@@ -322,6 +418,11 @@ def h_wget(c, a, p, raw):
             "--private-key",
         )
     )
+    if has(found, "-e", "--execute", "--config"):
+        c.flag("wget -e/--config runs wgetrc commands the hooks cannot see", unknown=True)
+    method = (vals(found, "--method") or [None])[-1]
+    data = has(found, "--post-data", "--post-file", "--body-data", "--body-file")
+    http_method(c, "wget", method, data)
     if not out:
         if has(found, "-r", "--recursive", "-m", "--mirror"):
             c.writes.append(pref or ".")

@@ -37,10 +37,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing imports re: not on the hot path
     from typing import Any
 
+    from core.shell.lexer import Ctx
+
 
 class Substitution(Lexer):
     """$-expansions, backticks and process substitution (a mixin of Parser)."""
 
+    # Parser's (its Lexer's) attributes, declared for the type checker
+    s: str
+    T: str
+    n: int
+    ctx: Ctx
     pos: Any  # set by Parser: positional parameters, or DYNPOS in a function body
     arg0: str
 

@@ -297,3 +297,47 @@ w_systemd_run = w_plain(
         "--on-active",
     ),
 )
+
+
+def w_prlimit(c, a, p, raw):
+    """prlimit [--LIMIT=soft:hard ...] [-p PID | command]: with -p it changes another process."""
+    found, rest = opts(a[1:], "p", ("--pid", "--output"), True)
+    if has(found, "-p", "--pid"):
+        c.flag("prlimit changes another process's limits", unknown=True)
+        return None
+    return rest or None
+
+
+def w_setpriv(c, a, p, raw):
+    found, rest = opts(
+        a[1:],
+        "",
+        (
+            "--reuid",
+            "--regid",
+            "--ruid",
+            "--euid",
+            "--rgid",
+            "--egid",
+            "--groups",
+            "--inh-caps",
+            "--ambient-caps",
+            "--bounding-set",
+            "--securebits",
+            "--selinux-label",
+            "--apparmor-profile",
+            "--pdeathsig",
+            "--landlock-access",
+            "--landlock-rule",
+        ),
+        True,
+    )
+    return rest or None
+
+
+def w_fakeroot(c, a, p, raw):
+    """fakeroot / fakechroot [options] [--] command; with no command, a shell on stdin."""
+    found, rest = opts(a[1:], "lsib", ("--lib", "--faked", "--environment", "--config"), True)
+    if not rest:
+        return ["sh"]
+    return rest

@@ -2,7 +2,14 @@
 (AST_REFACTOR or INTENT_EVOLUTION, by a documented heuristic) and the top-level symbols a
 change touched (for `.claude/intent_map.md`). Text heuristics, no parser: any language."""
 
+from __future__ import annotations
+
 import os
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 AST_REFACTOR = "AST_REFACTOR"
 INTENT_EVOLUTION = "INTENT_EVOLUTION"
@@ -28,7 +35,7 @@ def _tokens(text):
     return out
 
 
-def mutation_class(old, new):
+def mutation_class(old: str, new: str) -> str:
     """AST_REFACTOR when the change keeps the code's meaning by a documented heuristic, else
     INTENT_EVOLUTION:
       1. the same text once all whitespace is removed (reformatting);
@@ -50,7 +57,8 @@ def mutation_class(old, new):
     ta, tb = _tokens(old), _tokens(new)
     if len(ta) != len(tb):
         return INTENT_EVOLUTION
-    fwd, back = {}, {}
+    fwd: dict[str, Any] = {}
+    back: dict[str, Any] = {}
     for x, y in zip(ta, tb):
         if x == y:
             if fwd.get(x, x) != x or back.get(y, y) != y:
@@ -131,7 +139,7 @@ KEYWORDS = frozenset(
 )
 
 
-def symbol_of(line):
+def symbol_of(line: str) -> str | None:
     """The name a top-level definition line defines (`def foo(` -> `foo()`), or None."""
     if not line or line[0] in " \t#/*;}{)]" or not line.startswith(DEF_PREFIXES):
         return None
@@ -148,7 +156,7 @@ def symbol_of(line):
     return name
 
 
-def symbols(path, ranges):
+def symbols(path: str, ranges: Iterable[tuple[int, int]]) -> list[str]:
     """Top-level symbols whose definitions enclose or fall inside the ranges (text files under
     2 MB; at most 12)."""
     try:

@@ -6,21 +6,28 @@ lines without their own newline), so the same lines hash the same wherever they 
 Lines are split on b"\\n" (a "\\r" stays part of its line).
 """
 
+from __future__ import annotations
+
 import hashlib
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 CHUNK = 1 << 20
 
 
-def prefixed(digest_hex):
+def prefixed(digest_hex: str) -> str:
     return "sha256:" + digest_hex
 
 
-def lines_hash(lines):
+def lines_hash(lines: list[bytes]) -> str:
     """content_hash of a list of byte lines (no newlines)."""
     return prefixed(hashlib.sha256(b"\n".join(lines)).hexdigest())
 
 
-def file_digest(path):
+def file_digest(path: str) -> tuple[str, int] | None:
     """(hex sha256 of the bytes, size) or None when the file cannot be read."""
     h = hashlib.sha256()
     size = 0
@@ -37,7 +44,7 @@ def file_digest(path):
     return h.hexdigest(), size
 
 
-def whole_file(path):
+def whole_file(path: str) -> tuple[int, str] | None:
     """(line count, content_hash of every line) streaming, or None. An empty file has 0 lines
     and the hash of no lines."""
     h = hashlib.sha256()
@@ -68,9 +75,9 @@ def whole_file(path):
     return count, prefixed(h.hexdigest())
 
 
-def merge(ranges, cap=200):
+def merge(ranges: Iterable[Any], cap: int = 200) -> list[tuple[int, ...]]:
     """Sorted, merged (start, end) pairs, 1-based inclusive; at most cap."""
-    out = []
+    out: list[list[int]] = []
     for s, e in sorted((int(s), int(e)) for s, e in ranges if 1 <= int(s) <= int(e)):
         if out and s <= out[-1][1] + 1:
             out[-1][1] = max(out[-1][1], e)
@@ -79,11 +86,11 @@ def merge(ranges, cap=200):
     return [tuple(r) for r in out[:cap]]
 
 
-def ranges_hashes(path, ranges):
+def ranges_hashes(path: str, ranges: Iterable[Any]) -> dict[tuple[int, int], str]:
     """{(start, end): content_hash} for sorted, non-overlapping ranges, streaming the file.
     Ranges past the end of the file are left out."""
     ranges = list(ranges)
-    out = {}
+    out: dict[tuple[int, int], str] = {}
     if not ranges:
         return out
     i = 0
@@ -149,7 +156,7 @@ def ranges_hashes(path, ranges):
     return out
 
 
-def read_lines(path, limit=16 * 1024 * 1024):
+def read_lines(path: str, limit: int = 16 * 1024 * 1024) -> list[bytes] | None:
     """The file's byte lines (for verify and blame), or None when missing or over limit."""
     try:
         with open(path, "rb") as fh:

@@ -5,10 +5,16 @@ the ledger lines added since; a missing or foreign comment, or a ledger that shr
 replaced, means a full re-read.
 """
 
+from __future__ import annotations
+
 import json
 import os
 
 from core.trace import ledger as trace
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from typing import Any
 
 MAP_REL = ".claude/intent_map.md"
 MARK = "<!-- sane-intent-map "
@@ -16,7 +22,7 @@ MAX_FILES_PER_INTENT = 300
 MAX_SYMBOLS = 12
 
 
-def map_path(project):
+def map_path(project: str) -> str:
     return os.path.join(project, ".claude", "intent_map.md")
 
 
@@ -88,7 +94,7 @@ def _scan(project, mp, offset):
     return offset
 
 
-def regenerate(project, intents):
+def regenerate(project: str, intents: list[dict[str, Any]] | None) -> bool:
     """Bring intent_map.md up to date with the ledger. intents: the validated intent list."""
     try:
         st = os.stat(trace.ledger_path(project))
@@ -122,7 +128,7 @@ def _cell(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
-def render(mp, intents):
+def render(mp: dict[str, Any], intents: list[dict[str, Any]] | None) -> str:
     by_id = {it["id"]: it for it in intents or []}
     out = [
         "# Intent Map",

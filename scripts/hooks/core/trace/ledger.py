@@ -12,12 +12,21 @@ person's Claude Code project folder (~/.claude/projects/<project>/), and a conve
 carries no file URL.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import time
 
 from core.trace import hashes as trace_hash
 from core.version import VERSION as SANE_VERSION
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from core.engine import Ctx
 
 VERSION = "0.1.0"
 LEDGER_REL = ".claude/agent_trace.jsonl"
@@ -36,14 +45,14 @@ PROVIDERS = (
 )
 
 
-def ledger_path(project):
+def ledger_path(project: str) -> str:
     return os.path.join(project, ".claude", "agent_trace.jsonl")
 
 
 # ---------------------------------------------------------------- record fields
 
 
-def new_uuid():
+def new_uuid() -> str:
     b = bytearray(os.urandom(16))
     b[6] = (b[6] & 0x0F) | 0x40
     b[8] = (b[8] & 0x3F) | 0x80
@@ -51,7 +60,7 @@ def new_uuid():
     return "%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:])
 
 
-def rfc3339(ts):
+def rfc3339(ts: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + ".%03dZ" % (int(ts * 1000) % 1000)
 
 
@@ -67,7 +76,7 @@ def transcript_ref(transcript):
     return parts[-1][:300] or None
 
 
-def model_id(model):
+def model_id(model: object) -> str | None:
     """models.dev style `provider/model` (claude-sonnet-4-5 -> anthropic/claude-sonnet-4-5)."""
     if not isinstance(model, str) or not model.strip():
         return None
@@ -107,7 +116,7 @@ def _is_sha(s):
     return len(s) in (40, 64) and all(c in "0123456789abcdef" for c in s)
 
 
-def git_revision(project):
+def git_revision(project: str) -> str | None:
     """HEAD's commit sha read from .git without running git, or None (not git, no commit)."""
     g = _git_dir(project)
     if not g:
@@ -164,7 +173,7 @@ def _tail_value(tail, key):
     return v if ok else None
 
 
-def transcript_facts(transcript):
+def transcript_facts(transcript: object) -> tuple[str | None, str | None]:
     """(Claude Code's version, the model of the last assistant message) from the tail of the
     session transcript, whose records carry both; (None, None) when unknown."""
     if not isinstance(transcript, str) or not transcript:
@@ -187,17 +196,17 @@ def transcript_facts(transcript):
 # ---------------------------------------------------------------- ranges
 
 
-def patch_ranges(hunks):
+def patch_ranges(hunks: object) -> list[tuple[int, ...]] | None:
     """Changed line ranges of the new file from Claude Code's structuredPatch (runs of `+`
     lines), or None when there is no usable patch."""
     if not isinstance(hunks, list) or not hunks:
         return None
-    out = []
+    out: list[tuple[int, ...]] = []
     for h in hunks[:1000]:
         if not isinstance(h, dict) or not isinstance(h.get("lines"), list):
             return None
         try:
-            ln = int(h.get("newStart"))
+            ln = int(h.get("newStart", ""))
         except (TypeError, ValueError):
             return None
         run = None
@@ -217,7 +226,7 @@ def patch_ranges(hunks):
     return out
 
 
-def locate_ranges(path, new_strings):
+def locate_ranges(path: str, new_strings: Iterable[object]) -> list[tuple[int, ...]]:
     """Fallback without a patch: where each new_string sits in the file now."""
     try:
         if os.path.getsize(path) > 8 * 1024 * 1024:
@@ -226,7 +235,7 @@ def locate_ranges(path, new_strings):
             text = fh.read()
     except OSError:
         return []
-    out = []
+    out: list[tuple[int, ...]] = []
     for s in new_strings:
         if not isinstance(s, str) or not s:
             continue
@@ -239,7 +248,9 @@ def locate_ranges(path, new_strings):
     return out
 
 
-def file_entry(project, path, ranges_spec):
+def file_entry(
+    project: str, path: str, ranges_spec: Any
+) -> tuple[str, list[dict[str, Any]], list[Any]] | None:
     """(relative path, [range dicts], [(start, end)]) for a file, or None. ranges_spec: "whole"
     or a list of (start, end)."""
     from core.intents.scope import relative
@@ -257,7 +268,7 @@ def file_entry(project, path, ranges_spec):
         if res is None:
             return None
         count, h = res
-        spans = [(1, max(count, 1))]
+        spans: list[tuple[int, ...]] = [(1, max(count, 1))]
         return rel, [{"start_line": 1, "end_line": max(count, 1), "content_hash": h}], spans
     spans = trace_hash.merge(ranges_spec, MAX_RANGES)
     hashes = trace_hash.ranges_hashes(path, spans)
@@ -272,12 +283,18 @@ def file_entry(project, path, ranges_spec):
 # ---------------------------------------------------------------- the record
 
 
-def build(ctx, entries, mclass, intent_id, extra=None):
+def build(
+    ctx: Ctx,
+    entries: list[Any],
+    mclass: str,
+    intent_id: str | None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """One Agent Trace record. entries: [(rel, ranges, spans, symbols)]."""
     sess = ctx.session
     transcript = ctx.payload.get("transcript_path")
-    conv = {}
-    contributor = {"type": "ai"}
+    conv: dict[str, Any] = {}
+    contributor: dict[str, Any] = {"type": "ai"}
     mid = model_id(sess.get("model"))  # SessionStart's, else the transcript's latest
     if mid:
         contributor["model_id"] = mid
@@ -294,7 +311,7 @@ def build(ctx, entries, mclass, intent_id, extra=None):
     for rel, ranges, _spans, _syms in entries[:MAX_FILES]:
         c = dict(conv, ranges=ranges)
         files.append({"path": rel, "conversations": [c]})
-    record = {"version": VERSION, "id": new_uuid(), "timestamp": rfc3339(ctx.now)}
+    record: dict[str, Any] = {"version": VERSION, "id": new_uuid(), "timestamp": rfc3339(ctx.now)}
     rev = git_revision(ctx.project)
     if rev:
         record["vcs"] = {"type": "git", "revision": rev}
@@ -321,7 +338,7 @@ def build(ctx, entries, mclass, intent_id, extra=None):
     return record
 
 
-def append(project, record):
+def append(project: str, record: dict[str, Any]) -> int:
     """Append one record as one line with one write() on an O_APPEND descriptor."""
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     path = ledger_path(project)
@@ -335,10 +352,11 @@ def append(project, record):
     return len(line)
 
 
-def read_ledger(project):
+def read_ledger(project: str) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
     """(records, problems): every JSON line of the ledger with its line number; a line that is
     not a JSON object is skipped and reported."""
-    records, problems = [], []
+    records: list[tuple[int, dict[str, Any]]] = []
+    problems: list[str] = []
     try:
         fh = open(ledger_path(project), "rb")
     except OSError:
@@ -358,16 +376,16 @@ def read_ledger(project):
     return records, problems
 
 
-def sane_meta(rec):
-    meta = rec.get("metadata") if isinstance(rec.get("metadata"), dict) else {}
-    m = meta.get("dev.sane")
+def sane_meta(rec: dict[str, Any]) -> dict[str, Any]:
+    meta = rec.get("metadata")
+    m = meta.get("dev.sane") if isinstance(meta, dict) else None
     return m if isinstance(m, dict) else {}
 
 
-def recent_for_intent(project, intent_id, limit=8):
+def recent_for_intent(project: str, intent_id: str, limit: int = 8) -> list[tuple[Any, ...]]:
     """The last few ledger records of an intent: [(timestamp, paths, mutation class, session)].
     Reads only the tail of the ledger."""
-    out = []
+    out: list[tuple[Any, ...]] = []
     try:
         with open(ledger_path(project), "rb") as fh:
             fh.seek(0, 2)

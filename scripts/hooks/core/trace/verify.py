@@ -2,11 +2,18 @@
 hold its content: in place, moved, or changed) and `trace blame FILE` (which lines came from
 which intent and session). Content hashes make both survive code moving around."""
 
+from __future__ import annotations
+
 import os
 
 from core.intents.scope import relative
 from core.trace import hashes as trace_hash
 from core.trace import ledger as trace
+
+TYPE_CHECKING = False  # only the type checker imports these
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 MOVE_SEARCH_LINES = 20000  # files longer than this are not searched for moved ranges
 
@@ -14,23 +21,23 @@ MOVE_SEARCH_LINES = 20000  # files longer than this are not searched for moved r
 class Tree:
     """The working tree as the ledger sees it: file lines and window-hash indexes, cached."""
 
-    def __init__(self, project):
+    def __init__(self, project: str) -> None:
         self.project = project
-        self._lines = {}
-        self._index = {}
-        self._siblings = {}
+        self._lines: dict[str, list[bytes] | None] = {}
+        self._index: dict[tuple[str, int], dict[str, list[int]]] = {}
+        self._siblings: dict[str, list[str]] = {}
 
-    def lines(self, rel):
+    def lines(self, rel: str) -> list[bytes] | None:
         if rel not in self._lines:
             self._lines[rel] = trace_hash.read_lines(os.path.join(self.project, rel))
         return self._lines[rel]
 
-    def index(self, rel, length):
+    def index(self, rel: str, length: int) -> dict[str, list[int]]:
         """{content_hash: [start lines]} of every window of `length` lines in rel."""
         key = (rel, length)
         if key not in self._index:
             lines = self.lines(rel)
-            idx = {}
+            idx: dict[str, list[int]] = {}
             if lines is not None and len(lines) <= MOVE_SEARCH_LINES and length > 0:
                 for i in range(0, len(lines) - length + 1):
                     idx.setdefault(trace_hash.lines_hash(lines[i : i + length]), []).append(i + 1)
@@ -39,7 +46,7 @@ class Tree:
             self._index[key] = idx
         return self._index[key]
 
-    def siblings(self, rel, skip=()):
+    def siblings(self, rel: str, skip: Iterable[str] = ()) -> list[str]:
         """Other files in rel's directory (where moved code most often goes), at most 100."""
         if rel not in self._siblings:
             d = os.path.dirname(rel)
@@ -60,7 +67,7 @@ class Tree:
             self._siblings[rel] = out[:100]
         return self._siblings[rel]
 
-    def holds(self, rel, start, end, h):
+    def holds(self, rel: str, start: int, end: int, h: str) -> bool:
         lines = self.lines(rel)
         return (
             lines is not None
@@ -69,7 +76,7 @@ class Tree:
         )
 
 
-def safe_rel(path):
+def safe_rel(path: object) -> str | None:
     """A ledger path usable under the project, or None (absolute, `..`, empty)."""
     if not isinstance(path, str) or not path or path.startswith("/") or "\x00" in path:
         return None
@@ -79,7 +86,7 @@ def safe_rel(path):
     return "/".join(p for p in parts if p not in ("", "."))
 
 
-def ranges_of(records):
+def ranges_of(records: list[tuple[int, dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[str]]:
     """Every attributed range in the ledger: dicts with path, start, end, hash and the record's
     intent, session, time, agent and mutation class. Bad entries are reported, not fatal."""
     out, problems = [], []
@@ -132,7 +139,7 @@ def ranges_of(records):
     return out, problems
 
 
-def locate(tree, r, files):
+def locate(tree: Tree, r: dict[str, Any], files: list[str]) -> tuple[str, str, int, int]:
     """(status, path, start, end): "in place", "moved" (within the file, to another file of
     the ledger, or to a file beside it), "changed", or "missing" (the file is gone and the
     lines are nowhere)."""
@@ -150,7 +157,7 @@ def locate(tree, r, files):
     return "changed", rel, s, e
 
 
-def verify(project):
+def verify(project: str) -> tuple[list[dict[str, Any]], list[str], int]:
     records, problems = trace.read_ledger(project)
     ranges, more = ranges_of(records)
     files = sorted({r["path"] for r in ranges})
@@ -162,7 +169,7 @@ def verify(project):
     return results, problems + more, len(records)
 
 
-def blame(project, rel):
+def blame(project: str, rel: str) -> tuple[list[tuple[Any, ...]] | None, list[str]]:
     """[(start, end, attribution or None)] runs over the file's current lines."""
     records, problems = trace.read_ledger(project)
     ranges, more = ranges_of(records)
@@ -170,7 +177,7 @@ def blame(project, rel):
     lines = tree.lines(rel)
     if lines is None:
         return None, problems + more
-    owner = [None] * len(lines)
+    owner: list[dict[str, Any] | None] = [None] * len(lines)
     for r in ranges:  # oldest first: later records win
         length = r["end"] - r["start"] + 1
         spots = []
@@ -182,7 +189,7 @@ def blame(project, rel):
                 spots = [min(spots, key=lambda x: abs(x - r["start"]))]
         for start in spots[:1]:
             moved = not (r["path"] == rel and start == r["start"])
-            who = {
+            who: dict[str, Any] | None = {
                 "intent": r["intent"],
                 "session": r["session"],
                 "agent": r["agent"],
@@ -193,7 +200,7 @@ def blame(project, rel):
             }
             for i in range(start - 1, start - 1 + length):
                 owner[i] = who
-    runs = []
+    runs: list[list[Any]] = []
     for i, who in enumerate(owner, 1):
         if runs and runs[-1][2] is who:
             runs[-1][1] = i
@@ -202,7 +209,7 @@ def blame(project, rel):
     return [tuple(r) for r in runs], problems + more
 
 
-def rel_of(project, path, cwd):
+def rel_of(project: str, path: str, cwd: str) -> str | None:
     """A FILE argument as a project-relative path, or None when it is outside the project."""
     p = path if os.path.isabs(path) else os.path.join(cwd, path)
     return relative(os.path.realpath(p), project)

@@ -1,4 +1,4 @@
-"""Scenario 10: day one without friction, through the real client.
+"""Scenario 12: day one without friction, through the real client.
 
 1. sane-hooks installed into a committed project and left uncommitted (settings, its backup,
    .gitignore lines, the hooks), an untracked `.env` and a file the person was already

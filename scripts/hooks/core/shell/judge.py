@@ -1,0 +1,130 @@
+"""How the policy judges one analysed shell command beyond its reads and writes: code in the
+temp dir, interpreter options around our CLI, plain readers, and deletes that are ordinary
+work. Pure functions of the Command, the paths and the config."""
+
+from __future__ import annotations
+
+import os
+
+from core import paths
+
+SCRIPT_RUNNERS = frozenset(
+    (
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+        "ksh",
+        "fish",
+        "node",
+        "nodejs",
+        "deno",
+        "bun",
+        "perl",
+        "ruby",
+        "php",
+        "lua",
+        "tclsh",
+        "osascript",
+        "Rscript",
+        "ts-node",
+        "tsx",
+        "awk",
+        "gawk",
+        "sed",
+        "make",
+        "gmake",
+        "source",
+        ".",
+    )
+)
+CODE_PATH_ENV = ("PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB")
+
+
+def temp_code(cmd, cwd, project):
+    """A script, makefile or module path in the temp dir: there the agent can write even under
+    safemode, so running it is running code we cannot see."""
+    cands = []
+    argv = cmd.argv
+    if argv and "/" in argv[0]:
+        cands.append(argv[0])
+    prog = cmd.program
+    if prog.lower().startswith(("python", "pypy")) or prog in SCRIPT_RUNNERS:
+        rest = argv[1:]
+        for i, w in enumerate(rest):
+            if w in ("-f", "-C", "--file", "--directory", "--makefile") and i + 1 < len(rest):
+                cands.append(rest[i + 1])
+            elif w.startswith(("--file=", "--directory=", "--makefile=")):
+                cands.append(w.split("=", 1)[1])
+            elif not w.startswith("-"):
+                cands.append(w)
+                break
+    for k in CODE_PATH_ENV:
+        v = cmd.env.get(k)
+        if isinstance(v, str):
+            cands.extend(v.split(":"))
+    base = cwd
+    if cmd.cwd:
+        if cmd.cwd == "$PWD":
+            base = None
+        else:
+            base = os.path.join(cwd, cmd.cwd)
+    for c in cands:
+        if not c or "\n" in c or (base is None and not c.startswith(("/", "~"))):
+            continue
+        if paths.in_temp(paths.normalise(c, base or cwd), project):
+            return True
+    return False
+
+
+_PLAIN_INTERP = frozenset(
+    ("-B", "-u", "-E", "-s", "-S", "-O", "-OO", "-q", "-b", "-bb", "-I", "-P")
+)
+
+
+def interp_options(cmd):
+    """Options given to the interpreter before a sane.py script (python3 -i sane.py)."""
+    low = cmd.program.lower()
+    if not (low.startswith("python") or low.startswith("pypy")):
+        return False
+    for w in cmd.argv[1:]:
+        if w[:1] != "-":
+            return False
+        if w not in _PLAIN_INTERP:
+            return True
+    return False
+
+
+def plain(cmd):
+    """cat, wc, head, ls ...: a directory operand is not read file by file."""
+    from core.shell import programs
+
+    return programs.family(programs.key(cmd.program)) in (
+        "builtins.h_readers",
+        "builtins.h_prints",
+        "builtins.h_echo",
+        "builtins.h_printf",
+    )
+
+
+def plain_delete(cmd, cwd, project, home, cfg):
+    """`rm -rf build dist`: deleting named paths inside the project that hold no protected
+    file is ordinary work, not a [destructive] ask. Anything else destructive stays so."""
+    if cmd.program != "rm" or cmd.reasons != ["recursive force delete"] or not cmd.writes:
+        return False
+    root = paths.real(project)
+    for w in cmd.writes:
+        if paths.has_glob(w) or "$" in w or "`" in w or w[:1] == "~":
+            return False
+        target = paths.real(paths.normalise(w, cwd, home))
+        if target == root or not paths.is_under(target, root):
+            return False
+        if paths.protected_rule(w, cwd, project, cfg, home) or paths.holds_protected(
+            w, cwd, project, cfg, home
+        ):
+            return False
+        if target == os.path.join(root, ".git") or target.startswith(
+            os.path.join(root, ".git") + "/"
+        ):
+            return False
+    return True
