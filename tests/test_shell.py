@@ -475,6 +475,20 @@ def test_default_words_are_expanded_like_bash(word, read):
     assert read in a.reads, (word, a)
 
 
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ': "${X:=.env}"; cat "$X"',
+        "Y=${Z:-.env}; cat $Y",
+        'Y="${Z:-.env}"; cat "${Y}"',
+        "export Y=${Z:-.env}; cat $Y",
+        "Y=${Z:-.env} && cd . && cat $Y",
+    ],
+)
+def test_a_variable_set_from_a_default_may_be_that_default(cmd):
+    assert ".env" in analyse(cmd, home=HOME).reads
+
+
 def test_commands_in_a_default_are_judged_once():
     a = analyse("cat ${X:-$(rm q)}", home=HOME)
     assert [c.program for c in a.commands] == ["rm", "cat"] and a.writes == ["q"], a

@@ -167,6 +167,11 @@ class Ctx:
         if reason not in self.errors:
             self.errors.append(reason)
 
+    def alternative(self, word: str, alt: str) -> None:
+        """A word the analysis keeps dynamic may also be alt (a parameter's default)."""
+        if len(self.alts) < 64:
+            self.alts.setdefault(word, []).append(alt)
+
     def setvar(self, name, value):
         if value is not None and value.startswith("$(mktemp") and value.endswith(")"):
             value = _mktemp(value[2:-1], self)
@@ -539,7 +544,7 @@ class Lexer:
                 i = k
             else:
                 break
-            ctx.budget.spend(1)
+            ctx.budget.spend(3)  # a segment: a tuple, a find and a slice
         if i == start:  # defensive: always make progress
             segs.append((s[i], LIT))
             i += 1
@@ -628,10 +633,14 @@ class Lexer:
         written (dynamic), remembering the word each default would make (ctx.alts)."""
         a = self.finish([(t.split("\0", 1)[0], DYN) if k == ALT else (t, k) for t, k in segs])
         b = self.finish([(t.split("\0", 1)[1], QUOTED) if k == ALT else (t, k) for t, k in segs])
-        alts = self.ctx.alts
         for w, alt in zip(a[1], b[1]):
-            if w != alt and len(alts) < 64:
-                alts.setdefault(w, []).append(alt)
+            if w != alt:
+                self.ctx.alternative(w, alt)
+        if a[2] & F_ASSIGN and a[1] and b[1]:  # Y=${Z:-.env}: "$Y" later may be .env
+            eq = _assign_at(a[1][0])
+            name = a[1][0][:eq].rstrip("+")
+            self.ctx.alternative("$" + name, b[1][0][eq + 1 :])
+            self.ctx.alternative("${%s}" % name, b[1][0][eq + 1 :])
         return (WORD, a[1], a[2] | F_DYN)
 
     def tilde(self, t):

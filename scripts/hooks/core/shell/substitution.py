@@ -219,6 +219,9 @@ class Substitution(Lexer):
                 segs.append((word, QUOTED))
             else:
                 segs.append((src + "\0" + word, ALT))
+                if kind == "=" and name[0] in NAME0:  # "$X" later may be the default
+                    self.ctx.alternative("$" + name, word)
+                    self.ctx.alternative("${%s}" % name, word)
         elif kind == "+":
             if v is None or v and not static:
                 segs.append((src + "\0" + word, ALT))
