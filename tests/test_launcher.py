@@ -129,7 +129,12 @@ def test_no_interpreter_fails_closed_on_pretooluse_only(installed):
     r = launch(p, "sanetools", pre_payload(p), env=env, run=run)
     assert r.returncode == 2
     err = r.stderr.decode()
-    assert err.startswith("[self-protection] sane-hooks cannot run, so every tool call is denied: no Python 3.9 or newer found") and "doctor" in err
+    assert (
+        err.startswith(
+            "[self-protection] sane-hooks cannot run, so every tool call is denied: no Python 3.9 or newer found"
+        )
+        and "doctor" in err
+    )
     for hook in ("saneprompt", "sanetrack", "sanestop"):
         r = launch(p, hook, {"hook_event_name": "Stop"}, env=env, run=run)
         assert r.returncode == 0

@@ -41,6 +41,9 @@ ROWS = [
     ("python3 -m zipfile -c out.zip README.md", "safe", SM, "zipfile"),
     ("sort --compress-program=sh -o /dev/null README.md", "safe", SM, "compress-program"),
     ("find . -name x -fprint out.txt", "safe", SM, "out.txt"),
+    ("sed --in-pl=.bak 1d .claude/settings.json", "normal", SP, "settings.json"),
+    ("sort --compress-p=sh -o /dev/null README.md", "safe", SM, "--compress-p"),
+    ("shutdown -h", "safe", SM, "shuts down"),
     # -- code runners
     ("python3 -m timeit 'import os; os.remove(\"README.md\")'", "safe", SM, "timeit"),
     ("ssh -o ProxyCommand='rm README.md' host", "safe", SM, "ProxyCommand"),

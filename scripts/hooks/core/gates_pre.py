@@ -368,7 +368,9 @@ def _safemode_shell(ctx, facts):
         )
     first = facts.changers[0] if facts.changers else None
     name = (first.text if first is not None else facts.text)[:120]
-    if first is not None and first.remote and not first.unknown:
+    if first is None and facts.destructive and not facts.unknown:
+        what = "`%s` is destructive (%s)" % (name, ", ".join(facts.reasons[:2]))
+    elif first is not None and first.remote and not first.unknown:
         what = "`%s` changes a remote system or service (%s)" % (
             name,
             ", ".join(first.reasons[:2]) or "a verb not known to only read",

@@ -338,8 +338,8 @@ class Facts:
             return True
         if self.kind != "shell":
             return False
-        if self.unknown or self.remote:
-            return True
+        if self.unknown or self.remote or self.destructive and not self.writes:
+            return True  # a destructive act on no file (shutdown): a change all the same
         allow_temp = cfg.get("paths.allow_temp_writes")
         return any(not (allow_temp and paths.in_temp(w, project)) for w in self.writes)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.shell.command import has, join, opts, stdin_text, vals
+from core.shell.command import has, join, opts, risky_prefix, stdin_text, vals
 
 
 def h_patch(c, a, p, raw):
@@ -78,6 +78,23 @@ def patch_targets(body, strip, default_strip=None):
     return out
 
 
+_TAR_RISKY = (
+    "--to-command",
+    "--checkpoint-action",
+    "--info-script",
+    "--new-volume-script",
+    "--rsh-command",
+    "--rmt-command",
+    "--use-compress-program",
+    "--index-file",
+    "--listed-incremental",
+    "--remove-files",
+    "--directory",
+    "--file",
+    "--files-from",
+)
+
+
 def h_tar(c, a, p, raw):
     a = list(a)
     if a and a[0][:1] != "-" and a[0] and all(ch.isalpha() for ch in a[0]):
@@ -123,6 +140,9 @@ def h_tar(c, a, p, raw):
         found, "--to-command", "--info-script", "-F", "--new-volume-script", "--rsh-command"
     ):
         c.flag("tar runs a command", unknown=True)
+    abbr = risky_prefix(a, _TAR_RISKY)
+    if abbr:
+        c.flag("tar %s abbreviates an option that runs a command or writes" % abbr, unknown=True)
     extract = any(k in ("-x", "--extract", "--get") for k in names)
     create = any(
         k

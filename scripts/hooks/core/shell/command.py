@@ -413,3 +413,19 @@ def _word_read(c, tok):
     if "$" in tok or "*" in tok or "?" in tok:
         return
     c.named.append(tok)
+
+
+def prefix_of(name, full):
+    """GNU getopt takes any unambiguous prefix of a long option: `--in-pl` is `--in-place`."""
+    return len(name) >= 4 and name != full and full.startswith(name)
+
+
+def risky_prefix(a, risky):
+    """The first word of `a` that is an abbreviation of one of the `risky` long options."""
+    for w in a:
+        if w == "--":
+            break
+        name = w.split("=", 1)[0]
+        if name[:2] == "--" and any(prefix_of(name, r) for r in risky):
+            return w
+    return None

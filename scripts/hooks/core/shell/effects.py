@@ -107,6 +107,10 @@ _SYSTEM_BIN = (
     "/opt/local/bin/",
     "/usr/libexec/",
 )
+# `shutdown -h` halts: for these a short -h / -V is not a request for help
+_SHORT_HELP_RISKY = frozenset(
+    ("shutdown", "reboot", "halt", "poweroff", "init", "telinit", "mkfs", "crontab", "sort")
+)
 _HELP = frozenset(("--help", "-h", "-help", "--version", "-V", "-version", "--usage", "-?"))
 
 
@@ -129,7 +133,7 @@ def _judge(c, args, key, p, raw):
             "%s is not a program the hooks know (code they cannot see)" % c.program, unknown=True
         )
         return None
-    if len(args) == 2 and args[1] in _HELP:
+    if len(args) == 2 and args[1] in _HELP and (args[1][:2] == "--" or k not in _SHORT_HELP_RISKY):
         return None
     return h(c, args[1:], p, raw)
 

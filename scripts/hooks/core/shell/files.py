@@ -3,7 +3,7 @@ sort -o, dd, find -delete, ..."""
 
 from __future__ import annotations
 
-from core.shell.command import has, join, link, opts, spawn, vals
+from core.shell.command import has, join, link, opts, prefix_of, spawn, vals
 
 
 def h_rm(c, a, p, raw):
@@ -167,6 +167,9 @@ def h_sed(c, a, p, raw):
             break
         if w[:2] == "--":
             name, eq, val = w.partition("=")
+            for full in ("--in-place", "--expression", "--file"):
+                if prefix_of(name, full) and not (full == "--file" and len(name) < 5):
+                    name = full  # GNU sed takes --in-pl for --in-place
             if name == "--in-place":
                 inplace = True
             elif name == "--expression":
@@ -351,6 +354,42 @@ def h_sponge(c, a, p, raw):
     c.writes.extend(ops)
 
 
+_SORT_LONG = frozenset(
+    (
+        "--output",
+        "--key",
+        "--field-separator",
+        "--buffer-size",
+        "--temporary-directory",
+        "--parallel",
+        "--batch-size",
+        "--files0-from",
+        "--compress-program",
+        "--sort",
+        "--random-source",
+        "--ignore-leading-blanks",
+        "--dictionary-order",
+        "--ignore-case",
+        "--general-numeric-sort",
+        "--ignore-nonprinting",
+        "--month-sort",
+        "--human-numeric-sort",
+        "--numeric-sort",
+        "--random-sort",
+        "--reverse",
+        "--version-sort",
+        "--check",
+        "--debug",
+        "--merge",
+        "--stable",
+        "--unique",
+        "--zero-terminated",
+        "--help",
+        "--version",
+    )
+)
+
+
 def h_sort(c, a, p, raw):
     found, ops = opts(
         a,
@@ -372,6 +411,9 @@ def h_sort(c, a, p, raw):
     c.writes.extend(vals(found, "-o", "--output"))
     c.reads.extend(ops)
     c.reads.extend(vals(found, "--files0-from"))
+    for k, _ in found:
+        if k[:2] == "--" and k not in _SORT_LONG:
+            c.flag("sort option %s the hooks do not know" % k, unknown=True)
     if vals(found, "--compress-program"):
         c.flag("sort --compress-program runs a command", unknown=True)
     return set(vals(found, "-k", "--key", "-t", "--field-separator"))
