@@ -38,7 +38,7 @@ def config_dir(env=None):
     return os.path.join(base, "sane-hooks")
 
 
-def _atomic_write(path, data, mode=0o600, sync_dir=True):
+def atomic_write(path, data, mode=0o600, sync_dir=True):
     tmp = "%s.%d.%d.tmp" % (path, os.getpid(), int(time.monotonic_ns() % 1000000))
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
@@ -344,7 +344,7 @@ def raise_counter(project, seq):
         if isinstance(current, int) and current >= seq and project in data:
             return
         data[project] = max(seq, current if isinstance(current, int) else 0)
-        _atomic_write(path, json.dumps(data, sort_keys=True).encode())
+        atomic_write(path, json.dumps(data, sort_keys=True).encode())
     finally:
         lock.release()
 
@@ -707,7 +707,7 @@ class Store:
         text = canonical(self.state)
         doc = '{"sig":"%s","state":%s}' % (sign(self._key, self.project, text), text)
         data = doc.encode("utf-8")
-        _atomic_write(self.path, data)
+        atomic_write(self.path, data)
         if not (self.state.get("tamper") or {}).get("locked"):
             try:
                 write_verified(self.project, data, self.state["seq"])

@@ -20,6 +20,7 @@ import time
 
 from core.cli import wiring
 from core.cli.common import CliError, out
+from core.cli.footprint import COMMITTED, LOCAL_FILES, backup_dir, config_dir, record_path
 from core.version import VERSION
 
 TYPE_CHECKING = False  # only the type checker imports these
@@ -41,50 +42,10 @@ GITIGNORE_LINES = (
 HOOKS_SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # What install ships into a project's .claude/ (committed there): the reviewer and templates.
 SHIPPED = (".claude/agents/reviewer.md", ".claude/sane-templates")
-# Written by the hooks or sane.py, never committed: purge removes them.
-LOCAL_FILES = (
-    ".claude/state.json",
-    ".claude/state.json.lock",
-    ".claude/audit.jsonl",
-    ".claude/saneprompt.log",
-    ".claude/sanetools.log",
-    ".claude/sanetrack.log",
-    ".claude/sanestop.log",
-)
-# Meant to be committed (the team's record): never deleted by one person's purge.
-COMMITTED = (
-    ".claude/agent_trace.jsonl",
-    ".claude/learning-stats.jsonl",
-    ".claude/learnings.md",
-    ".claude/intent_map.md",
-    ".claude/agents/reviewer.md",
-    ".claude/sane-templates",
-    ".claude/sane.yaml",
-    ".claude/active_intents.yaml",
-    ".claude/.intentignore",
-)
 
 
 def _sha(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
-
-
-def _key(project: str) -> str:
-    return hashlib.sha256(project.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-
-
-def _config_dir() -> str:
-    from core.state import config_dir
-
-    return config_dir()
-
-
-def record_path(project: str) -> str:
-    return os.path.join(_config_dir(), "installs", _key(project) + ".json")
-
-
-def backup_dir(project: str) -> str:
-    return os.path.join(_config_dir(), "backups", _key(project))
 
 
 def _read_bytes(path: str) -> bytes | None:
@@ -304,7 +265,7 @@ def _user_settings() -> dict:
 
 def local_paths() -> list[str]:
     return wiring.machine_paths(
-        _config_dir(), os.path.expanduser("~"), os.environ.get("CLAUDE_CONFIG_DIR")
+        config_dir(), os.path.expanduser("~"), os.environ.get("CLAUDE_CONFIG_DIR")
     )
 
 

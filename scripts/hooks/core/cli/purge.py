@@ -11,7 +11,7 @@ import os
 import shutil
 
 from core.cli.common import out
-from core.cli.install import COMMITTED, LOCAL_FILES, backup_dir, record_path
+from core.cli.footprint import COMMITTED, LOCAL_FILES, backup_dir, record_path
 
 
 def _rm(path: str, removed: list[str], shown: str) -> None:
@@ -26,7 +26,7 @@ def _rm(path: str, removed: list[str], shown: str) -> None:
 
 def _counter_entry(project: str) -> bool:
     """Drop this project's entry from counters.json, under the counters lock."""
-    from core.state import FileLock, _atomic_write, counters_path
+    from core.state import FileLock, atomic_write, counters_path
 
     path = counters_path()
     if not os.path.exists(path):
@@ -41,7 +41,7 @@ def _counter_entry(project: str) -> bool:
         if not isinstance(data, dict) or project not in data:
             return False
         del data[project]
-        _atomic_write(path, json.dumps(data, sort_keys=True).encode())
+        atomic_write(path, json.dumps(data, sort_keys=True).encode())
         return True
     except (OSError, ValueError):
         return False
