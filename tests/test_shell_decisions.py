@@ -29,7 +29,13 @@ def expected(row, mode):
     if hint in ("write-protected", "read-blocked", "person-only"):
         return set(GUARD)
     if mode == "safemode":
-        changes = row["u"] or row.get("rc") or any(not _in_temp(w) for w in row["w"])
+        changes = (
+            row["u"]
+            or row.get("rc")
+            or row["d"]
+            and not row["w"]  # shutdown: destructive, no file written
+            or any(not _in_temp(w) for w in row["w"])
+        )
         return {"[safemode]"} | set(GUARD) if changes else None
     if mode == "gated":
         return {"[review-gate]"} | set(GUARD)
