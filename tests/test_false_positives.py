@@ -321,6 +321,8 @@ tee < README.md /dev/null
 time ls
 timeout 5 cat README.md
 nice ls
+test -f setup.cfg || exit 0
+for f in src/*; do [ -d "$f" ] && continue; echo "$f"; done
 """
 
 WORK = """

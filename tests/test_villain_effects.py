@@ -211,3 +211,23 @@ def test_safemode_allow_lets_named_commands_through(proj):
     for cmd in ("pytest -q; rm -rf build", "pytest -q > out.txt", "make test && make deploy"):
         r = proj.pre("Bash", {"command": cmd})
         assert r.denied and r.denied.startswith(SM), (cmd, r.denied)
+
+
+@pytest.mark.process
+def test_rows_through_the_real_script_process(proj):
+    """A few rows as Claude Code runs the hook: sanetools.py in its own interpreter."""
+    proj.install()
+    proj.write("README.md", "readme\n")
+    proj.research()
+    r = proj.pre("Bash", {"command": "cmake -E rm -f scripts/hooks/core/engine.py"})
+    assert r.code == 0 and r.denied.startswith(SP) and "engine.py" in r.denied
+    r = proj.pre("Bash", {"command": "terraform destroy"})
+    assert r.spec.get("permissionDecision") == "ask", r.stdout
+    assert "destroys or replaces" in r.spec["permissionDecisionReason"]
+    assert proj.pre("Bash", {"command": "pytest -q"}).denied is None
+    proj.prompt("s+")
+    r = proj.pre("Bash", {"command": "prlimit rm README.md"})
+    assert r.denied.startswith(SM) and "README.md" in r.denied
+    r = proj.pre("Bash", {"command": "kubectl delete namespace prod"})
+    assert r.denied.startswith(SM) and REMOTE in r.denied
+    assert proj.pre("Bash", {"command": "kubectl get pods"}).denied is None
