@@ -1,5 +1,6 @@
 """The blocked and protected rule lists of core/paths.py, normalised and folded once per hook
-call instead of once per path (a command of 600 paths asked 29,000 normalisations)."""
+call instead of once per path (a command of 600 paths asked 29,000 normalisations), and the
+blocked files a hard link could share."""
 
 from __future__ import annotations
 
@@ -87,3 +88,40 @@ def _build_protected(project: str, extra: tuple, home: str) -> tuple:
     roots = (_fold(project), _fold(real(project)))
     extras = [(x, _fold(normalise(x, project, home))) for x in extra]
     return user_dirs, [_fold(d) for d in user_dirs], roots, extras
+
+
+LINK_SCAN = 2000  # directory entries looked at for the secrets a hard link could share
+
+
+def linked_secret(path: str, cwd: str, cfg, home: str | None) -> str | None:
+    """The blocked rule of the secret file that path is a hard link of (only asked for a file
+    with more than one link): the files under the blocked locations (~/.ssh, /etc/shadow, ...),
+    looked at once per process, at most LINK_SCAN entries."""
+    from core.paths import _INODES, normalise, sensitive_roots, stat_isreg
+
+    try:
+        st = os.stat(normalise(path, cwd, home))
+    except (OSError, ValueError):
+        return None
+    if st.st_nlink < 2 or not stat_isreg(st.st_mode):
+        return None
+    key = ("secrets", home, tuple(x for x in cfg.list("paths.blocked") if isinstance(x, str)))
+    table: dict | None = _INODES.get(key)
+    if table is None:
+        table, left = {}, LINK_SCAN
+        for root, rule in sensitive_roots(cfg, home)[1:]:
+            for d, _dirs, files in os.walk(root) if os.path.isdir(root) else [("", [], [root])]:
+                for name in files:
+                    left -= 1
+                    try:
+                        fst = os.stat(os.path.join(d, name))
+                    except (OSError, ValueError):
+                        continue
+                    table.setdefault((fst.st_dev, fst.st_ino), rule)
+                if left < 0:
+                    break
+            if left < 0:
+                break
+        _INODES[key] = table
+    hit = table.get((st.st_dev, st.st_ino))
+    return "%s (a hard link to a file under it)" % hit if hit else None

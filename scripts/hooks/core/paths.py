@@ -116,11 +116,10 @@ def is_under(path, root):
 
 
 def temp_dirs():
-    dirs = []
-    for d in (os.environ.get("TMPDIR"), os.environ.get("CLAUDE_CODE_TMPDIR"), "/tmp", "/var/tmp"):
-        if d and os.path.isabs(d):
-            dirs.append(real(d.rstrip("/") or "/"))
-    return dirs
+    """Every temp dir a write may go to under `paths.allow_temp_writes` (core/tempdir.py)."""
+    from core import tempdir
+
+    return [real(d) for d in tempdir.dirs()]
 
 
 def in_temp(path, project):
@@ -170,42 +169,7 @@ def blocked_rule(path, cwd, cfg, home=None):
                     return pat
         if fp == secret:
             return "the hook secret"
-    return _linked_secret(path, cwd, cfg, home)
-
-
-LINK_SCAN = 2000  # directory entries looked at for the secrets a hard link could share
-
-
-def _linked_secret(path: str, cwd: str, cfg, home: str | None) -> str | None:
-    """The blocked rule of the secret file that path is a hard link of (only asked for a file
-    with more than one link): the files under the blocked locations (~/.ssh, /etc/shadow, ...),
-    looked at once per process, at most LINK_SCAN entries."""
-    try:
-        st = os.stat(normalise(path, cwd, home))
-    except (OSError, ValueError):
-        return None
-    if st.st_nlink < 2 or not stat_isreg(st.st_mode):
-        return None
-    key = ("secrets", home, tuple(x for x in cfg.list("paths.blocked") if isinstance(x, str)))
-    table: dict | None = _INODES.get(key)
-    if table is None:
-        table, left = {}, LINK_SCAN
-        for root, rule in sensitive_roots(cfg, home)[1:]:
-            for d, _dirs, files in os.walk(root) if os.path.isdir(root) else [("", [], [root])]:
-                for name in files:
-                    left -= 1
-                    try:
-                        fst = os.stat(os.path.join(d, name))
-                    except (OSError, ValueError):
-                        continue
-                    table.setdefault((fst.st_dev, fst.st_ino), rule)
-                if left < 0:
-                    break
-            if left < 0:
-                break
-        _INODES[key] = table
-    hit = table.get((st.st_dev, st.st_ino))
-    return "%s (a hard link to a file under it)" % hit if hit else None
+    return pathrules.linked_secret(path, cwd, cfg, home)
 
 
 def _config_dir():
