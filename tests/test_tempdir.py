@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -25,10 +27,26 @@ UID = os.getuid()
         ({}, "/tmp/claude-%d" % UID),
         ({"CLAUDE_CODE_TMPDIR": "rel/tmp"}, None),
         ({"TMPDIR": "/a/../etc"}, None),
+        # a long CLAUDE_CODE_TMPDIR is not taken (measured: 35 characters are, 36 are not)
+        ({"CLAUDE_CODE_TMPDIR": "/" + "c" * 34}, "/%s/claude-%d" % ("c" * 34, UID)),
+        ({"CLAUDE_CODE_TMPDIR": "/" + "c" * 50}, "/tmp/claude-%d" % UID),
+        (
+            {"CLAUDE_CODE_TMPDIR": "/" + "c" * 50, "TMPDIR": "/" + "t" * 60},
+            "/%s/claude-%d" % ("t" * 60, UID),
+        ),
     ],
 )
 def test_the_sandbox_temp_dir_is_the_clients_temp_dir_and_the_uid(env, want):
+    if UID != 0 and len(env.get("CLAUDE_CODE_TMPDIR", "")) == 35:
+        pytest.skip("measured as uid 0")
     assert tempdir.sandbox_dir(env) == want
+
+
+def test_where_the_length_limit_is_not_known_the_dir_is_not_guessed(monkeypatch):
+    monkeypatch.setattr(os, "getuid", lambda: 1000)  # claude-1000: 3 characters more than uid 0
+    cc = "/" + "c" * 33  # 34 characters: short by the one reading, long by the other
+    assert tempdir.sandbox_dir({"CLAUDE_CODE_TMPDIR": cc}) is None
+    assert cc + "/claude-1000" in tempdir.sandbox_dirs({"CLAUDE_CODE_TMPDIR": cc})
 
 
 @pytest.fixture
@@ -54,7 +72,7 @@ def test_for_bash_follows_the_settings_and_the_tools(tmp_path, monkeypatch, sand
     project = str(tmp_path / "p")
     monkeypatch.setenv("HOME", str(tmp_path / "h"))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    monkeypatch.setenv("CLAUDE_CODE_TMPDIR", "/cc")
+    monkeypatch.setenv("CLAUDE_CODE_TMPDIR", "/cc")  # short
     monkeypatch.setenv("TMPDIR", "/hooks/tmp/")
     assert tempdir.for_bash(project) == "/hooks/tmp"  # no sandbox: the hooks' own
     _settings(project, "settings.json", {"sandbox": {"enabled": True}})
@@ -103,11 +121,13 @@ def test_analysis_keeps_an_unknown_tmpdir_dynamic():
 
 # ------------------------------------------------------------------ through sanetools.py
 @pytest.fixture
-def sandboxed(proj, sandbox_tools, tmp_path):
+def sandboxed(proj, sandbox_tools, request):
     """A project whose settings enable Claude Code's sandbox, hooks started without TMPDIR
     (as Claude Code starts them when the person has none), safemode on."""
     proj.write(".claude/settings.json", json.dumps({"sandbox": {"enabled": True}}))
-    cc = os.path.join(proj.root, "cctmp")
+    fs = "/dev/shm" if proj.root.startswith("/dev/shm/") else "/tmp"  # the project's (links)
+    cc = tempfile.mkdtemp(prefix="cc", dir=fs)  # short: Claude Code takes it
+    request.addfinalizer(lambda: shutil.rmtree(cc, ignore_errors=True))
     box = os.path.join(cc, "claude-%d" % UID)
     os.makedirs(box)
     proj.env = {k: v for k, v in proj.env.items() if k != "TMPDIR"}

@@ -5,9 +5,9 @@ environment):
 - Without the OS sandbox the hooks and the Bash tool get the same environment: the hooks'
   TMPDIR is the command's; where the hooks have none, Bash has none either (`$TMPDIR/x` is
   `/x`, unless a shell profile sets one).
-- In the sandbox every command gets TMPDIR=<CLAUDE_CODE_TMPDIR, else the client's own temp
-  dir (TMPDIR, TMP, TEMP, /tmp)>/claude-<uid>, whatever the hooks' TMPDIR; /tmp itself is
-  read-only there. The hooks run outside the sandbox and are told nothing about it."""
+- In the sandbox every command gets TMPDIR=<CLAUDE_CODE_TMPDIR when short, else the client's
+  own temp dir (TMPDIR, TMP, TEMP, /tmp)>/claude-<uid>, whatever the hooks' TMPDIR; /tmp
+  itself is read-only there. The hooks run outside the sandbox and are told nothing of it."""
 
 from __future__ import annotations
 
@@ -22,15 +22,43 @@ def _clean(value: str | None) -> str | None:
     return value.rstrip("/") or "/"
 
 
+# Claude Code takes CLAUDE_CODE_TMPDIR for the sandbox only when it is short (measured as uid 0:
+# up to 35 characters, <dir>/claude-0 up to 44; longer, the client's own temp dir instead,
+# whatever its length). Whether the limit is on the one or the other is not known for other
+# uids: where the two readings disagree, the answer is None.
+SHORT_CC, SHORT_DIR = 35, 44
+
+
 def sandbox_dir(env=None) -> str | None:
-    """The TMPDIR Claude Code gives a sandboxed Bash command (started with `env`)."""
+    """The TMPDIR Claude Code gives a sandboxed Bash command (started with `env`), or None
+    when that cannot be told."""
     env = os.environ if env is None else env
-    base = env.get("CLAUDE_CODE_TMPDIR") or (
-        env.get("TMPDIR") or env.get("TMP") or env.get("TEMP") or "/tmp"
-    )  # node's os.tmpdir()
-    base = _clean(base)
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    return None if base is None else "%s/claude-%d" % (base.rstrip("/"), uid)
+    name = "claude-%d" % (os.getuid() if hasattr(os, "getuid") else 0)
+    cc = env.get("CLAUDE_CODE_TMPDIR")
+    if cc:
+        cc = _clean(cc)
+        if cc is None:
+            return None
+        box = "%s/%s" % (cc.rstrip("/"), name)
+        short = (len(cc) <= SHORT_CC, len(box) <= SHORT_DIR)
+        if all(short):
+            return box
+        if any(short):
+            return None
+    base = _clean(env.get("TMPDIR") or env.get("TMP") or env.get("TEMP") or "/tmp")  # os.tmpdir()
+    return None if base is None else "%s/%s" % (base.rstrip("/"), name)
+
+
+def sandbox_dirs(env=None) -> list[str]:
+    """Every dir sandbox_dir() can be (for the temp-write check, which needs no single answer)."""
+    env = os.environ if env is None else env
+    name = "claude-%d" % (os.getuid() if hasattr(os, "getuid") else 0)
+    out = []
+    for d in (env.get("CLAUDE_CODE_TMPDIR"), env.get("TMPDIR"), env.get("TMP"), env.get("TEMP")):
+        d = _clean(d)
+        if d:
+            out.append("%s/%s" % (d.rstrip("/"), name))
+    return out
 
 
 def _on_path(name: str) -> bool:
@@ -74,7 +102,12 @@ def dirs() -> list[str]:
     (the unsandboxed Bash tool's), CLAUDE_CODE_TMPDIR, the sandbox's, /tmp and /var/tmp."""
     out = []
     env = os.environ
-    for d in (env.get("TMPDIR"), env.get("CLAUDE_CODE_TMPDIR"), sandbox_dir(), "/tmp", "/var/tmp"):
+    for d in [
+        env.get("TMPDIR"),
+        env.get("CLAUDE_CODE_TMPDIR"),
+        "/tmp",
+        "/var/tmp",
+    ] + sandbox_dirs():
         if d and os.path.isabs(d):
             out.append(d.rstrip("/") or "/")
     return out
