@@ -23,6 +23,7 @@ def test_a_write_to_the_sandbox_tmpdir_runs_under_safemode(e2e: E2E) -> None:
     _install(e2e)
     e2e.config("research:\n  required: []\n")
     e2e.commit()
+    name = "sane-e2e-%s" % e2e.secret[:12]  # /tmp/claude-<uid> is shared: a name of our own
     on = e2e.run("s+", script=[text("the model must not see s+")])
     assert on.model_calls == 0 and e2e.status()["safemode"]["active"] is True, on.describe()
     run = e2e.run(
@@ -31,7 +32,8 @@ def test_a_write_to_the_sandbox_tmpdir_runs_under_safemode(e2e: E2E) -> None:
             tool_use(
                 "Bash",
                 {
-                    "command": 'echo hi > "$TMPDIR"/x && cat ${TMPDIR}/x && echo "$TMPDIR"',
+                    "command": 'echo hi > "$TMPDIR"/%s && cat ${TMPDIR}/%s && echo "$TMPDIR"'
+                    % (name, name),
                     "description": "tmp",
                 },
             ),
@@ -44,7 +46,8 @@ def test_a_write_to_the_sandbox_tmpdir_runs_under_safemode(e2e: E2E) -> None:
     out = assert_allowed(tmp_res, run)
     box = tempdir.sandbox_dir(e2e.claude_env())  # what the hooks expected
     assert box and "hi\n%s\n" % box in out, run.describe()
-    with open(os.path.join(box, "x")) as fh:
+    with open(os.path.join(box, name)) as fh:
         assert fh.read() == "hi\n"
+    os.remove(os.path.join(box, name))
     assert_blocked(project_res, "[safemode]", run)
     assert not (e2e.project / "f").exists()
