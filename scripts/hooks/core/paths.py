@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import sys
 
+from core import pathrules
+from core.globs import fnmatchcase as _glob_folded  # both sides already folded
+
 TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
 if TYPE_CHECKING:
     from typing import Callable
@@ -113,11 +116,10 @@ def is_under(path, root):
 
 
 def temp_dirs():
-    dirs = []
-    for d in (os.environ.get("TMPDIR"), os.environ.get("CLAUDE_CODE_TMPDIR"), "/tmp", "/var/tmp"):
-        if d and os.path.isabs(d):
-            dirs.append(real(d.rstrip("/") or "/"))
-    return dirs
+    """Every temp dir a write may go to under `paths.allow_temp_writes` (core/tempdir.py)."""
+    from core import tempdir
+
+    return [real(d) for d in tempdir.dirs()]
 
 
 def in_temp(path, project):
@@ -137,66 +139,37 @@ def _glob(name, pattern):
 def blocked_rule(path, cwd, cfg, home=None):
     """The blocked-path pattern this path hits, or None."""
     home = home or os.path.expanduser("~")
-    allow = cfg.list("paths.blocked_allow")
+    rules, allow, secret = pathrules.blocked(cfg, home)
     for p in forms(path, cwd, home):
+        fp = _fold(p)
         base = os.path.basename(p)
-        parts = p.split("/")
-        for pat in cfg.list("paths.blocked"):
-            if not isinstance(pat, str) or not pat:
-                continue
-            if pat.startswith("~/") or pat.startswith("/"):
-                root = normalise(pat, "/", home)
-                if any(ch in root for ch in "*?["):
-                    if _glob(p, root) or _glob(p, root + "/*"):
-                        return pat
-                elif is_under(p, root):
+        parts = None
+        for pat, how, low, head, tail in rules:
+            if how == "under":
+                if fp == low or fp.startswith(head):
                     return pat
-                continue
-            # a bare name or glob: any path component (a directory named .ssh, a file .env)
-            for part in parts:
-                if not part or not _glob(part, pat):
-                    continue
-                if part == base and any(_glob(base, a) for a in allow):
-                    continue  # .env.example-style templates are not secrets
+            elif how == "glob":
+                if fp.startswith(head) and (_glob_folded(fp, low) or _glob_folded(fp, tail)):
+                    return pat
+            elif how == "all":
                 return pat
-        if _fold(p) == _fold(os.path.join(_config_dir(), "secret")):
-            return "the hook secret"
-    return _linked_secret(path, cwd, cfg, home)
-
-
-LINK_SCAN = 2000  # directory entries looked at for the secrets a hard link could share
-
-
-def _linked_secret(path: str, cwd: str, cfg, home: str | None) -> str | None:
-    """The blocked rule of the secret file that path is a hard link of (only asked for a file
-    with more than one link): the files under the blocked locations (~/.ssh, /etc/shadow, ...),
-    looked at once per process, at most LINK_SCAN entries."""
-    try:
-        st = os.stat(normalise(path, cwd, home))
-    except (OSError, ValueError):
-        return None
-    if st.st_nlink < 2 or not stat_isreg(st.st_mode):
-        return None
-    key = ("secrets", home, tuple(x for x in cfg.list("paths.blocked") if isinstance(x, str)))
-    table: dict | None = _INODES.get(key)
-    if table is None:
-        table, left = {}, LINK_SCAN
-        for root, rule in sensitive_roots(cfg, home)[1:]:
-            for d, _dirs, files in os.walk(root) if os.path.isdir(root) else [("", [], [root])]:
-                for name in files:
-                    left -= 1
-                    try:
-                        fst = os.stat(os.path.join(d, name))
-                    except (OSError, ValueError):
+            else:  # a bare name or glob: any path component (a directory .ssh, a file .env)
+                if parts is None:
+                    parts = [(x, _fold(x)) for x in p.split("/") if x]
+                for part, fpart in parts:
+                    if how == "name":
+                        if fpart != low:
+                            continue
+                    elif not (
+                        fpart.startswith(head) and fpart.endswith(tail) and _glob_folded(fpart, low)
+                    ):
                         continue
-                    table.setdefault((fst.st_dev, fst.st_ino), rule)
-                if left < 0:
-                    break
-            if left < 0:
-                break
-        _INODES[key] = table
-    hit = table.get((st.st_dev, st.st_ino))
-    return "%s (a hard link to a file under it)" % hit if hit else None
+                    if part == base and any(_glob_folded(_fold(base), x) for x in allow):
+                        continue  # .env.example-style templates are not secrets
+                    return pat
+        if fp == secret:
+            return "the hook secret"
+    return pathrules.linked_secret(path, cwd, cfg, home)
 
 
 def _config_dir():
@@ -209,8 +182,14 @@ def untouchable(path, cwd, home=None):
     """True for the secret, the counters, the last verified states and the lock files (every
     file of our config dir but the person's config and personal learnings): no tool may
     touch them, nor a hard link to one of them."""
-    cdir = _fold(_config_dir())
-    for p in forms(path, cwd, home):
+    if _untouchable_forms(forms(path, cwd, home), _fold(_config_dir())):
+        return True
+    return same_inode(path, cwd, home, _untouchable_files) is not None
+
+
+def _untouchable_forms(fs: tuple, cdir: str) -> bool:
+    """untouchable() by name: fs are the path's forms, cdir our config dir (folded)."""
+    for p in fs:
         fp = _fold(p)
         if fp.rstrip("/") == cdir.rstrip("/"):
             return True  # listing or searching the directory names or reads the secret
@@ -218,7 +197,7 @@ def untouchable(path, cwd, home=None):
             return True
         if fp.endswith("/.claude/state.json.lock"):
             return True
-    return same_inode(path, cwd, home, _untouchable_files) is not None
+    return False
 
 
 def _untouchable_files() -> list[str]:
@@ -344,13 +323,14 @@ def protected(
 ) -> tuple[str, str] | None:
     """(rule, kind) when a write to path is self-protection, else None. kind is a key of
     KINDS. A path whose inode is a protected file's is that file (hard links)."""
-    if untouchable(path, cwd, home):
-        return "the hook secret, counters and locks", "untouchable"
     home = home or os.path.expanduser("~")
     cdir = _fold(_config_dir())
-    claude_dirs = [_fold(d) for d in _claude_user_dirs(home)]
+    fs = forms(path, cwd, home)
+    if _untouchable_forms(fs, cdir) or same_inode(path, cwd, home, _untouchable_files):
+        return "the hook secret, counters and locks", "untouchable"
+    user_dirs, claude_dirs, roots, extras = pathrules.protected(project, cfg, home)
     checked = []
-    for p in forms(path, cwd, home):
+    for p in fs:
         fp = _fold(p)
         checked.append(fp)
         if is_under(fp, cdir):
@@ -361,8 +341,7 @@ def protected(
         hit = _claude_rule(fp, claude_dirs, home)
         if hit:
             return hit
-        proj = _fold(real(project))
-        for root in (_fold(project), proj):
+        for root in roots:
             if not is_under(fp, root):
                 continue
             rel = fp[len(root) :].lstrip("/")
@@ -383,18 +362,16 @@ def protected(
             for prot in PROTECTED_PROJECT + DERIVED_ALSO:
                 if rel.startswith(prot + "."):  # our temp files and rotated logs: a symlink
                     return prot + " (a temp, backup or rotated copy of it)", "hooks"
-        for extra in cfg.list("paths.protected_extra"):
-            if isinstance(extra, str) and extra:
-                target = normalise(extra, project, home)
-                if is_under(fp, _fold(target)) or _glob(fp, _fold(target)):
-                    return extra, "hooks"
+        for extra, target in extras:
+            if is_under(fp, target) or _glob_folded(fp, target):
+                return extra, "hooks"
     from core import hookfiles
 
     for d in hookfiles.git_hook_dirs(project):
         fd = _fold(d)
         if any(is_under(fp, fd) for fp in checked):
             return "git hooks (%s)" % d, "runs-outside"
-    runs = hookfiles.command_files(project, home, _claude_user_dirs(home))
+    runs = hookfiles.command_files(project, home, user_dirs)
     for f in runs:
         if _fold(f) in checked:
             return "run by a command in the settings or .mcp.json (%s)" % f, "runs-outside"

@@ -671,6 +671,7 @@ def _python_module(cmd):
 # interpreter options that keep it running our CLI and nothing else
 def _shell_facts(tool, command, cwd, project, home, cfg):
     from core.shell import analysis as shell
+    from core.tempdir import shell_env
 
     f = Facts(tool, "shell")
     f.text = command
@@ -679,7 +680,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
 
         a = powershell.analyse(command, home)
     else:
-        a = shell.analyse(command, home, env={"CLAUDE_PROJECT_DIR": project})
+        a = shell.analyse(command, home, env=shell_env(project))
     f.analysis = a
     ours = paths.real(os.path.join(project, "scripts", "hooks", "sane.py"))
     others = 0

@@ -137,10 +137,12 @@ class Analysis:
 
 
 def analyse(
-    command: object, home: str | None = None, env: dict[str, str] | None = None
+    command: object, home: str | None = None, env: dict[str, str | None] | None = None
 ) -> Analysis:
     """Analyse one Bash command string.  `env` (optional) maps variable names the caller
-    knows (TMPDIR, CLAUDE_PROJECT_DIR) to values used when they appear unquoted or quoted."""
+    knows (TMPDIR, CLAUDE_PROJECT_DIR) to values used when they appear unquoted or quoted
+    (None: not known, the variable stays dynamic).  Without TMPDIR in `env`, the hooks' own
+    TMPDIR stands in (core/tempdir.py knows the sandbox's)."""
     global _home
     if home is None:
         if _home is None:
