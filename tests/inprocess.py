@@ -31,6 +31,7 @@ CACHES = (
     ("core.shell.analysis", "_cache", "clear"),  # analyses of recent commands
     ("core.paths", "_CANDIDATES", "clear"),  # protected paths of one project
     ("core.paths", "_INODES", "clear"),  # inodes of the protected files (hard links)
+    ("core.pathrules", "_SECRETS", "clear"),  # inodes of the blocked secrets (hard links)
     ("core.pathrules", "_RULES", "clear"),  # blocked and protected rules, normalised once
     ("core.hookfiles", "_CACHE", "clear"),  # files the settings run, git hook dirs
     ("core.gitrun", "_FILTERS", "clear"),  # filter drivers a repository config names

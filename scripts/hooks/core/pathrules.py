@@ -29,11 +29,11 @@ def blocked(cfg, home: str) -> tuple:
     is its literal start, tail the glob of what is under it), "all" (/), a literal "name" or a
     "name-glob" (a name must start with the literal head and end with the literal tail): most
     paths are turned away by a startswith, without glob matching."""
-    from core import paths
+    from core import pathnorm
 
     pats = tuple(cfg.list("paths.blocked"))
     allow = tuple(cfg.list("paths.blocked_allow"))
-    cdir = paths._config_dir()
+    cdir = pathnorm.config_dir()
     return _cached(
         ("blocked", home, cdir, pats, allow),
         lambda: _build_blocked(pats, allow, home, cdir),
@@ -41,7 +41,8 @@ def blocked(cfg, home: str) -> tuple:
 
 
 def _build_blocked(pats: tuple, allow: tuple, home: str, cdir: str) -> tuple:
-    from core.paths import _fold, normalise
+    from core.pathnorm import fold as _fold
+    from core.pathnorm import normalise
 
     rules = []
     for pat in pats:
@@ -82,14 +83,16 @@ def protected(project: str, cfg, home: str) -> tuple:
 
 
 def _build_protected(project: str, extra: tuple, home: str) -> tuple:
-    from core.paths import _claude_user_dirs, _fold, normalise, real
+    from core.pathnorm import claude_user_dirs, normalise, real
+    from core.pathnorm import fold as _fold
 
-    user_dirs = _claude_user_dirs(home)
+    user_dirs = claude_user_dirs(home)
     roots = (_fold(project), _fold(real(project)))
     extras = [(x, _fold(normalise(x, project, home))) for x in extra]
     return user_dirs, [_fold(d) for d in user_dirs], roots, extras
 
 
+_SECRETS: dict = {}  # (home, blocked rules) -> {(dev, ino): rule}, once per process
 LINK_SCAN = 2000  # directory entries looked at for the secrets a hard link could share
 
 
@@ -97,7 +100,7 @@ def linked_secret(path: str, cwd: str, cfg, home: str | None) -> str | None:
     """The blocked rule of the secret file that path is a hard link of (only asked for a file
     with more than one link): the files under the blocked locations (~/.ssh, /etc/shadow, ...),
     looked at once per process, at most LINK_SCAN entries."""
-    from core.paths import _INODES, normalise, sensitive_roots, stat_isreg
+    from core.pathnorm import normalise, sensitive_roots, stat_isreg
 
     try:
         st = os.stat(normalise(path, cwd, home))
@@ -106,7 +109,7 @@ def linked_secret(path: str, cwd: str, cfg, home: str | None) -> str | None:
     if st.st_nlink < 2 or not stat_isreg(st.st_mode):
         return None
     key = ("secrets", home, tuple(x for x in cfg.list("paths.blocked") if isinstance(x, str)))
-    table: dict | None = _INODES.get(key)
+    table: dict | None = _SECRETS.get(key)
     if table is None:
         table, left = {}, LINK_SCAN
         for root, rule in sensitive_roots(cfg, home)[1:]:
@@ -122,6 +125,6 @@ def linked_secret(path: str, cwd: str, cfg, home: str | None) -> str | None:
                     break
             if left < 0:
                 break
-        _INODES[key] = table
+        _SECRETS[key] = table
     hit = table.get((st.st_dev, st.st_ino))
     return "%s (a hard link to a file under it)" % hit if hit else None

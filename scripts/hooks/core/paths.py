@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import os
-import sys
 
 from core import pathrules
 from core.globs import fnmatchcase as _glob_folded  # both sides already folded
+from core.pathnorm import claude_user_dirs as _claude_user_dirs
+from core.pathnorm import config_dir as _config_dir
+from core.pathnorm import fold as _fold
+from core.pathnorm import (
+    forms,
+    has_glob,
+    is_under,
+    normalise,
+    real,
+    sensitive_roots,
+    stat_isreg,
+)
 
 TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
 if TYPE_CHECKING:
     from typing import Callable
 
-CASE_INSENSITIVE = sys.platform in ("darwin", "win32")
 
 # Project files of INTERFACES.md's table: written only through sane.py.
 PROTECTED_PROJECT = (
@@ -47,72 +57,6 @@ UNTOUCHABLE_NAMES = (
 # In our config dir, the files a tool may read (the person's own words); everything else there
 # (the key, the counters, the last verified states, the interpreter choice, ...) is untouchable.
 CONFIG_READABLE = ("config.yaml", "personal-learnings.md")
-
-
-def _unquote(p):
-    """Decode %xx escapes (the %2e%2e style); leave anything else alone."""
-    if "%" not in p:
-        return p
-    out, i, n = [], 0, len(p)
-    while i < n:
-        c = p[i]
-        if c == "%" and i + 2 < n:
-            h = p[i + 1 : i + 3]
-            try:
-                out.append(chr(int(h, 16)))
-                i += 3
-                continue
-            except ValueError:
-                pass
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def normalise(path, cwd, home=None):
-    """Absolute, normalised form of path as the agent wrote it (no symlink resolution)."""
-    if not isinstance(path, str):
-        return ""
-    p = path.replace("\x00", "")
-    for _ in range(3):  # %252e -> %2e -> .
-        q = _unquote(p)
-        if q == p:
-            break
-        p = q
-    p = p.replace("\\", "/") if os.sep == "/" and "\\" in p and sys.platform == "win32" else p
-    home = home or os.path.expanduser("~")
-    if p == "~" or p.startswith("~/"):
-        p = home + p[1:]
-    elif p.startswith("$HOME/") or p == "$HOME":
-        p = home + p[5:]
-    elif p.startswith("${HOME}"):
-        p = home + p[7:]
-    if not os.path.isabs(p):
-        p = os.path.join(cwd or os.getcwd(), p)
-    return os.path.normpath(p)
-
-
-def real(path):
-    try:
-        return os.path.realpath(path)
-    except (OSError, ValueError):
-        return path
-
-
-def forms(path, cwd, home=None):
-    """The literal normalised path and its symlink-resolved form (both are checked)."""
-    lit = normalise(path, cwd, home)
-    rp = real(lit)
-    return (lit,) if rp == lit else (lit, rp)
-
-
-def _fold(p):
-    return p.lower() if CASE_INSENSITIVE else p
-
-
-def is_under(path, root):
-    path, root = _fold(path), _fold(root.rstrip("/") or "/")
-    return path == root or path.startswith(root + "/") or root == "/"
 
 
 def temp_dirs():
@@ -172,12 +116,6 @@ def blocked_rule(path, cwd, cfg, home=None):
     return pathrules.linked_secret(path, cwd, cfg, home)
 
 
-def _config_dir():
-    from core.state import config_dir
-
-    return config_dir()
-
-
 def untouchable(path, cwd, home=None):
     """True for the secret, the counters, the last verified states and the lock files (every
     file of our config dir but the person's config and personal learnings): no tool may
@@ -231,10 +169,6 @@ def _inodes(files: list[str]) -> dict:
             _INODES.clear()
         _INODES[key] = table
     return _INODES[key]
-
-
-def stat_isreg(mode: int) -> bool:
-    return mode & 0o170000 == 0o100000
 
 
 def same_inode(path: str, cwd: str, home: str | None, files: Callable[[], list[str]]) -> str | None:
@@ -449,16 +383,6 @@ def hookfiles_settings(project: str, home: str | None = None) -> list[str]:
     return hookfiles.settings_files(project, _claude_user_dirs(home))
 
 
-def _claude_user_dirs(home=None):
-    """Claude Code's user config dir: ~/.claude, or $CLAUDE_CONFIG_DIR."""
-    home = home or os.path.expanduser("~")
-    dirs = [os.path.join(home, ".claude")]
-    env = os.environ.get("CLAUDE_CONFIG_DIR")
-    if env and os.path.isabs(env):
-        dirs.append(env.rstrip("/") or "/")
-    return dirs
-
-
 def names_protected(text, project):
     """For unknown code: does the text name a protected file?"""
     low = _fold(_squash(text))
@@ -480,12 +404,7 @@ def names_protected(text, project):
 
 # ------------------------------------------------------------------ shell words we can only half see
 
-GLOB_CHARS = "*?["
 GLOB_BUDGET = {"entries": 20000, "matches": 1000}  # per tool call: bounded time, whatever the glob
-
-
-def has_glob(p):
-    return isinstance(p, str) and any(ch in p for ch in GLOB_CHARS)
 
 
 def expand(path, cwd, home=None, hidden=False, budget=None, new_ok=False):
@@ -676,21 +595,6 @@ def dyn_protected(path, cwd, project, cfg, home=None):
         for c in _protected_candidates(project, cfg, home)
         if any(fnmatchcase(_fold(c), q) or fnmatchcase(_fold(c), q + "/*") for q in pats)
     ]
-
-
-def sensitive_roots(cfg, home=None):
-    """(directory, rule) for every blocked directory and our config dir: a recursive read of
-    any directory above one of them reads it too."""
-    home = home or os.path.expanduser("~")
-    out = [(_config_dir(), None)]
-    for pat in cfg.list("paths.blocked"):
-        if (
-            isinstance(pat, str)
-            and (pat.startswith("~/") or pat.startswith("/"))
-            and not has_glob(pat)
-        ):
-            out.append((normalise(pat, "/", home), pat))
-    return out
 
 
 def tree_holds(path, cwd, cfg, home=None):

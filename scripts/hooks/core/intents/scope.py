@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from core.paths import CASE_INSENSITIVE
+from core.pathnorm import CASE_INSENSITIVE
 
 TYPE_CHECKING = False  # only the type checker imports these
 if TYPE_CHECKING:

@@ -1,0 +1,118 @@
+"""Path forms with no policy in them: normalising what the agent wrote, case folding, the
+directories that hold secrets and our config. Shared by paths (the rules) and pathrules
+(their per-call cache), so neither imports the other."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+CASE_INSENSITIVE = sys.platform in ("darwin", "win32")
+
+
+def unquote(p):
+    """Decode %xx escapes (the %2e%2e style); leave anything else alone."""
+    if "%" not in p:
+        return p
+    out, i, n = [], 0, len(p)
+    while i < n:
+        c = p[i]
+        if c == "%" and i + 2 < n:
+            h = p[i + 1 : i + 3]
+            try:
+                out.append(chr(int(h, 16)))
+                i += 3
+                continue
+            except ValueError:
+                pass
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def normalise(path, cwd, home=None):
+    """Absolute, normalised form of path as the agent wrote it (no symlink resolution)."""
+    if not isinstance(path, str):
+        return ""
+    p = path.replace("\x00", "")
+    for _ in range(3):  # %252e -> %2e -> .
+        q = unquote(p)
+        if q == p:
+            break
+        p = q
+    p = p.replace("\\", "/") if os.sep == "/" and "\\" in p and sys.platform == "win32" else p
+    home = home or os.path.expanduser("~")
+    if p == "~" or p.startswith("~/"):
+        p = home + p[1:]
+    elif p.startswith("$HOME/") or p == "$HOME":
+        p = home + p[5:]
+    elif p.startswith("${HOME}"):
+        p = home + p[7:]
+    if not os.path.isabs(p):
+        p = os.path.join(cwd or os.getcwd(), p)
+    return os.path.normpath(p)
+
+
+def real(path):
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return path
+
+
+def forms(path, cwd, home=None):
+    """The literal normalised path and its symlink-resolved form (both are checked)."""
+    lit = normalise(path, cwd, home)
+    rp = real(lit)
+    return (lit,) if rp == lit else (lit, rp)
+
+
+def fold(p):
+    return p.lower() if CASE_INSENSITIVE else p
+
+
+def is_under(path, root):
+    path, root = fold(path), fold(root.rstrip("/") or "/")
+    return path == root or path.startswith(root + "/") or root == "/"
+
+
+def config_dir():
+    from core.state import config_dir
+
+    return config_dir()
+
+
+def stat_isreg(mode: int) -> bool:
+    return mode & 0o170000 == 0o100000
+
+
+def claude_user_dirs(home=None):
+    """Claude Code's user config dir: ~/.claude, or $CLAUDE_CONFIG_DIR."""
+    home = home or os.path.expanduser("~")
+    dirs = [os.path.join(home, ".claude")]
+    env = os.environ.get("CLAUDE_CONFIG_DIR")
+    if env and os.path.isabs(env):
+        dirs.append(env.rstrip("/") or "/")
+    return dirs
+
+
+GLOB_CHARS = "*?["
+
+
+def has_glob(p):
+    return isinstance(p, str) and any(ch in p for ch in GLOB_CHARS)
+
+
+def sensitive_roots(cfg, home=None):
+    """(directory, rule) for every blocked directory and our config dir: a recursive read of
+    any directory above one of them reads it too."""
+    home = home or os.path.expanduser("~")
+    out = [(config_dir(), None)]
+    for pat in cfg.list("paths.blocked"):
+        if (
+            isinstance(pat, str)
+            and (pat.startswith("~/") or pat.startswith("/"))
+            and not has_glob(pat)
+        ):
+            out.append((normalise(pat, "/", home), pat))
+    return out
