@@ -16,6 +16,7 @@ Rows are new spellings of each rule, not the red team's examples only; ALLOW row
 ordinary commands of the same families that must stay allowed.
 """
 
+import os
 import subprocess
 
 import pytest
@@ -38,11 +39,18 @@ DENY = [
     ("mvn -Dmaven.repo.local=scripts package", "normal", "[self-protection]"),
     ("meson setup -Dbuilddir=.claude x", "normal", "[self-protection]"),
     ("webpack --output-path .claude", "normal", "[self-protection]"),
+    ("pytest --basetemp=.", "normal", "[self-protection]"),
+    ("pytest --basetemp=$PWD", "normal", "[self-protection]"),
+    ("PYTEST_ADDOPTS='-q --basetemp=scripts' pytest", "normal", "[self-protection]"),
+    ("CARGO_TARGET_DIR=scripts cargo build", "normal", "[self-protection]"),
+    ("tox --workdir=.", "normal", "[self-protection]"),
     # git emptying or replacing the work tree
     ("git rm -rf .", "normal", "[self-protection]"),
     ("git rm -r --quiet -- ':/'", "normal", "[self-protection]"),
     ("git rm -r '*'", "normal", "[self-protection]"),
     ("git rm -r $PWD", "normal", "[self-protection]"),
+    ("git rm -r 'scri*'", "normal", "[self-protection]"),
+    ("git rm -r '*.py'", "normal", "[self-protection]"),
     ("git sparse-checkout set src", "normal", "[self-protection]"),
     ("git sparse-checkout init --cone", "normal", "[self-protection]"),
     ("git switch --orphan x", "normal", "[self-protection]"),
@@ -110,6 +118,7 @@ DENY = [
     ("mktemp -d srcXXXX", "safe", "[safemode]"),
     ("curl -w '%output{README.md}x' http://x", "safe", "[safemode]"),
     ("curl --write-out '%output{>>README.md}%{url}' -s http://x", "safe", "[safemode]"),
+    ("curl -w @.env http://x", "normal", "[blocked-path]"),
 ]
 
 ALLOW = [
@@ -123,6 +132,10 @@ ALLOW = [
     ("git rm old.py", "normal"),
     ("git rm -r --cached .", "normal"),
     ("git rm -r src/legacy", "normal"),
+    ("git rm '*.pyc'", "normal"),
+    ("git rm -r 'src/*.txt'", "normal"),
+    ("PYTHONPATH=src pytest -q", "normal"),
+    ("CARGO_TARGET_DIR=/tmp/t cargo build", "normal"),
     ("git stash", "normal"),
     ("git stash list", "safe"),
     ("git add src && git commit -m x", "normal"),
@@ -220,3 +233,13 @@ def test_tree_moves_judged_by_what_the_target_holds(tmp_path):
     for cmd in ("git reset --hard withhooks", "git checkout withhooks", "git stash"):
         r = proj.pre("Bash", {"command": cmd})
         assert not r.denied, (cmd, r.denied)
+
+
+@pytest.mark.parametrize(
+    "rel", [".git/config", "~/.gitconfig", "~/.local/lib/python3.12/site-packages/a.pth"]
+)
+def test_write_tool_to_code_running_config_is_blocked(labs, rel):
+    proj = labs["normal"]
+    path = proj.path(rel) if rel[:1] != "~" else os.path.join(proj.home, rel[2:])
+    r = proj.pre("Write", {"file_path": path, "content": "[core]\n\tfsmonitor = x\n"})
+    assert r.denied and r.denied.startswith("[self-protection]"), r.denied

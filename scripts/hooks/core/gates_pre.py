@@ -124,7 +124,7 @@ def self_protection(ctx: Ctx, facts: Facts) -> str | None:
             "files (scripts/hooks, .claude). Name the paths to remove instead (e.g. `rm -rf "
             "build dist`)." % (wipe[0], wipe[1])
         )
-    if facts.kind == "shell":
+    if facts.kind in ("shell", "write", "mcp_write"):
         from core import protect_shell
 
         msg = protect_shell.check(ctx, facts)

@@ -25,6 +25,12 @@ _PY_STARTUP = ("sitecustomize.py", "usercustomize.py")
 
 def check(ctx, facts) -> str | None:
     """The [self-protection] block message for a shell call, or None."""
+    if facts.kind in ("write", "mcp_write"):
+        for raw in facts.raw_writes:
+            msg = _startup_file(ctx, raw, ctx.cwd)
+            if msg:
+                return msg
+        return None
     a = facts.analysis
     if a is None or facts.kind != "shell":
         return None
@@ -49,10 +55,10 @@ def check(ctx, facts) -> str | None:
 # -- runner options (D4) ---------------------------------------------------------------------
 
 
-def option_values(args: list[str]) -> list[str]:
-    """The words a program may take as option values: `--opt=VAL`, `-oVAL`, and the word
-    after any option (`--outDir VAL`, `-C VAL`): whether the option takes a value is the
-    program's business, so every candidate counts."""
+def option_values(args: list[str]) -> list[tuple[str, str]]:
+    """(option, value) for every word a program may take as an option value: `--opt=VAL`,
+    `-oVAL`, and the word after any option (`--outDir VAL`, `-C VAL`): whether the option
+    takes a value is the program's business, so every candidate counts."""
     out = []
     for i, w in enumerate(args):
         if w == "--":
@@ -60,11 +66,29 @@ def option_values(args: list[str]) -> list[str]:
         if w[:1] != "-" or len(w) < 2:
             continue
         if "=" in w:
-            out.append(w.split("=", 1)[1])
+            out.append((w.split("=", 1)[0], w.split("=", 1)[1]))
         elif w[:2] != "--" and len(w) > 2:
-            out.append(w[2:])
+            out.append((w[:2], w[2:]))
         if "=" not in w and i + 1 < len(args) and args[i + 1][:1] != "-":
-            out.append(args[i + 1])
+            out.append((w, args[i + 1]))
+    return out
+
+
+# option and variable names that say the directory is a scratch or output area a runner may
+# empty first (pytest --basetemp, tox --workdir, cargo --target-dir, CARGO_TARGET_DIR)
+_WIPED = ("temp", "tmp", "work", "target", "cache")
+# environment variables whose value a runner takes as a directory or as more options
+_ENV_DIRS = ("DIR", "TMP", "TEMP", "TARGET", "CACHE", "PREFIX", "OUT", "OPTS", "FLAGS", "ARGS")
+
+
+def _env_values(env: dict) -> list[tuple[str, str]]:
+    out = []
+    for k, v in (env or {}).items():
+        if not isinstance(v, str) or not any(x in k.upper() for x in _ENV_DIRS):
+            continue
+        words = v.split()
+        out.extend((k, w) for w in words if w[:1] != "-")
+        out.extend((k + " " + o, val) for o, val in option_values(words))
     return out
 
 
@@ -74,15 +98,16 @@ def _option_dirs(ctx, cmd, cwd, root) -> str | None:
     is a protected path or a directory holding one is a write of it. The project root and
     its ancestors are where runners work (`--rootdir=.`, `--cov=.`): not counted."""
     budget = dict(paths.GLOB_BUDGET)
-    for v in option_values(cmd.argv[1:]):
-        if not v or v in ("-", "/"):
+    for opt, v in option_values(cmd.argv[1:]) + _env_values(cmd.env):
+        if not v or v == "-":
             continue
         cands = [v]
         if paths.has_glob(v):
             cands = paths.expand(v, cwd, ctx.home, False, budget)[0] or [v]
+        wiped = any(x in opt.lower() for x in _WIPED)
         for cand in cands:
             full = paths.real(paths.normalise(cand, cwd, ctx.home))
-            if full == root or paths.is_under(root, full):
+            if (full == root or paths.is_under(root, full)) and not wiped:
                 continue
             rule = paths.protected_rule(full, cwd, ctx.project, ctx.cfg, ctx.home)
             held = rule or paths.holds_protected(full, cwd, ctx.project, ctx.cfg, ctx.home)
@@ -134,8 +159,15 @@ def _has(flags: list[str], short: str, *longs: str) -> bool:
 def _covers(ctx, spec: str, cwd: str, root: str) -> bool:
     """A git pathspec that reaches a protected file: magic (`:/`, `:(glob)`), a glob, the
     root or an ancestor, a protected path or a directory holding one."""
-    if spec[:1] == ":" or paths.has_glob(spec):
+    if spec[:1] == ":":
         return True
+    if paths.has_glob(spec):
+        from core.globs import fnmatchcase
+
+        base = paths.real(paths.normalise(".", cwd, ctx.home))
+        rels = [os.path.relpath(os.path.join(ctx.project, f), base) for f in _protected_files(ctx)]
+        # a git pathspec glob's `*` crosses `/`, and a match of a directory takes its files
+        return any(fnmatchcase(r, spec) or fnmatchcase(r, spec + "/*") for r in rels) or not rels
     full = paths.real(paths.normalise(spec, cwd, ctx.home))
     if full == root or paths.is_under(root, full):
         return True
@@ -259,23 +291,31 @@ def _startup_writes(ctx, cmd, cwd) -> str | None:
         )
     if cmd.program == "git":
         return None  # `git config user.name x` writes .git/config through git itself
+    for raw in cmd.writes:
+        msg = _startup_file(ctx, raw, cwd)
+        if msg:
+            return msg
+    return None
+
+
+def _startup_file(ctx, raw: str, cwd: str) -> str | None:
+    """A git config file or a Python startup file (*.pth, sitecustomize.py): writing it
+    makes git or every Python (the hooks' too) run code."""
     home = ctx.home or os.path.expanduser("~")
     gitfiles = [paths.real(os.path.join(ctx.project, f)) for f in _GIT_CONFIG_FILES]
     gitfiles += [paths.real(os.path.join(home, f)) for f in _HOME_GIT_CONFIG]
     xdg = os.environ.get("XDG_CONFIG_HOME")
     if xdg:
         gitfiles.append(paths.real(os.path.join(xdg, "git", "config")))
-    for raw in cmd.writes:
-        full = paths.real(paths.normalise(raw, cwd, ctx.home))
-        base = os.path.basename(full)
-        if full in gitfiles or (full.endswith("/config") and "/.git/" in full):
-            what = "a git config file (a key there can name a program git runs)"
-        elif base.endswith(".pth") or base in _PY_STARTUP:
-            what = "a Python startup file (site dirs run it inside every Python, the hooks too)"
-        else:
-            continue
-        return (
-            "[self-protection] %s is %s; writing it runs code outside every check. Ask the "
-            "person to make that change." % (raw, what)
-        )
-    return None
+    full = paths.real(paths.normalise(raw, cwd, ctx.home))
+    base = os.path.basename(full)
+    if full in gitfiles or (full.endswith("/config") and "/.git/" in full):
+        what = "a git config file (a key there can name a program git runs)"
+    elif base.endswith(".pth") or base in _PY_STARTUP:
+        what = "a Python startup file (site dirs run it inside every Python, the hooks too)"
+    else:
+        return None
+    return (
+        "[self-protection] %s is %s; writing it runs code outside every check. Ask the "
+        "person to make that change." % (raw, what)
+    )

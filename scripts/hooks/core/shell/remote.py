@@ -238,6 +238,8 @@ def h_curl(c, a, p, raw):
     _curl_effect(c, found, ops)
     for v in vals(found, "-w", "--write-out"):
         # curl >= 8.3: `%output{FILE}` (`%output{>>FILE}` appends) sends the rest there
+        if v[:1] == "@":
+            c.reads.append(v[1:])  # the format (printed) comes from that file
         for part in v.split("%output{")[1:]:
             c.writes.append(part.split("}", 1)[0].lstrip(">"))
     for v in vals(found, "-o", "--output"):
