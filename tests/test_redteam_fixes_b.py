@@ -78,6 +78,9 @@ DENY = [
     ),
     ("echo x > /usr/lib/python3/dist-packages/sitecustomize.py", "normal", "[self-protection]"),
     ("touch ~/.local/lib/python3.12/site-packages/usercustomize.py", "normal", "[self-protection]"),
+    ("cp /tmp/x.pth ~/.local/lib/python3.11/site-packages/", "normal", "[self-protection]"),
+    ("git config core.editor 'sh -c x'", "normal", "[self-protection]"),
+    ("git config core.hooksPath sh", "normal", "[self-protection]"),
     # git outside the project, templates, trace files
     ("git -C /tmp/evil log", "safe", "[safemode]"),
     ("cd /tmp/evil && git status", "safe", "[safemode]"),
@@ -147,6 +150,8 @@ ALLOW = [
     ("git config user.email a@b.c", "normal"),
     ("git config --global user.name Me", "normal"),
     ("git config alias.co checkout", "normal"),
+    ("git config --global core.editor vim", "normal"),
+    ("git config core.pager less", "normal"),
     ("git config --get core.hooksPath", "safe"),
     ("git config --list", "safe"),
     ("git -C src log -1", "safe"),

@@ -291,8 +291,12 @@ def _startup_writes(ctx, cmd, cwd) -> str | None:
         )
     if cmd.program == "git":
         return None  # `git config user.name x` writes .git/config through git itself
+    names = [os.path.basename(w.rstrip("/")) for w in cmd.argv[1:]]
+    startup = [n for n in names if n.endswith(".pth") or n in _PY_STARTUP]
     for raw in cmd.writes:
         msg = _startup_file(ctx, raw, cwd)
+        if not msg and startup and (raw[-1:] == "/" or os.path.isdir(raw)):
+            msg = _startup_file(ctx, os.path.join(raw, startup[0]), cwd)  # cp x.pth site/
         if msg:
             return msg
     return None

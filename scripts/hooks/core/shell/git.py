@@ -286,6 +286,16 @@ _GIT_TOP_OPTIONS = frozenset(
 RUNS_CONFIG = "git config sets a command to run"
 
 
+def _plain_program(key: str, value: str) -> bool:
+    """A config value that is one known program's name (vim, less, meld): no path, no shell,
+    no arguments. Keys that name a directory or another file never are."""
+    from core.shell import programs
+
+    if key.startswith(("core.hookspath", "include", "core.fsmonitor")) or not value:
+        return False
+    return value.isascii() and value.replace("-", "").isalnum() and programs.known(value)
+
+
 def _foreign_repo(path):
     return path[:1] in ("/", "~", "$") or ".." in path
 
@@ -684,6 +694,10 @@ def _git_config(c, found, ops, repo, gitdir, p):
         and not any(w[:1] == "-" for w in value.split())
     ):
         pass  # `alias.co checkout`: another git subcommand, judged when it runs
+    elif key.startswith(_GIT_RISKY_CONFIG) and _plain_program(key, value):
+        # `core.editor vim`, `core.pager less`: a known program, no shell: a change the
+        # hooks cannot follow, not a self-protection one
+        c.flag("git config sets a program to run", unknown=True)
     elif key.startswith(_GIT_RISKY_CONFIG) or any(
         k in ("--edit", "-e", "--rename-section") for k in names
     ):
