@@ -232,10 +232,26 @@ def test_tree_moves_judged_by_what_the_target_holds(tmp_path):
     _git(proj, "commit", "-qm", "hooks")
     _git(proj, "tag", "withhooks")
     proj.research()
-    for cmd in ("git reset --hard bare", "git checkout bare", "git switch --detach bare"):
+    for cmd in (
+        "git reset --hard bare",
+        "git checkout bare",
+        "git switch --detach bare",
+        "git checkout bare -- .",
+        "git restore --source bare -- .",
+        "git restore -sbare :/",
+        "git read-tree -u --reset bare",
+    ):
         r = proj.pre("Bash", {"command": cmd})
         assert r.denied and r.denied.startswith("[self-protection]"), (cmd, r.denied)
-    for cmd in ("git reset --hard withhooks", "git checkout withhooks", "git stash"):
+    for cmd in (
+        "git reset --hard withhooks",
+        "git checkout withhooks",
+        "git stash",
+        "git checkout withhooks -- .",
+        "git checkout bare README.md",
+        "git restore --source=bare README.md",
+        "git read-tree -u --reset withhooks",
+    ):
         r = proj.pre("Bash", {"command": cmd})
         assert not r.denied, (cmd, r.denied)
 

@@ -243,12 +243,17 @@ def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
     elif sub == "reset" and _has(flags, "", "--hard", "--merge", "--keep"):
         if ops and ops[0] not in ("HEAD", "@") and not _tree_keeps(ctx, ops[0]):
             why = "replaces the work tree with %s, where the hooks' files differ" % ops[0]
-    elif sub in ("checkout", "switch") and ops and "--" not in args:
+    elif sub in ("checkout", "switch") and len(ops) == 1 and "--" not in args:
         rev = ops[0]
         if not _has(flags, "bBc", "--orphan", "--create", "--force-create") and (
             not _tree_keeps(ctx, rev)
         ):
             why = "replaces the work tree with %s, where the hooks' files differ" % rev
+    elif sub in ("checkout", "restore") and ops:
+        # `git checkout REV -- .`, `git restore --source=REV .`: files from another commit
+        src, specs = _source_and_specs(sub, args)
+        if src and any(_covers(ctx, o, cwd, root) for o in specs) and not _tree_keeps(ctx, src):
+            why = "writes files from %s over the work tree, where the hooks' files differ" % src
     elif sub in ("add", "stage"):
         if _has(flags, "Au", "--all", "--update") or any(_covers(ctx, o, cwd, root) for o in ops):
             adds.append(cmd)
@@ -266,6 +271,33 @@ def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
             "src/old`), or ask the person." % (sub, why)
         )
     return None
+
+
+def _source_and_specs(sub: str, args: list[str]) -> tuple[str, list[str]]:
+    """(the commit files come from, the pathspecs) of `git checkout REV [--] paths` or
+    `git restore --source=REV paths`."""
+    src = ""
+    specs: list[str] = []
+    i = 0
+    dash = False
+    while i < len(args):
+        w = args[i]
+        if w == "--" and not dash:
+            dash = True
+        elif dash or w[:1] != "-":
+            if sub == "checkout" and not src and not dash:
+                src = w
+            else:
+                specs.append(w)
+        elif sub == "restore" and w in ("--source", "-s") and i + 1 < len(args):
+            src = args[i + 1]
+            i += 1
+        elif sub == "restore" and w.startswith("--source="):
+            src = w[9:]
+        elif sub == "restore" and w[:2] == "-s" and len(w) > 2:
+            src = w[2:]
+        i += 1
+    return src, specs
 
 
 def _untracked(ctx) -> bool:
