@@ -90,6 +90,8 @@ DENY = [
     ("GIT_TRACE2=$PWD/README.md git status", "safe", "[safemode]"),
     ("GIT_TRACE_PACKET=.claude/settings.json git status", "normal", "[self-protection]"),
     ("env GIT_TRACE2_EVENT=$PWD/.claude/settings.json git log", "normal", "[self-protection]"),
+    ("git diff --outp=README.md", "safe", "[safemode]"),
+    ("git log --outpu .claude/settings.json", "normal", "[self-protection]"),
     # tar programs
     ("tar -I 'rm .claude/settings.json' -cf /tmp/x.tar README.md", "normal", "[self-protection]"),
     ("tar -cI 'rm .claude/settings.json' -f /tmp/x.tar README.md", "normal", "[self-protection]"),

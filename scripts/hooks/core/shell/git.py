@@ -432,7 +432,15 @@ def h_git(c, a, p, raw):
             write(gitdir)
         # the diff family writes its output to a file (`git log --format=X --output=F`
         # writes any text anywhere); mailinfo writes its two operands, bugreport a file
-        write(*vals(found, "--output"))
+        # git takes any unique prefix of a long option: --outp=F is --output=F
+        write(*[v for k, v in found if len(k) > 4 and "--output".startswith(k) and v is not True])
+        write(
+            *[
+                rest[j + 1]
+                for j, w in enumerate(rest[:-1])
+                if len(w) > 4 and "=" not in w and "--output".startswith(w)
+            ]
+        )
         if sub == "mailinfo":
             write(*ops[:2])
         elif sub in ("bugreport", "mailsplit"):
