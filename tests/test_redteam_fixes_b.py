@@ -92,6 +92,8 @@ DENY = [
     ("env GIT_TRACE2_EVENT=$PWD/.claude/settings.json git log", "normal", "[self-protection]"),
     ("git diff --outp=README.md", "safe", "[safemode]"),
     ("git log --outpu .claude/settings.json", "normal", "[self-protection]"),
+    ("git ls-remote 'ext::sh -c rm% README.md'", "safe", "[safemode]"),
+    ("git help --web log", "safe", "[safemode]"),
     # tar programs
     ("tar -I 'rm .claude/settings.json' -cf /tmp/x.tar README.md", "normal", "[self-protection]"),
     ("tar -cI 'rm .claude/settings.json' -f /tmp/x.tar README.md", "normal", "[self-protection]"),
@@ -158,6 +160,8 @@ ALLOW = [
     ("git config --list", "safe"),
     ("git -C src log -1", "safe"),
     ("git status", "safe"),
+    ("git help log", "safe"),
+    ("git ls-remote origin", "safe"),
     ("cd src && git log -1", "safe"),
     ("GIT_PAGER=cat git log -1", "safe"),
     ("tar -I zstd -tf /tmp/a.tar.zst", "safe"),

@@ -8,7 +8,6 @@ sitecustomize.py). Called from the self-protection gate."""
 from __future__ import annotations
 
 import os
-import subprocess
 
 from core import paths
 from core.shell import programs
@@ -186,21 +185,11 @@ def _protected_files(ctx) -> list[str]:
     ]
 
 
-def _git_quiet(ctx, args: list[str]) -> int | None:
-    """Exit code of a hardened read-only git run in the project (None when git cannot run)."""
-    cmd = ["git", "-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null"]
-    cmd += ["-c", "diff.external=", "-c", "core.pager=cat"] + args
-    try:
-        out = subprocess.run(
-            cmd,
-            cwd=ctx.project,
-            capture_output=True,
-            timeout=3,
-            env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0"),
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.returncode
+def _git(ctx, sub: str, *args: str) -> str | None:
+    """stdout of a hardened git in the project (core/gitrun.py), None when it fails."""
+    from core import gitrun
+
+    return gitrun.run(ctx.project, sub, *args)
 
 
 def _tree_keeps(ctx, rev: str, strict: bool = False) -> bool:
@@ -210,10 +199,10 @@ def _tree_keeps(ctx, rev: str, strict: bool = False) -> bool:
     files = _protected_files(ctx)
     if not files or rev[:1] == "-":
         return not files
-    if _git_quiet(ctx, ["rev-parse", "--verify", "--quiet", rev + "^{tree}"]) != 0:
+    if not _git(ctx, "rev-parse", "--verify", "--quiet", rev + "^{tree}"):
         return not strict
-    code = _git_quiet(ctx, ["diff", "--quiet", "--no-ext-diff", rev, "--"] + files[:200])
-    return code == 0
+    out = _git(ctx, "diff", "--name-only", rev, "--", *files[:200])
+    return out is not None and not out.strip()
 
 
 def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
@@ -259,10 +248,10 @@ def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
             adds.append(cmd)
     elif sub == "stash" and (not ops or ops[0] in ("push", "save")):
         files = _protected_files(ctx)
-        staged_new = files and _git_quiet(
-            ctx, ["diff", "--cached", "--quiet", "--diff-filter=A", "--"] + files[:200]
+        staged_new = files and _git(
+            ctx, "diff", "--cached", "--name-only", "--diff-filter=A", "--", *files[:200]
         )
-        if adds and _untracked(ctx) or staged_new == 1:
+        if adds and _untracked(ctx) or staged_new:
             why = "takes staged new files (the hooks' files, not committed yet) into the stash"
     if why:
         return (
@@ -304,8 +293,10 @@ def _untracked(ctx) -> bool:
     files = _protected_files(ctx)
     if not files:
         return False
-    code = _git_quiet(ctx, ["ls-files", "--error-unmatch", "--"] + files[:200])
-    return code != 0
+    out = _git(ctx, "ls-files", "-z", "--", *files[:200])
+    if out is None:
+        return False  # not a repository: nothing to stash
+    return len([x for x in out.split("\0") if x]) < len(files[:200])
 
 
 # -- config that runs code (D2) --------------------------------------------------------------

@@ -389,6 +389,11 @@ def h_git(c, a, p, raw):
     if sub in ("clone", "init") and any(len(k) > 4 and "--template".startswith(k) for k in names):
         # a template's hooks are copied in and run at once (post-checkout in clone)
         c.flag("git %s --template copies hooks the hooks cannot see" % sub, unknown=True)
+    if any(o.lower().startswith(("ext::", "fd::")) for o in ops + [str(v) for _, v in found]):
+        # the ext:: transport runs its URL as a command (where protocol.ext.allow lets it)
+        c.flag("git %s with an ext:: URL runs a command" % sub, unknown=True)
+    if sub == "help" and any(k in ("-w", "--web", "-i", "--info") for k in names):
+        c.flag("git help --web starts a browser the config names", unknown=True)
     for k in names:
         if (
             k in ("--upload-pack", "--receive-pack", "--exec")
