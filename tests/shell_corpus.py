@@ -589,7 +589,7 @@ C("git diff HEAD~1 -- src/", r=["src/"], p=["git"])
 C("git show HEAD:.env", r=[".env"], p=["git"], why="reading a secret out of history")
 C("git show HEAD~2:config/secrets.yml", r=["config/secrets.yml"], p=["git"])
 C('git grep -n "TODO" src', r=["src"], p=["git"], nr=["TODO"])
-C("git -C /repo status", p=["git"])
+C("git -C /repo status", p=["git"], s="[safemode]")  # a repository outside the project
 C("git --no-pager log -5", p=["git"])
 C("git apply fix.patch", w=["."], r=["fix.patch"], p=["git"])
 C("git apply --check fix.patch", r=["fix.patch"], p=["git"])

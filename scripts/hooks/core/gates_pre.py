@@ -124,6 +124,12 @@ def self_protection(ctx: Ctx, facts: Facts) -> str | None:
             "files (scripts/hooks, .claude). Name the paths to remove instead (e.g. `rm -rf "
             "build dist`)." % (wipe[0], wipe[1])
         )
+    if facts.kind in ("shell", "write", "mcp_write"):
+        from core import protect_shell
+
+        msg = protect_shell.check(ctx, facts)
+        if msg:
+            return msg
     for d in facts.blind_writes[:1]:
         return (
             "[self-protection] This changes files under %s, which holds sane-hooks files "

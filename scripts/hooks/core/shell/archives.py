@@ -95,6 +95,31 @@ _TAR_RISKY = (
 )
 
 
+# compressors tar -I may name: they only filter the archive through stdin and stdout
+_COMPRESSORS = frozenset(
+    (
+        "gzip", "gunzip", "pigz", "bzip2", "pbzip2", "lbzip2", "xz", "pixz", "lzma", "lzip",
+        "plzip", "zstd", "zstdmt", "unzstd", "lz4", "lzop", "brotli", "compress",
+    )
+)  # fmt: skip
+
+
+def _plain_compressor(prog: str) -> bool:
+    """`zstd -T0 -19`: a known compressor with plain flags only (no file, no other program)."""
+    words = prog.split()
+    if not words or words[0].rsplit("/", 1)[-1] not in _COMPRESSORS:
+        return False
+    return all(
+        w[:1] == "-" and w[1:].replace("-", "").replace("=", "").isalnum() for w in words[1:]
+    )
+
+
+def _remote_archive(name: str) -> bool:
+    """GNU tar reads `host:file` (a colon before any slash) as a remote archive over rsh."""
+    head, colon, _ = name.partition(":")
+    return bool(colon) and bool(head) and "/" not in head
+
+
 def h_tar(c, a, p, raw):
     a = list(a)
     if a and a[0][:1] != "-" and a[0] and all(ch.isalpha() for ch in a[0]):
@@ -116,6 +141,7 @@ def h_tar(c, a, p, raw):
             "--info-script",
             "--new-volume-script",
             "--rsh-command",
+            "--rmt-command",
             "--transform",
             "--xform",
             "--owner",
@@ -140,6 +166,13 @@ def h_tar(c, a, p, raw):
         found, "--to-command", "--info-script", "-F", "--new-volume-script", "--rsh-command"
     ):
         c.flag("tar runs a command", unknown=True)
+    for prog in vals(found, "-I", "--use-compress-program"):
+        if not _plain_compressor(prog):
+            c.flag("tar -I runs %s as its compressor" % prog, unknown=True)
+    if has(found, "--rmt-command") or (
+        not has(found, "--force-local") and any(_remote_archive(x) for x in archive)
+    ):
+        c.flag("tar on a host:file archive runs rsh/ssh and a remote command", unknown=True)
     abbr = risky_prefix(a, _TAR_RISKY)
     if abbr:
         c.flag("tar %s abbreviates an option that runs a command or writes" % abbr, unknown=True)
@@ -232,6 +265,8 @@ def h_7z(c, a, p, raw):
     elif sub in ("a", "u", "d", "rn"):
         c.writes.extend(ops[:1])
         c.reads.extend(ops[1:])
+        if any(x.lower() == "-sdel" for x in a[1:]):
+            c.writes.extend(ops[1:])  # -sdel deletes the files after adding them
     else:
         c.reads.extend(ops)
 

@@ -283,8 +283,41 @@ _GIT_TOP_OPTIONS = frozenset(
 )
 
 
+RUNS_CONFIG = "git config sets a command to run"
+
+
+def _plain_program(key: str, value: str) -> bool:
+    """A config value that is one known program's name (vim, less, meld): no path, no shell,
+    no arguments. Keys that name a directory or another file never are."""
+    from core.shell import programs
+
+    if key.startswith(("core.hookspath", "include", "core.fsmonitor")) or not value:
+        return False
+    return value.isascii() and value.replace("-", "").isalnum() and programs.known(value)
+
+
 def _foreign_repo(path):
     return path[:1] in ("/", "~", "$") or ".." in path
+
+
+def _outside_repo(c, repo, p) -> None:
+    """git reads the config (fsmonitor, pager, aliases) and runs the hooks of the repository
+    it works in: one outside the project (`git -C /tmp/x`, `cd /tmp/x && git`) is code the
+    hooks cannot see. GIT_TRACE* set to a path writes that file."""
+    project = p.ctx.env.get("CLAUDE_PROJECT_DIR", "") if p.ctx.env else ""
+    for where in (c.cwd, repo):
+        if not where or not project:  # no project to compare with (a bare analysis)
+            continue
+        w = where.rstrip("/") + "/"
+        inside = project and (w.startswith(project.rstrip("/") + "/")) and "/../" not in w
+        if (where[:1] in ("/", "~", "$") or ".." in where) and not inside:
+            c.flag(
+                "git in a repository outside the project (its config and hooks can run commands)",
+                unknown=True,
+            )
+    for k, v in (c.env or {}).items():
+        if k.startswith("GIT_TRACE") and isinstance(v, str) and ("/" in v or "\\" in v):
+            c.writes.append(v)
 
 
 def h_git(c, a, p, raw):
@@ -330,6 +363,7 @@ def h_git(c, a, p, raw):
             i += 1
             continue
         break
+    _outside_repo(c, repo, p)
     if i >= n:
         return None
     sub = a[i]
@@ -352,6 +386,14 @@ def h_git(c, a, p, raw):
         for x in ps:
             c.writes.append(join(repo, x) if repo else x)
 
+    if sub in ("clone", "init") and any(len(k) > 4 and "--template".startswith(k) for k in names):
+        # a template's hooks are copied in and run at once (post-checkout in clone)
+        c.flag("git %s --template copies hooks the hooks cannot see" % sub, unknown=True)
+    if any(o.lower().startswith(("ext::", "fd::")) for o in ops + [str(v) for _, v in found]):
+        # the ext:: transport runs its URL as a command (where protocol.ext.allow lets it)
+        c.flag("git %s with an ext:: URL runs a command" % sub, unknown=True)
+    if sub == "help" and any(k in ("-w", "--web", "-i", "--info") for k in names):
+        c.flag("git help --web starts a browser the config names", unknown=True)
     for k in names:
         if (
             k in ("--upload-pack", "--receive-pack", "--exec")
@@ -395,7 +437,15 @@ def h_git(c, a, p, raw):
             write(gitdir)
         # the diff family writes its output to a file (`git log --format=X --output=F`
         # writes any text anywhere); mailinfo writes its two operands, bugreport a file
-        write(*vals(found, "--output"))
+        # git takes any unique prefix of a long option: --outp=F is --output=F
+        write(*[v for k, v in found if len(k) > 4 and "--output".startswith(k) and v is not True])
+        write(
+            *[
+                rest[j + 1]
+                for j, w in enumerate(rest[:-1])
+                if len(w) > 4 and "=" not in w and "--output".startswith(w)
+            ]
+        )
         if sub == "mailinfo":
             write(*ops[:2])
         elif sub in ("bugreport", "mailsplit"):
@@ -648,9 +698,25 @@ def _git_config(c, found, ops, repo, gitdir, p):
         c.writes.append("/etc/gitconfig")
     else:
         c.writes.append(gitdir + "/config")
-    key = (ops[1] if ops[:1] == ["set"] and len(ops) > 1 else ops[0] if ops else "").lower()
-    if key.startswith(_GIT_RISKY_CONFIG):
-        c.flag("git config sets a command to run", unknown=True)
+    at = 1 if ops[:1] == ["set"] else 0
+    key = (ops[at] if len(ops) > at else "").lower()
+    value = ops[at + 1] if len(ops) > at + 1 else ""
+    if (
+        key.startswith("alias.")
+        and not value.startswith("!")
+        and not any(w[:1] == "-" for w in value.split())
+    ):
+        pass  # `alias.co checkout`: another git subcommand, judged when it runs
+    elif key.startswith(_GIT_RISKY_CONFIG) and _plain_program(key, value):
+        # `core.editor vim`, `core.pager less`: a known program, no shell: a change the
+        # hooks cannot follow, not a self-protection one
+        c.flag("git config sets a program to run", unknown=True)
+    elif key.startswith(_GIT_RISKY_CONFIG) or any(
+        k in ("--edit", "-e", "--rename-section") for k in names
+    ):
+        # a key that names a program runs it in the person's own git later, outside every
+        # check (the hooks run git hardened): a write of a file that runs outside
+        c.flag(RUNS_CONFIG, unknown=True)
     return set(ops)
 
 

@@ -116,8 +116,19 @@ def h_interp(c, a, p, raw):
             # sane.py: the caller knows whether it is this project's CLI or a copy
             c.flag("%s runs %s, code the hooks cannot see" % (c.program, val), runner=True)
         return None
+    if any(w[:1] == "-" and w not in _PRINT_OPTS for w in a) and not c.stdin_is_data:
+        # no script and no code on stdin, yet options: `node --test`, `node --run build`,
+        # `node --watch` run the project's code the hooks cannot see
+        c.flag("%s %s runs code the hooks cannot see" % (c.program, a[0]), runner=True)
+        return None
     stdin_code(c, rest, p, raw, label)
 
+
+# interpreter options that only print (no script, no code)
+# or only set a mode of the interactive prompt, which gets no input here
+_PRINT_OPTS = frozenset(
+    "--version -v -V -VV --help -h --v8-options -i -q -u -B -E -s -S -I -b -bb -d -O -OO".split()
+)
 
 # python -m modules that only print
 _PRINT_MODULES = frozenset(("platform", "sysconfig", "site", "calendar", "this", "tokenize"))
@@ -308,7 +319,20 @@ def h_deno_bun(c, a, p, raw):
         if ops and ops[0] == "-":
             return stdin_code(c, ops[1:], p, raw, c.program)
         c.reads.extend(ops[:1])
+    if sub in _DENO_BUN_PRINTS or sub in ("lint", "check", "doc", "types") and c.program == "deno":
+        return None
+    if sub == "fmt":
+        found, ops = opts(a[1:], "", ())
+        if not has(found, "--check"):
+            c.writes.extend(ops or ["."])
+        return None
+    # run, test, task, x, build, serve, bench, compile, a script file ...: code the hooks
+    # cannot see (default-deny: a verb not listed as a read runs something)
+    c.flag("%s %s runs code the hooks cannot see" % (c.program, sub), runner=True)
     return None
+
+
+_DENO_BUN_PRINTS = frozenset(("--version", "-v", "-V", "--help", "-h", "help", "completions"))
 
 
 def h_pwsh(c, a, p, raw):
@@ -364,6 +388,11 @@ def h_editor(c, a, p, raw):
         found, ops = opts(a, "cSsTuiwW" if prog != "ex" else "cSTuiwW", ("--cmd",))
         if vals(found, "-c", "--cmd", "-S", "-s") or any(o[:1] == "+" for o in ops):
             c.flag("editor runs a script", unknown=True)
+        elif prog == "ex" or has(found, "-e", "-E", "-s", "-es") or stdin_text(raw) != "":
+            # ex mode (and vi fed keys) reads editor commands from stdin: `:!cmd` runs cmd
+            c.flag(
+                "%s reads editor commands (which can run programs) from stdin" % prog, unknown=True
+            )
     files = [o for o in ops if o[:1] != "+"]
     if not has(found, "-R") and prog != "view":
         c.writes.extend(files)

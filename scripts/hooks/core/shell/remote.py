@@ -236,6 +236,12 @@ def h_curl(c, a, p, raw):
     dirs = vals(found, "--output-dir")
     base = dirs[-1] if dirs else None
     _curl_effect(c, found, ops)
+    for v in vals(found, "-w", "--write-out"):
+        # curl >= 8.3: `%output{FILE}` (`%output{>>FILE}` appends) sends the rest there
+        if v[:1] == "@":
+            c.reads.append(v[1:])  # the format (printed) comes from that file
+        for part in v.split("%output{")[1:]:
+            c.writes.append(part.split("}", 1)[0].lstrip(">"))
     for v in vals(found, "-o", "--output"):
         if v != "-":
             c.writes.append(join(base, v) if base else v)

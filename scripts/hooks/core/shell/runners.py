@@ -229,8 +229,8 @@ def h_mktemp(c, a, p, raw):
     tmpl = ops[0] if ops else "tmp.XXXXXXXXXX"
     if dirs:
         c.writes.append(dirs[-1].rstrip("/") + "/" + tmpl.rsplit("/", 1)[-1])
-    elif "/" in tmpl and "-t" not in names:
-        c.writes.append(tmpl)
+    elif ops and "-t" not in names:
+        c.writes.append(tmpl)  # a template without -t/-p is a name relative to the cwd
     return set(ops)  # else a new name in the temp dir
 
 

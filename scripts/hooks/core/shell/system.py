@@ -161,6 +161,8 @@ def h_script(c, a, p, raw):
     )
     code = vals(found, "-c", "--command")
     c.writes.extend(ops[:1] or ([] if code else ["typescript"]))
+    if len(ops) > 1:
+        spawn(ops[1:], p)  # BSD/macOS `script [-q] FILE CMD ...`: CMD runs
     c.writes.extend(
         vals(found, "-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io")
     )

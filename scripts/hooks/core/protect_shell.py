@@ -1,0 +1,348 @@
+"""Self-protection rules for shell commands that the path checks alone do not see: a runner's
+option value naming a directory that holds the hooks (pytest --basetemp wipes it), git
+commands that empty or replace the work tree (git rm -r ., sparse-checkout, switch --orphan,
+checkout to a tree without the hooks), and writes of config that makes git or the hooks' own
+Python run code (.git/config, ~/.gitconfig, `git config core.fsmonitor`, *.pth files,
+sitecustomize.py). Called from the self-protection gate."""
+
+from __future__ import annotations
+
+import os
+
+from core import paths
+from core.shell import programs
+
+# git config files: a key there (core.fsmonitor, core.hooksPath, alias.x=!cmd) runs a program
+# in the person's own git, outside every check
+_GIT_CONFIG_FILES = (".git/config", ".git/config.worktree")
+_HOME_GIT_CONFIG = (".gitconfig", ".config/git/config")
+# known tools that keep caches and outputs in option-named dirs (ruff --cache-dir)
+_TOOL_FAMILIES = ("packages.formatter", "runners.h_runner")
+# files the Python interpreter runs at startup from any site directory
+_PY_STARTUP = ("sitecustomize.py", "usercustomize.py")
+
+
+def check(ctx, facts) -> str | None:
+    """The [self-protection] block message for a shell call, or None."""
+    if facts.kind in ("write", "mcp_write"):
+        for raw in facts.raw_writes:
+            msg = _startup_file(ctx, raw, ctx.cwd)
+            if msg:
+                return msg
+        return None
+    a = facts.analysis
+    if a is None or facts.kind != "shell":
+        return None
+    root = paths.real(ctx.project)
+    adds: list = []
+    for cmd in a.commands:
+        cwd = paths.normalise(cmd.cwd, ctx.cwd, ctx.home) if cmd.cwd else ctx.cwd
+        msg = _startup_writes(ctx, cmd, cwd)
+        if msg:
+            return msg
+        if cmd.program == "git":
+            msg = _git_tree(ctx, cmd, cwd, root, adds)
+            if msg:
+                return msg
+        if cmd.unknown or programs.family(programs.key(cmd.program)) in _TOOL_FAMILIES:
+            msg = _option_dirs(ctx, cmd, cwd, root)
+            if msg:
+                return msg
+    return None
+
+
+# -- runner options (D4) ---------------------------------------------------------------------
+
+
+def option_values(args: list[str]) -> list[tuple[str, str]]:
+    """(option, value) for every word a program may take as an option value: `--opt=VAL`,
+    `-oVAL`, and the word after any option (`--outDir VAL`, `-C VAL`): whether the option
+    takes a value is the program's business, so every candidate counts."""
+    out = []
+    for i, w in enumerate(args):
+        if w == "--":
+            break
+        if w[:1] != "-" or len(w) < 2:
+            continue
+        if "=" in w:
+            out.append((w.split("=", 1)[0], w.split("=", 1)[1]))
+        elif w[:2] != "--" and len(w) > 2:
+            out.append((w[:2], w[2:]))
+        if "=" not in w and i + 1 < len(args) and args[i + 1][:1] != "-":
+            out.append((w, args[i + 1]))
+    return out
+
+
+# option and variable names that say the directory is a scratch or output area a runner may
+# empty first (pytest --basetemp, tox --workdir, cargo --target-dir, CARGO_TARGET_DIR)
+_WIPED = ("temp", "tmp", "work", "target", "cache")
+# environment variables whose value a runner takes as a directory or as more options
+_ENV_DIRS = ("DIR", "TMP", "TEMP", "TARGET", "CACHE", "PREFIX", "OUT", "OPTS", "FLAGS", "ARGS")
+
+
+def _env_values(env: dict) -> list[tuple[str, str]]:
+    out = []
+    for k, v in (env or {}).items():
+        if not isinstance(v, str) or not any(x in k.upper() for x in _ENV_DIRS):
+            continue
+        words = v.split()
+        out.extend((k, w) for w in words if w[:1] != "-")
+        out.extend((k + " " + o, val) for o, val in option_values(words))
+    return out
+
+
+def _option_dirs(ctx, cmd, cwd, root) -> str | None:
+    """A runner's output, work or temp dir is written and often emptied first (pytest
+    --basetemp, tox --workdir, cargo --target-dir, make -C runs what is there): a value that
+    is a protected path or a directory holding one is a write of it. The project root and
+    its ancestors are where runners work (`--rootdir=.`, `--cov=.`): not counted."""
+    budget = dict(paths.GLOB_BUDGET)
+    for opt, v in option_values(cmd.argv[1:]) + _env_values(cmd.env):
+        if not v or v == "-":
+            continue
+        cands = [v]
+        if paths.has_glob(v):
+            cands = paths.expand(v, cwd, ctx.home, False, budget)[0] or [v]
+        wiped = any(x in opt.lower() for x in _WIPED)
+        for cand in cands:
+            full = paths.real(paths.normalise(cand, cwd, ctx.home))
+            if (full == root or paths.is_under(root, full)) and not wiped:
+                continue
+            rule = paths.protected_rule(full, cwd, ctx.project, ctx.cfg, ctx.home)
+            held = rule or paths.holds_protected(full, cwd, ctx.project, ctx.cfg, ctx.home)
+            if held:
+                return (
+                    "[self-protection] `%s` takes %s as an option value; runners write, "
+                    "empty or run what is in such directories (output, work and temp dirs), "
+                    "and it holds sane-hooks files (%s). Point the option at a directory "
+                    "without them (e.g. build/, the temp dir)." % (cmd.program, v, held)
+                )
+    return None
+
+
+# -- git work tree (D1) ----------------------------------------------------------------------
+
+
+def _git_sub(argv: list[str]) -> tuple[str, list[str]]:
+    """(subcommand, its arguments) of a git argv, top-level options skipped."""
+    i = 1
+    while i < len(argv):
+        w = argv[i]
+        if w in ("-C", "-c") and i + 1 < len(argv):
+            i += 2
+            continue
+        if w[:1] == "-":
+            i += 1 if "=" in w or w not in ("--git-dir", "--work-tree", "--namespace") else 2
+            continue
+        return w, argv[i + 1 :]
+    return "", []
+
+
+def _split(args: list[str]) -> tuple[list[str], list[str]]:
+    flags = [w for w in args if w[:1] == "-" and w != "--"]
+    ops = [w for w in args if w[:1] != "-"]
+    return flags, ops
+
+
+def _has(flags: list[str], short: str, *longs: str) -> bool:
+    for f in flags:
+        if f[:2] == "--":
+            name = f.split("=", 1)[0]
+            if any(len(name) > 3 and x.startswith(name) for x in longs):
+                return True
+        elif short and any(ch in f[1:] for ch in short):
+            return True
+    return False
+
+
+def _covers(ctx, spec: str, cwd: str, root: str) -> bool:
+    """A git pathspec that reaches a protected file: magic (`:/`, `:(glob)`), a glob, the
+    root or an ancestor, a protected path or a directory holding one."""
+    if spec[:1] == ":":
+        return True
+    if paths.has_glob(spec):
+        from core.globs import fnmatchcase
+
+        base = paths.real(paths.normalise(".", cwd, ctx.home))
+        rels = [os.path.relpath(os.path.join(ctx.project, f), base) for f in _protected_files(ctx)]
+        # a git pathspec glob's `*` crosses `/`, and a match of a directory takes its files
+        return any(fnmatchcase(r, spec) or fnmatchcase(r, spec + "/*") for r in rels) or not rels
+    full = paths.real(paths.normalise(spec, cwd, ctx.home))
+    if full == root or paths.is_under(root, full):
+        return True
+    return bool(
+        paths.protected_rule(full, cwd, ctx.project, ctx.cfg, ctx.home)
+        or paths.holds_protected(full, cwd, ctx.project, ctx.cfg, ctx.home)
+    )
+
+
+def _protected_files(ctx) -> list[str]:
+    root = ctx.project
+    return [
+        os.path.relpath(p, root)
+        for p in paths.protected_under(root, root, root, ctx.cfg, ctx.home)
+        if paths.is_under(p, root) and os.path.isfile(p)
+    ]
+
+
+def _git(ctx, sub: str, *args: str) -> str | None:
+    """stdout of a hardened git in the project (core/gitrun.py), None when it fails."""
+    from core import gitrun
+
+    return gitrun.run(ctx.project, sub, *args)
+
+
+def _tree_keeps(ctx, rev: str, strict: bool = False) -> bool:
+    """True when the work tree after moving to `rev` still has every protected file as it is
+    now (git diff against rev finds no change in them). A rev that is no commit: `strict`
+    says no (read-tree), else yes (`git checkout FILE` is a path: the path checks judge it)."""
+    files = _protected_files(ctx)
+    if not files or rev[:1] == "-":
+        return not files
+    if not _git(ctx, "rev-parse", "--verify", "--quiet", rev + "^{tree}"):
+        return not strict
+    out = _git(ctx, "diff", "--name-only", rev, "--", *files[:200])
+    return out is not None and not out.strip()
+
+
+def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
+    """git commands that remove or replace the files of the work tree."""
+    sub, args = _git_sub(cmd.argv)
+    flags, ops = _split(args)
+    why = None
+    if sub == "rm" and not _has(flags, "", "--cached"):
+        if any(_covers(ctx, o, cwd, root) for o in ops) or _has(flags, "", "--pathspec-from-file"):
+            why = "removes files from the work tree"
+    elif sub == "sparse-checkout" and ops[:1] in (["set"], ["add"], ["init"], ["reapply"]):
+        keep = [o.strip("/") for o in ops[1:]]
+        lost = [
+            f
+            for f in _protected_files(ctx)
+            if "/" in f and not any(f == k or f.startswith(k + "/") for k in keep if k)
+        ]
+        if lost or ops[0] in ("init", "reapply") or _has(flags, "", "--no-cone", "--stdin"):
+            why = "removes every path outside the sparse cone from the work tree"
+    elif sub == "switch" and _has(flags, "", "--orphan"):
+        why = "empties the work tree"
+    elif sub == "read-tree" and _has(flags, "u", "--reset"):
+        if len(ops) != 1 or not _tree_keeps(ctx, ops[0], strict=True):
+            why = "replaces the work tree with another tree"
+    elif sub == "checkout-index" and _has(flags, "a", "--all"):
+        why = "overwrites work tree files with the index"
+    elif sub == "reset" and _has(flags, "", "--hard", "--merge", "--keep"):
+        if ops and ops[0] not in ("HEAD", "@") and not _tree_keeps(ctx, ops[0]):
+            why = "replaces the work tree with %s, where the hooks' files differ" % ops[0]
+    elif sub in ("checkout", "switch") and len(ops) == 1 and "--" not in args:
+        rev = ops[0]
+        if not _has(flags, "bBc", "--orphan", "--create", "--force-create") and (
+            not _tree_keeps(ctx, rev)
+        ):
+            why = "replaces the work tree with %s, where the hooks' files differ" % rev
+    elif sub in ("checkout", "restore") and ops:
+        # `git checkout REV -- .`, `git restore --source=REV .`: files from another commit
+        src, specs = _source_and_specs(sub, args)
+        if src and any(_covers(ctx, o, cwd, root) for o in specs) and not _tree_keeps(ctx, src):
+            why = "writes files from %s over the work tree, where the hooks' files differ" % src
+    elif sub in ("add", "stage"):
+        if _has(flags, "Au", "--all", "--update") or any(_covers(ctx, o, cwd, root) for o in ops):
+            adds.append(cmd)
+    elif sub == "stash" and (not ops or ops[0] in ("push", "save")):
+        files = _protected_files(ctx)
+        staged_new = files and _git(
+            ctx, "diff", "--cached", "--name-only", "--diff-filter=A", "--", *files[:200]
+        )
+        if adds and _untracked(ctx) or staged_new:
+            why = "takes staged new files (the hooks' files, not committed yet) into the stash"
+    if why:
+        return (
+            "[self-protection] `git %s` %s, and the sane-hooks files (scripts/hooks, "
+            ".claude settings) are among them. Name paths that leave them out (e.g. `git rm -r "
+            "src/old`), or ask the person." % (sub, why)
+        )
+    return None
+
+
+def _source_and_specs(sub: str, args: list[str]) -> tuple[str, list[str]]:
+    """(the commit files come from, the pathspecs) of `git checkout REV [--] paths` or
+    `git restore --source=REV paths`."""
+    src = ""
+    specs: list[str] = []
+    i = 0
+    dash = False
+    while i < len(args):
+        w = args[i]
+        if w == "--" and not dash:
+            dash = True
+        elif dash or w[:1] != "-":
+            if sub == "checkout" and not src and not dash:
+                src = w
+            else:
+                specs.append(w)
+        elif sub == "restore" and w in ("--source", "-s") and i + 1 < len(args):
+            src = args[i + 1]
+            i += 1
+        elif sub == "restore" and w.startswith("--source="):
+            src = w[9:]
+        elif sub == "restore" and w[:2] == "-s" and len(w) > 2:
+            src = w[2:]
+        i += 1
+    return src, specs
+
+
+def _untracked(ctx) -> bool:
+    files = _protected_files(ctx)
+    if not files:
+        return False
+    out = _git(ctx, "ls-files", "-z", "--", *files[:200])
+    if out is None:
+        return False  # not a repository: nothing to stash
+    return len([x for x in out.split("\0") if x]) < len(files[:200])
+
+
+# -- config that runs code (D2) --------------------------------------------------------------
+
+
+def _startup_writes(ctx, cmd, cwd) -> str | None:
+    from core.shell import git
+
+    if cmd.program == "git" and git.RUNS_CONFIG in cmd.reasons:
+        return (
+            "[self-protection] `%s` sets a git key that names a program (hooks path, "
+            "fsmonitor, pager, editor, alias with !, ssh command, filters); the person's own "
+            "git would run it outside every check. Ask the person to make that change."
+            % " ".join(cmd.argv[:4])
+        )
+    if cmd.program == "git":
+        return None  # `git config user.name x` writes .git/config through git itself
+    names = [os.path.basename(w.rstrip("/")) for w in cmd.argv[1:]]
+    startup = [n for n in names if n.endswith(".pth") or n in _PY_STARTUP]
+    for raw in cmd.writes:
+        msg = _startup_file(ctx, raw, cwd)
+        if not msg and startup and (raw[-1:] == "/" or os.path.isdir(raw)):
+            msg = _startup_file(ctx, os.path.join(raw, startup[0]), cwd)  # cp x.pth site/
+        if msg:
+            return msg
+    return None
+
+
+def _startup_file(ctx, raw: str, cwd: str) -> str | None:
+    """A git config file or a Python startup file (*.pth, sitecustomize.py): writing it
+    makes git or every Python (the hooks' too) run code."""
+    home = ctx.home or os.path.expanduser("~")
+    gitfiles = [paths.real(os.path.join(ctx.project, f)) for f in _GIT_CONFIG_FILES]
+    gitfiles += [paths.real(os.path.join(home, f)) for f in _HOME_GIT_CONFIG]
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    if xdg:
+        gitfiles.append(paths.real(os.path.join(xdg, "git", "config")))
+    full = paths.real(paths.normalise(raw, cwd, ctx.home))
+    base = os.path.basename(full)
+    if full in gitfiles or (full.endswith("/config") and "/.git/" in full):
+        what = "a git config file (a key there can name a program git runs)"
+    elif base.endswith(".pth") or base in _PY_STARTUP:
+        what = "a Python startup file (site dirs run it inside every Python, the hooks too)"
+    else:
+        return None
+    return (
+        "[self-protection] %s is %s; writing it runs code outside every check. Ask the "
+        "person to make that change." % (raw, what)
+    )
