@@ -81,7 +81,7 @@ _ENV_DIRS = ("DIR", "TMP", "TEMP", "TARGET", "CACHE", "PREFIX", "OUT", "OPTS", "
 
 
 def _env_values(env: dict) -> list[tuple[str, str]]:
-    out = []
+    out: list[tuple[str, str]] = []
     for k, v in (env or {}).items():
         if not isinstance(v, str) or not any(x in k.upper() for x in _ENV_DIRS):
             continue
