@@ -27,6 +27,7 @@ from core.shell.command import (
     vague,
 )
 from core.shell.lexer import DYNAMIC
+from core.shell.services import DESTROYS
 
 __all__ = ["Command", "expand", "prog_name"]
 
@@ -86,6 +87,8 @@ def expand(raw, p):
             c.flag("program name not static", unknown=True)
         else:
             skip = _judge(c, args, key if key is not None and not resolved else None, p, raw)
+    if args and (c.unknown or c.remote) and not c.destructive:
+        _destroy_verbs(c, args)
     _redirects(c)
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
     _settle(c, cwd, links)
@@ -138,6 +141,40 @@ def _judge(c, args, key, p, raw):
     if len(args) == 2 and args[1] in _HELP and (args[1][:2] == "--" or k not in _SHORT_HELP_RISKY):
         return None
     return h(c, args[1:], p, raw)
+
+
+# verbs that delete, destroy or replace state, whatever the program (cdk destroy, rails
+# db:drop, gsutil rm, heroku apps:destroy, manage.py flush, prisma migrate reset)
+_DESTROY_VERBS = DESTROYS | frozenset(("flush", "nuke", "teardown", "clear", "clobber"))
+_DESTROY_PREFIX = ("drop", "purge", "wipe", "destroy", "delete", "remove", "nuke", "erase")
+_DESTROY_OPTIONS = ("--delete", "--purge", "--prune", "--wipe", "--drop", "--remove", "--destroy")
+
+
+def _destroy_verbs(c, args):
+    """A command that runs code the hooks cannot see, or changes a remote, is destructive
+    when a word of its verb path (the leading words before the first option, split on - and
+    :), its program name (dropdb) or a long option (--delete, --prune-*) names a delete,
+    destroy, drop, purge, reset or replace. --force is one for a remote change."""
+    name = c.program.lower()
+    hit = ""
+    if c.unknown and not c.remote and name.startswith(_DESTROY_PREFIX):
+        hit = name
+    for w in args[1:5]:
+        if hit or w[:1] == "-" or w == "--":
+            break
+        if "/" in w or "." in w or "=" in w or vague(w):
+            continue  # a script, a file, an assignment: not a verb
+        for part in w.lower().replace(":", "-").split("-"):
+            if part in _DESTROY_VERBS:
+                hit = w
+                break
+    for w in args[1:] if not hit else ():
+        o = w.split("=", 1)[0].lower()
+        if o.startswith(_DESTROY_OPTIONS) or o == "--force" and c.remote:
+            hit = o
+            break
+    if hit:
+        c.flag("%s %s destroys or replaces state" % (c.program, hit), destructive=True)
 
 
 _META_ONLY = frozenset(

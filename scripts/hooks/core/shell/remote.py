@@ -158,10 +158,17 @@ _SQLITE_CODE = (
 def h_sqlite3(c, a, p, raw):
     """The database file is written; dot-commands (.system, .shell, .output, .backup) and
     ATTACH / VACUUM INTO / writefile() reach other files or run commands."""
+    from core.shell.services import sql_effect
+
     found, ops = opts(a, "", ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
-    if ops and ops[0] != ":memory:" and "-readonly" not in a and "--readonly" not in a:
-        c.writes.append(ops[0])
     sql = ops[1:] + vals(found, "-cmd")
+    effects = [sql_effect(s) for s in sql]
+    reads = sql and not c.stdin_is_data and all(e == "read" for e in effects)
+    if "destroy" in effects:
+        c.flag("sqlite3 SQL drops or deletes data", destructive=True)
+    if ops and ops[0] != ":memory:" and "-readonly" not in a and "--readonly" not in a:
+        if not reads:
+            c.writes.append(ops[0])
     body = stdin_text(raw) if c.stdin_is_data else ""
     if body is None or vals(found, "-init"):
         c.flag("sqlite3 script we cannot see", unknown=True)
@@ -169,7 +176,11 @@ def h_sqlite3(c, a, p, raw):
         sql.append(body)
     for s in sql:
         low = s.lower()
-        if s.lstrip()[:1] == "." or "\n." in s or any(k in low for k in _SQLITE_CODE):
+        if (
+            (s.lstrip()[:1] == "." or "\n." in s)
+            and sql_effect(s) != "read"
+            or any(k in low for k in _SQLITE_CODE)
+        ):
             c.flag("sqlite3 command that reaches files or runs commands", unknown=True)
     return set(ops[1:])
 
