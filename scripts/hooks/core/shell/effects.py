@@ -243,8 +243,43 @@ def _redirects(c):
             c.writes.append(t)
 
 
+# options whose value is a file the program reads (--rawfile NAME FILE, --env-file F, -batch F)
+_FILE_OPTION_ENDS = ("file", "files", "config", "batch", "input")
+_SCHEMES = ("file://", "fileb://")
+
+
+def _option_files(a):
+    """The files a command reads through option values, whatever the program: the values of
+    options named *file / *config / -batch (and the second value of --rawfile-style NAME
+    FILE pairs), @FILE response files and curl-style @FILE values, file:// and fileb://
+    parameters. Checked against the blocked paths like operands, even where the handler
+    took the word for a pattern."""
+    out = []
+    for i, x in enumerate(a):
+        if x[:1] == "-" and "=" not in x and len(x) > 1:
+            name = x.lstrip("-").lower()
+            if name.endswith(_FILE_OPTION_ENDS) and i + 1 < len(a):
+                out.append(a[i + 1])
+                if name in ("rawfile", "slurpfile", "argfile") and i + 2 < len(a):
+                    out.append(a[i + 2])
+            continue
+        v = x.split("=", 1)[1] if x[:1] == "-" and "=" in x else x
+        for scheme in _SCHEMES:
+            k = v.find(scheme)
+            if k >= 0:
+                out.append(v[k + len(scheme) :])
+        if v[:1] == "@" and len(v) > 1:
+            out.append(v[1:])
+        elif "=@" in v:
+            out.append(v.split("=@", 1)[1])
+    return [x for x in out if x and pathlike(x)]
+
+
 def _generic_reads(c, a, skip):
     writes = set(c.writes)
+    for x in _option_files(a):
+        if x not in writes and x not in c.reads:
+            c.reads.append(x)
     for x in a:
         if skip and x in skip:
             continue
