@@ -199,3 +199,49 @@ def test_ordinary_work_passes(labs, cmd, mode):
     proj.prompt("rb-")
     got = _answer(proj.pre("Bash", {"command": cmd}))
     assert got == "allow", "false positive: %r [%s] -> %r" % (cmd, mode, got)
+
+
+@pytest.fixture(scope="module")
+def allow_lab(tmp_path_factory):
+    proj = _lab(str(tmp_path_factory.mktemp("fixc-allow")), "normal")
+    proj.config('safemode:\n  allow: ["pytest -q*", "make test", "CI=1 npm test*"]\n')
+    proj.prompt("s+")
+    return proj
+
+
+# S1: a safemode.allow match covers the words the person wrote, not what rides along
+ALLOW_DENIED = [
+    "PYTHONPATH=/tmp/x pytest -q",
+    "PYTEST_ADDOPTS=-pevil pytest -q",
+    "env LD_PRELOAD=/tmp/x.so pytest -q",
+    "NODE_OPTIONS=--require=/tmp/x.js pytest -q",
+    "pytest -q -p /tmp/x",
+    "pytest -q -p/tmp/x",
+    "pytest -q --basetemp=src",
+    "pytest -q --basetemp src",
+    "pytest -q --rootdir=/tmp",
+    "pytest -q --confcutdir ../..",
+    "pytest -q -o cache_dir=src",
+    "pytest -q ~/elsewhere",
+    "echo 'import os' | pytest -qx --pdb",
+]
+ALLOW_PASSES = [
+    "pytest -q",
+    "pytest -q tests/",
+    "pytest -q -x -k name src",
+    "pytest -q --tb=short --maxfail=2",
+    "make test",
+    "CI=1 npm test -- --watch=false",
+]
+
+
+@pytest.mark.parametrize("cmd", ALLOW_DENIED)
+def test_safemode_allow_does_not_admit_riders(allow_lab, cmd):
+    got = _answer(allow_lab.pre("Bash", {"command": cmd}))
+    assert got.startswith(("[safemode]", "[self-protection]")), "bypass: %r -> %r" % (cmd, got)
+
+
+@pytest.mark.parametrize("cmd", ALLOW_PASSES)
+def test_safemode_allow_still_matches(allow_lab, cmd):
+    got = _answer(allow_lab.pre("Bash", {"command": cmd}))
+    assert got == "allow", "false positive: %r -> %r" % (cmd, got)

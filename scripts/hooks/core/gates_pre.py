@@ -357,7 +357,7 @@ def _safemode_shell(ctx, facts):
     targets = facts.outside_temp_writes(ctx.project, ctx.cfg)
     if allow and a is not None and not (a.unknown and not any(c.unknown for c in cmds)):
         # every command that changes something must match a pattern; its own writes still count
-        if all(_allowed(c, allow) for c in facts.changers) and facts.changers:
+        if all(_allowed(c, allow, ctx.cwd) for c in facts.changers) and facts.changers:
             if not targets:
                 return None
     if targets and not facts.changers:
@@ -405,17 +405,97 @@ def _allow_patterns(ctx):
     return out
 
 
-def _allowed(cmd, allow):
+def _allowed(cmd, allow, cwd=None):
     """A command matches a safemode.allow pattern the way review.gates match Bash commands:
-    its normalised text (wrappers stripped), or its words as written."""
+    its normalised text (wrappers stripped), or its words as written. A match covers the
+    words the person wrote, not what rides along: environment assignments (PYTHONPATH=,
+    LD_PRELOAD=, PYTEST_ADDOPTS=) match only when the pattern spells them; the words a `*`
+    admits must not name code or places (see _rides_along); a command fed data on stdin
+    (a debugger prompt, a REPL) never matches."""
     from core.globs import fnmatchcase
 
+    if cmd.stdin_is_data:
+        return False
     texts = [cmd.text]
     if cmd.argv and cmd.argv[0] != cmd.program:
         texts.append(" ".join(cmd.argv))
     if cmd.wrappers:
         texts.append(" ".join(cmd.wrappers + cmd.argv))
-    return any(fnmatchcase(t, pat) for pat in allow for t in texts if t)
+    if cmd.env:
+        assigns = " ".join("%s=%s" % (k, v) for k, v in cmd.env.items())
+        texts = [assigns + " " + t for t in texts if t]
+    for pat in allow:
+        for t in texts:
+            if t and fnmatchcase(t, pat) and not _rides_along(cmd, pat, cwd):
+                return True
+    return False
+
+
+# option names that point a runner at code, config or a place it writes or empties
+_PLACE_OPTIONS = (
+    "dir",
+    "temp",
+    "tmp",
+    "path",
+    "file",
+    "out",
+    "root",
+    "conf",
+    "plugin",
+    "prefix",
+    "cache",
+    "load",
+    "import",
+    "require",
+    "init",
+    "module",
+    "exec",
+    "eval",
+    "command",
+    "shell",
+    "preload",
+    "site",
+    "rc",
+)
+
+
+def _rides_along(cmd, pat, cwd):
+    """Do the words a pattern's wildcard admits name code or places? A word the pattern
+    does not spell is refused when it is an option named for a place or for code
+    (--basetemp, --rootdir, -p/--plugin?, --confcutdir, --import-mode, -o ...=path), a
+    value with a path outside the project (/tmp/x, ~/x, ../x, $VAR), or an option value
+    that names an existing file or directory (--basetemp=src)."""
+    import os
+
+    spelled = set(pat.replace("*", " ").replace("?", " ").split())
+    for w in cmd.argv[1:]:
+        if w in spelled:
+            continue
+        if w[:1] == "-" and len(w) > 1:
+            name, eq, val = w.lstrip("-").partition("=")
+            low = name.lower()
+            if w[:2] == "--" and any(k in low for k in _PLACE_OPTIONS):
+                return True
+            if w[:2] != "--" and len(name) > 1 and not eq:
+                val = name[1:]  # -p/tmp/x, -pevil: a short option's attached value
+            if val and _names_place(val, cwd, os):
+                return True
+            continue
+        k, eq, rhs = w.partition("=")
+        if _outside(w) or eq and _names_place(rhs, cwd, os):
+            return True  # an operand outside the project; -o cache_dir=src
+    return False
+
+
+def _outside(v):
+    return v[:1] in ("/", "~", "$", "`") or ".." in v or "$" in v
+
+
+def _names_place(v, cwd, os):
+    """An option value that is a path: outside the project, or an existing file."""
+    if _outside(v) or "/" in v:
+        return True
+    return bool(cwd) and os.path.exists(os.path.join(cwd, v))
 
 
 def _lines(text: str) -> int:
