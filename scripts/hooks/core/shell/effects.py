@@ -87,6 +87,8 @@ def expand(raw, p):
             c.flag("program name not static", unknown=True)
         else:
             skip = _judge(c, args, key if key is not None and not resolved else None, p, raw)
+    if args and not c.remote:
+        _publish_verbs(c, args, programs.key(c.program))
     if args and (c.unknown or c.remote) and not c.destructive:
         _destroy_verbs(c, args)
     _redirects(c)
@@ -140,6 +142,8 @@ def _judge(c, args, key, p, raw):
         return None
     if len(args) == 2 and args[1] in _HELP and (args[1][:2] == "--" or k not in _SHORT_HELP_RISKY):
         return None
+    if len(args) == 2 and args[1] == "-v" and _family(k) in _VERSION_V:
+        return None  # npm -v, mvn -v, cargo -v: package and build tools print their version
     return h(c, args[1:], p, raw)
 
 
@@ -175,6 +179,31 @@ def _destroy_verbs(c, args):
             break
     if hit:
         c.flag("%s %s destroys or replaces state" % (c.program, hit), destructive=True)
+
+
+# families whose tools take a lone -v for their version (python -v is verbose: not here)
+_VERSION_V = ("packages", "runners", "services")
+_PUBLISH = frozenset(("publish", "upload", "release", "push", "deploy", "unpublish", "yank"))
+
+
+def _family(k):
+    h = programs.HANDLERS.get(k, "")
+    return h.split(".", 1)[0] if h else ("wrapper" if programs.wrapper(k) else "")
+
+
+def _publish_verbs(c, args, k):
+    """A package, build or runtime tool (known or not) whose verb publishes, uploads,
+    releases or deploys changes a registry: bun publish, hatch publish, flit publish."""
+    if _family(k) not in ("packages", "interpreters", "runners", "wrapper") and not c.unknown:
+        return
+    if "--help" in args:
+        return
+    for w in args[1:4]:
+        if w[:1] == "-" or w == "--":
+            break
+        if w.lower() in _PUBLISH:
+            c.flag("%s %s publishes to a registry or deploys" % (c.program, w), remote=True)
+            return
 
 
 _META_ONLY = frozenset(

@@ -265,6 +265,8 @@ def h_service_cli(c, a, p, raw):
         words = body.split()[:2] if body else []
         words = [w.lower() for w in words]
     if prog in ("docker", "podman", "nerdctl") and words[:1] in (["run"], ["exec"]):
+        if a[1:] == ["--help"]:
+            return set(a)  # docker run --help prints
         c.flag("%s %s runs code in a container" % (prog, words[0]), remote=True)
         every_word(c, a)
         return set(a)
