@@ -246,7 +246,7 @@ def h_curl(c, a, p, raw):
     )
     dirs = vals(found, "--output-dir")
     base = dirs[-1] if dirs else None
-    _curl_effect(c, found, ops)
+    _curl_effect(c, found, ops, a)
     for v in vals(found, "-o", "--output"):
         if v != "-":
             c.writes.append(join(base, v) if base else v)
@@ -350,7 +350,7 @@ _CURL_DATA = (
 _CURL_SCHEMES = ("http://", "https://", "ftp://", "ftps://", "file://")
 
 
-def _curl_effect(c, found, ops):
+def _curl_effect(c, found, ops, a=()):
     """A config file (-K) can hold any option; file:// reads a local file; a method other than
     GET/HEAD, or a body, changes the server; other schemes (gopher, dict, telnet, smtp ...)
     talk to services the hooks cannot judge."""
@@ -368,6 +368,17 @@ def _curl_effect(c, found, ops):
                 remote=True,
             )
     method = (vals(found, "-X", "--request") or [None])[-1]
+    # a header that overrides the method (X-HTTP-Method-Override: DELETE) is the method
+    for h in vals(found, "-H", "--header"):
+        name, _, value = str(h).partition(":")
+        if "method" in name.lower() and value.strip():
+            method = value.strip().upper()
+    # FTP/SFTP quote commands (-Q 'DELE f', RMD, RNFR) change the server
+    if has(found, "-Q", "--quote"):
+        c.flag("curl -Q sends commands that change the server", destructive=True, remote=True)
+    # --variable/--expand-* build a body or URL the hooks cannot see in full
+    if any(str(w).startswith(("--variable", "--expand-")) for w in a):
+        c.flag("curl builds its request from variables", remote=True)
     if has(found, "-I", "--head"):
         method = method or "HEAD"
     data = has(found, *_CURL_DATA) and not has(found, "-G", "--get")
@@ -434,7 +445,7 @@ def h_wget(c, a, p, raw):
     method = (vals(found, "--method") or [None])[-1]
     data = has(found, "--post-data", "--post-file", "--body-data", "--body-file")
     http_method(c, "wget", method, data)
-    if not out:
+    if not out and "--spider" not in a:  # --spider checks the URL, saves nothing
         if has(found, "-r", "--recursive", "-m", "--mirror"):
             c.writes.append(pref or ".")
         else:
