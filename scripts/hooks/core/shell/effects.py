@@ -10,7 +10,7 @@ generic "looks like a path" read rule must skip (patterns, scripts, messages).
 
 from __future__ import annotations
 
-from core.shell import programs, secrets
+from core.shell import outputs, programs, secrets
 from core.shell.builtins import alias_use, env_code
 from core.shell.command import (
     DISKS,
@@ -144,7 +144,10 @@ def _judge(c, args, key, p, raw):
         return None
     if len(args) == 2 and args[1] == "-v" and _family(k) in _VERSION_V:
         return None  # npm -v, mvn -v, cargo -v: package and build tools print their version
-    return h(c, args[1:], p, raw)
+    skip = h(c, args[1:], p, raw)
+    if programs.HANDLERS.get(k) in ("builtins.h_readers", "builtins.h_pager"):
+        outputs.judge(c, c.program, args[1:])
+    return skip
 
 
 # verbs that delete, destroy or replace state, whatever the program (cdk destroy, rails

@@ -9,6 +9,7 @@ from __future__ import annotations
 # module.function: programs (continuation lines start with spaces)
 _TABLE = """
 builtins.h_pager: less more most man
+outputs.h_exiftool: exiftool
 builtins.h_prints: apt-cache top htop pwd date whoami id hostname uname true false test [ [[ : printenv seq sleep
                   yes basename dirname which type hash jobs wait tr expr df free uptime ps
                   pgrep lsof nproc getconf arch groups users who w tty locale tput clear cal

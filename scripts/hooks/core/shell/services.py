@@ -243,6 +243,11 @@ def h_service_cli(c, a, p, raw):
     prog = c.program.lower()
     if prog in ("terraform", "tofu") and a[:1] == ["fmt"] and ("-check" in a or "-diff" in a):
         return set(a)
+    if prog in ("terraform", "tofu"):
+        for i, w in enumerate(a):  # plan -out=FILE, -state-out, -backup: files it writes
+            name, eq, val = w.lstrip("-").partition("=")
+            if w[:1] == "-" and name in ("out", "state-out", "backup"):
+                c.writes.extend([val] if eq else a[i + 1 : i + 2])
     if prog in ("terraform", "tofu") and a[:1] == ["fmt"]:
         c.writes.extend([w for w in a[1:] if w[:1] != "-"] or ["."])
         c.flag("formats code")
