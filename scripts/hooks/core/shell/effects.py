@@ -10,7 +10,7 @@ generic "looks like a path" read rule must skip (patterns, scripts, messages).
 
 from __future__ import annotations
 
-from core.shell import outputs, programs, secrets
+from core.shell import authprint, outputs, programs
 from core.shell.builtins import alias_use, env_code
 from core.shell.command import (
     DISKS,
@@ -131,8 +131,8 @@ def _judge(c, args, key, p, raw):
         return None
     k = key if key is not None else programs.key(c.program)
     h = programs.handler(k)
-    if k in secrets.STORES or c.program in secrets.STORES:
-        secrets.credential_reads(c, k if k in secrets.STORES else c.program, args[1:], p.ctx.home)
+    if k in authprint.STORES or c.program in authprint.STORES:
+        authprint.credential_reads(c, k if k in authprint.STORES else c.program, args[1:], p.ctx.home)
     if h is None:
         if programs.wrapper(k) is not None or path in p.ctx.funcs:
             return None  # a wrapper that runs nothing itself (exec > log, sudo -l); a function
@@ -317,6 +317,8 @@ def _generic_reads(c, a, skip):
             continue
         if x[:2] == "--" and "=" in x:
             x = x.split("=", 1)[1]
+            if skip and x in skip:
+                continue  # --exclude=.env: a pattern the handler named
         if x and pathlike(x) and x not in writes:
             c.reads.append(x)
 

@@ -734,7 +734,7 @@ def h_gh(c, a, p, raw):
         or group in _GH_READ_GROUPS
         or verb in _GH_READ_VERBS
         or group == "auth"
-        and verb in ("status", "token")  # a token print: core.shell.secrets
+        and verb in ("status", "token")  # a token print: core.shell.authprint
     ):
         return skip
     name = "gh %s" % " ".join(words)
