@@ -108,6 +108,7 @@ def _tree_secret(ctx, facts):
     blocked name rules cover (.env, *.pem, credentials), unless the command excludes it
     (--exclude=.env, -g '!.env'). rg, ag and ack skip dotfiles unless told otherwise."""
     dirs: list[str] = []
+    includes: list[str] = []
     hidden = True
     excludes: list[str] = []
     searchers = 0
@@ -115,6 +116,8 @@ def _tree_secret(ctx, facts):
         argv = cmd.argv
         prog = cmd.program
         here = cmd.cwd if isinstance(cmd.cwd, str) and cmd.cwd != "$PWD" else "."
+        if prog in _GREPS + _SEARCHERS and _names_only(argv):
+            continue  # grep -l / -c / -q print names or counts, not contents
         dirs.extend(cmd.tree)
         if prog in _GREPS and _recursive(argv):
             dirs.extend(cmd.reads or [here])
@@ -128,6 +131,7 @@ def _tree_secret(ctx, facts):
             ):
                 hidden = False
         excludes.extend(_excludes(argv))
+        includes.extend(_includes(argv))
     if searchers < len([c for c in facts.analysis.commands if c.reads or c.tree]):
         hidden = True  # another command reads the tree too
     names = [
@@ -140,7 +144,7 @@ def _tree_secret(ctx, facts):
         if root in seen or not os.path.isdir(root):
             continue
         seen.add(root)
-        hit = _scan(root, names, allow, excludes, hidden)
+        hit = _scan(root, names, allow, excludes, hidden, includes)
         if hit:
             return (
                 "[blocked-path] %s holds %s (blocked path rule %r), and this call reads the files "
@@ -171,7 +175,28 @@ def _excludes(argv):
     return [x.lstrip("!") for x in out if x]
 
 
-def _scan(root, names, allow, excludes, hidden):
+def _names_only(argv):
+    for w in argv[1:]:
+        if w in ("--files-with-matches", "--files-without-match", "--count", "--quiet", "--files"):
+            return True
+        if w[:1] == "-" and w[:2] != "--" and any(ch in w for ch in "lLcq"):
+            return True
+    return False
+
+
+def _includes(argv):
+    """Name filters that narrow what is read: --include=*.py, rg -g '*.py', find -name."""
+    out = []
+    for i, w in enumerate(argv):
+        nxt = argv[i + 1] if i + 1 < len(argv) else ""
+        if w in ("--include", "-name", "-iname", "-g", "--glob", "--iglob") and nxt[:1] != "!":
+            out.append(nxt)
+        elif w.startswith(("--include=", "--glob=", "--iglob=")) and "=!" not in w:
+            out.append(w.split("=", 1)[1])
+    return [x for x in out if x]
+
+
+def _scan(root, names, allow, excludes, hidden, includes=()):
     """(path, rule, name) of the first file or directory under root a blocked name rule
     covers, looking at TREE_SCAN entries at most."""
     from core.globs import fnmatchcase
@@ -191,7 +216,9 @@ def _scan(root, names, allow, excludes, hidden):
                 continue
             rule = next((p for p in names if fnmatchcase(n, p)), None)
             if rule and not any(fnmatchcase(n, a) for a in allow):
-                if not any(fnmatchcase(n, x) for x in excludes):
+                excluded = any(fnmatchcase(n, x) for x in excludes)
+                narrowed = includes and not any(fnmatchcase(n, x) for x in includes)
+                if not excluded and not narrowed:
                     return e.path, rule, n
                 continue
             try:
