@@ -312,3 +312,40 @@ def test_safemode_allow_does_not_admit_riders(allow_lab, cmd):
 def test_safemode_allow_still_matches(allow_lab, cmd):
     got = _answer(allow_lab.pre("Bash", {"command": cmd}))
     assert got == "allow", "false positive: %r -> %r" % (cmd, got)
+
+
+# one row per rule through the real sanetools.py process (stdin JSON in, exit code and output)
+PROCESS_ROWS = [
+    ("gh repo delete x/y --yes", "normal", "ask [destructive]"),  # B1
+    ("gh auth token", "normal", "[blocked-path]"),  # B1 / C4
+    ("rails db:drop", "normal", "ask [destructive]"),  # B2
+    ('psql -c "/**/DROP TABLE t"', "normal", "ask [destructive]"),  # B2 (comments)
+    ("hatch publish", "safe", "[safemode]"),  # B3
+    ("curl -H 'X-HTTP-Method-Override: DELETE' http://x", "safe", "[safemode]"),  # B4
+    ('psql -c "select lo_unlink(1)"', "safe", "[safemode]"),  # B5
+    ("xmllint -o .claude/settings.json src/x.xml", "normal", "[self-protection]"),  # A6
+    ("jq -n --rawfile x .env '$x'", "normal", "[blocked-path]"),  # C3
+    ("kubectl config view --raw", "normal", "[blocked-path]"),  # C4
+    ("cat ~/.claude/.credentials.json", "normal", "[blocked-path]"),  # C5
+    ("grep -r SECRET .", "normal", "[blocked-path]"),  # C6
+    ("npm -v", "safe", "allow"),  # false positives
+    ("kubectl apply -f k8s/dev.yaml --dry-run=client", "safe", "allow"),
+]
+
+
+@pytest.fixture(scope="module")
+def process_labs(tmp_path_factory):
+    return {
+        m: _lab(str(tmp_path_factory.mktemp("fixc-proc-" + m)), m, process=True)
+        for m in ("normal", "safe")
+    }
+
+
+@pytest.mark.parametrize("cmd,mode,code", PROCESS_ROWS, ids=[r[0][:40] for r in PROCESS_ROWS])
+def test_rule_through_the_real_script(process_labs, cmd, mode, code):
+    proj = process_labs[mode]
+    proj.prompt("rb-")
+    r = proj.pre("Bash", {"command": cmd})
+    got = _answer(r)
+    assert got.startswith(code), "%r [%s] -> %r" % (cmd, mode, got)
+    assert r.code in (0, 2) and "Traceback" not in (r.stderr or ""), r.stderr
