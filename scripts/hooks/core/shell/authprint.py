@@ -37,6 +37,7 @@ STORES = {
     "bw": ".config/Bitwarden CLI",
     "pass": ".password-store",
     "printenv": "/proc/self/environ",
+    "ps": "/proc/self/environ",
 }
 # words that name a secret thing
 _SECRET = (
@@ -91,6 +92,9 @@ def prints_secret(prog: str, a: list[str]) -> bool:
         # the hooks' own SANE_* names are self-protection's (a clearer answer)
         names = [x.upper() for x in a if x[:1] != "-" and not x.startswith("SANE_")]
         return any(s in x for x in names for s in _SECRET_NAMES)
+    if prog == "ps":
+        # BSD-style `ps e`, `ps eww`, `ps auxe` print every process's environment
+        return bool(a) and a[0].isalpha() and "e" in a[0]
     if prog in ("gpg", "gpg2"):
         return any(x.startswith(("--export-secret", "--export-ssh-key")) for x in low)
     words = _words(a)

@@ -132,7 +132,9 @@ def _judge(c, args, key, p, raw):
     k = key if key is not None else programs.key(c.program)
     h = programs.handler(k)
     if k in authprint.STORES or c.program in authprint.STORES:
-        authprint.credential_reads(c, k if k in authprint.STORES else c.program, args[1:], p.ctx.home)
+        authprint.credential_reads(
+            c, k if k in authprint.STORES else c.program, args[1:], p.ctx.home
+        )
     if h is None:
         if programs.wrapper(k) is not None or path in p.ctx.funcs:
             return None  # a wrapper that runs nothing itself (exec > log, sudo -l); a function
@@ -300,6 +302,11 @@ def _option_files(a):
             k = v.find(scheme)
             if k >= 0:
                 out.append(v[k + len(scheme) :])
+        for call in ('load("', 'load_str("', "load_str('", "load('", 'import "', 'include "'):
+            k = v.find(call)
+            if k >= 0:  # jq/yq code that reads a file: load(".env"), import "x" as y
+                q = call[-1]
+                out.append(v[k + len(call) :].split(q, 1)[0])
         if v[:1] == "@" and len(v) > 1:
             out.append(v[1:])
         elif "=@" in v:
