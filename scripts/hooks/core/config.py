@@ -53,6 +53,8 @@ DEFAULTS = {
             "~/.local/share/keyrings",
             "~/.claude/.credentials.json",
             "~/.config/op",
+            "~/.config/doctl",
+            "~/.fly",
             "~/.netrc",
             "~/.bash_history",
             "~/.zsh_history",

@@ -156,6 +156,9 @@ def _judge(c, args, key, p, raw):
 # db:drop, gsutil rm, heroku apps:destroy, manage.py flush, prisma migrate reset)
 _DESTROY_VERBS = DESTROYS | frozenset(("flush", "nuke", "teardown", "clear", "clobber"))
 _DESTROY_PREFIX = ("drop", "purge", "wipe", "destroy", "delete", "remove", "nuke", "erase")
+_DESTROY_OPTION_PARTS = frozenset(
+    ("delete", "purge", "prune", "wipe", "drop", "destroy", "reset", "truncate")
+)
 _DESTROY_OPTIONS = ("--delete", "--purge", "--prune", "--wipe", "--drop", "--remove", "--destroy")
 
 
@@ -179,7 +182,13 @@ def _destroy_verbs(c, args):
                 break
     for w in args[1:] if not hit else ():
         o = w.split("=", 1)[0].lower()
-        if o.startswith(_DESTROY_OPTIONS) or o == "--force" and c.remote:
+        parts = o[2:].split("-") if o[:2] == "--" and o[2:5] not in ("no-", "dry") else []
+        if (
+            o.startswith(_DESTROY_OPTIONS)
+            or o == "--force"
+            and c.remote
+            or any(x in _DESTROY_OPTION_PARTS for x in parts)
+        ):
             hit = o
             break
     if hit:

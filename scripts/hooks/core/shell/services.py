@@ -371,6 +371,16 @@ def _strip_comments(sql):
             quote = ch
             out.append(ch)
             i += 1
+        elif sql.startswith(("/*!", "/*+", "/*M!"), i):
+            # MySQL runs the text of /*! ... */ (versioned code) and hints: keep it
+            j = i + 3
+            while j < n and (sql[j].isdigit() or sql[j] == "!"):
+                j += 1
+            out.append(" ")
+            i = j
+        elif sql.startswith("*/", i):
+            out.append(" ")
+            i += 2
         elif sql.startswith("/*", i):
             j = sql.find("*/", i + 2)
             i = n if j < 0 else j + 2
