@@ -51,7 +51,19 @@ _SECRET = (
     "kubeconfig",
 )
 # words that show it
-_SHOW = ("get", "print", "show", "view", "read", "export", "access", "fill", "reveal", "cat")
+_SHOW = (
+    "get",
+    "print",
+    "show",
+    "view",
+    "read",
+    "export",
+    "access",
+    "fill",
+    "reveal",
+    "cat",
+    "download",
+)
 # options that make a read print raw secrets
 _RAW = ("--raw", "--flatten")
 _DECRYPT = ("--with-decryption", "--reveal", "--decrypt")
@@ -107,7 +119,7 @@ def prints_secret(prog: str, a: list[str]) -> bool:
     if prog == "gh" and words[:2] == ["auth", "status"]:
         return any(x in ("-t", "--show-token") or x.startswith("--show-t") for x in low)
     if prog == "git":
-        return words[:1] == ["credential"] or words[:1] == ["credential-cache"]
+        return bool(words) and words[0].startswith("credential")
     if prog in ("npm", "pnpm", "yarn") and words[:2] in (["config", "get"], ["config", "list"]):
         return any(("auth" in x or "token" in x) for x in low[2:]) or "--json" in low
     if prog == "aws" and words[:2] == ["configure", "get"]:
@@ -130,8 +142,10 @@ def prints_secret(prog: str, a: list[str]) -> bool:
     # list/describe of secrets names them without values; a show/get/print verb prints them
     if show:
         return True
-    # a verb that is itself the secret (`gh auth token`, `heroku auth:token`)
-    return len(parts) >= 2 and parts[-1] in ("token", "password") and parts[0] != "list"
+    # a verb that is itself the secret (`gh auth token`, `heroku auth:token`, `join-token`)
+    if any(x in ("list", "ls") for x in parts):
+        return False  # npm token list: ids, not values
+    return any(_parts([w])[-1:] in (["token"], ["password"]) for w in words[:3] if _parts([w]))
 
 
 def credential_reads(c, prog: str, a: list[str], home: str) -> None:

@@ -27,7 +27,7 @@ from core.shell.command import (
     vague,
 )
 from core.shell.lexer import DYNAMIC
-from core.shell.services import DESTROYS
+from core.shell.services import DESTROYS, sql_effect
 
 __all__ = ["Command", "expand", "prog_name"]
 
@@ -156,6 +156,7 @@ def _judge(c, args, key, p, raw):
 # db:drop, gsutil rm, heroku apps:destroy, manage.py flush, prisma migrate reset)
 _DESTROY_VERBS = DESTROYS | frozenset(("flush", "nuke", "teardown", "clear", "clobber"))
 _DESTROY_PREFIX = ("drop", "purge", "wipe", "destroy", "delete", "remove", "nuke", "erase")
+_SQL_HEADS = frozenset(("drop", "truncate", "delete", "alter", "with", "do", "execute"))
 _DESTROY_OPTION_PARTS = frozenset(
     ("delete", "purge", "prune", "wipe", "drop", "destroy", "reset", "truncate")
 )
@@ -171,11 +172,15 @@ def _destroy_verbs(c, args):
     hit = ""
     if c.unknown and not c.remote and name.startswith(_DESTROY_PREFIX):
         hit = name
-    for w in args[1:5]:
-        if hit or w[:1] == "-" or w == "--":
-            break
-        if "/" in w or "." in w or "=" in w or vague(w):
-            continue  # a script, a file, an assignment: not a verb
+    for w in args[1:6]:
+        if hit or w == "--" or w[:1] == "-" and c.runner:
+            break  # a runner's options select tests (pytest -k delete): not verbs
+        if " " in w and w.split()[0].lower() in _SQL_HEADS:
+            if sql_effect(w) == "destroy":  # clickhouse-client -q 'DROP TABLE t'
+                hit = w.split()[0]
+            continue
+        if w[:1] == "-" or "/" in w or "." in w or "=" in w or " " in w or vague(w):
+            continue  # an option, a script, a file, an assignment, code: not a verb
         for part in w.lower().replace(":", "-").split("-"):
             if part in _DESTROY_VERBS:
                 hit = w
