@@ -207,6 +207,8 @@ ALLOWED = [
     ("printenv PATH", "safe"),
     ("ps aux", "safe"),
     ("go doc fmt", "safe"),
+    ("aws logs tail /aws/lambda/x", "safe"),
+    ("traceroute example.com", "safe"),
     ("gh search repos foo", "safe"),
     ("gh release list", "safe"),
     ("gh run watch 12", "safe"),

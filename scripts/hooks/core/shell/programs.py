@@ -15,7 +15,7 @@ builtins.h_prints: apt-cache top htop pwd date whoami id hostname uname true fal
                   pgrep lsof nproc getconf arch groups users who w tty locale tput clear cal
                   factor numfmt logname dirs shopt let help command_not_found_handle times
                   ulimit umask getopts bg fg disown enable caller compgen complete compopt
-                  whereis locate plocate mlocate lsb_release
+                  whereis locate plocate mlocate lsb_release traceroute tracepath
                   true env printf lscpu lsblk lsusb lspci lsmod ping dig nslookup host whois
                   tldr pstree vmstat iostat mpstat sw_vers ifconfig netstat ss uname sysctl
                   locale localectl timedatectl hostnamectl ioreg system_profiler nvidia-smi

@@ -149,7 +149,19 @@ _BARE_READS = frozenset(
 )
 _READS = {k: frozenset(v[1].split()) for k, v in PROFILES.items()}
 _VALUED = {k: frozenset(v[0].split()) for k, v in PROFILES.items()}
-_CLOUD_READ_PREFIX = ("describe", "list", "get", "show", "ls", "head", "wait", "lookup", "view")
+_CLOUD_READ_PREFIX = (
+    "describe",
+    "list",
+    "get",
+    "show",
+    "ls",
+    "head",
+    "wait",
+    "lookup",
+    "view",
+    "tail",
+    "filter",
+)
 
 
 def _verbs(prog, a):
