@@ -169,7 +169,7 @@ system.h_power: shutdown reboot halt poweroff
 system.h_init: init telinit
 system.h_crontab: crontab
 git.h_git: git
-services.h_gh: gh
+gh.h_gh: gh
 packages.h_pip: pip pipx
 packages.h_pkg_node: npm pnpm yarn
 packages.h_pkg_generic: uv poetry pipenv pdm cargo go gem bundle composer conda mamba
