@@ -78,33 +78,47 @@ def C(cmd, w=(), r=(), nr=(), u=False, d=False, p=None, m=(), nm=(), hint=None, 
 H = HOME
 
 # --- roz normalisation table (seed 000) --------------------------------------------------
-C("GH_TOKEN=x gh issue close 123", p=["gh"], m=["gh issue close*"], why="env prefix stripped")
-C("env VAR=x gh issue close", p=["gh"], m=["gh issue close*"], why="env command stripped")
+C(
+    "GH_TOKEN=x gh issue close 123",
+    p=["gh"],
+    rc=True,
+    m=["gh issue close*"],
+    why="env prefix stripped",
+)
+C("env VAR=x gh issue close", p=["gh"], rc=True, m=["gh issue close*"], why="env command stripped")
 C(
     'echo "y" | gh issue close 123',
     p=["echo", "gh"],
+    rc=True,
     m=["gh issue close*"],
     why="rightmost command of a pipeline",
 )
 C(
     'bash -c "gh issue close 123"',
     p=["bash", "gh"],
+    rc=True,
     m=["gh issue close*"],
     why="nested shell command",
 )
-C("GH_TOKEN=x gh issue close 1 | cat", p=["gh", "cat"], m=["gh issue close*"])
-C("true || gh issue close 1", p=["true", "gh"], m=["gh issue close*"])
-C("sudo gh issue close 1", p=["gh"], m=["gh issue close*", "sudo gh*"])
+C("GH_TOKEN=x gh issue close 1 | cat", p=["gh", "cat"], rc=True, m=["gh issue close*"])
+C("true || gh issue close 1", p=["true", "gh"], rc=True, m=["gh issue close*"])
+C("sudo gh issue close 1", p=["gh"], rc=True, m=["gh issue close*", "sudo gh*"])
 C("gh issue list", p=["gh"], nm=["gh issue close*"])
-C("sh -c 'cd /tmp && gh issue close 9'", p=["sh", "cd", "gh"], r=["/tmp"], m=["gh issue close*"])
-C("env -i PATH=/bin GH_TOKEN=1 gh issue close 2", p=["gh"], m=["gh issue close*"])
-C('eval "gh issue close 3"', p=["eval", "gh"], m=["gh issue close*"])
-C("x=$(gh issue close 4)", p=["gh"], m=["gh issue close*"], why="inside a substitution")
-C("echo `gh issue close 5`", p=["gh", "echo"], m=["gh issue close*"])
-C("/usr/bin/gh issue close 6", p=["gh"], m=["gh issue close*", "/usr/bin/gh issue*"])
-C("nohup gh issue close 7 &", p=["gh"], m=["gh issue close*"])
-C("timeout 30 gh issue close 8", p=["gh"], m=["gh issue close*"])
-C("gh  issue   close 10", p=["gh"], m=["gh issue close*", "gh issue close 10"])
+C(
+    "sh -c 'cd /tmp && gh issue close 9'",
+    p=["sh", "cd", "gh"],
+    r=["/tmp"],
+    rc=True,
+    m=["gh issue close*"],
+)
+C("env -i PATH=/bin GH_TOKEN=1 gh issue close 2", p=["gh"], rc=True, m=["gh issue close*"])
+C('eval "gh issue close 3"', p=["eval", "gh"], rc=True, m=["gh issue close*"])
+C("x=$(gh issue close 4)", p=["gh"], rc=True, m=["gh issue close*"], why="inside a substitution")
+C("echo `gh issue close 5`", p=["gh", "echo"], rc=True, m=["gh issue close*"])
+C("/usr/bin/gh issue close 6", p=["gh"], rc=True, m=["gh issue close*", "/usr/bin/gh issue*"])
+C("nohup gh issue close 7 &", p=["gh"], rc=True, m=["gh issue close*"])
+C("timeout 30 gh issue close 8", p=["gh"], rc=True, m=["gh issue close*"])
+C("gh  issue   close 10", p=["gh"], rc=True, m=["gh issue close*", "gh issue close 10"])
 C(
     "echo gh issue close 1",
     p=["echo"],
@@ -112,11 +126,11 @@ C(
     why="the words are an argument, not a command",
 )
 C('grep -r "gh issue close" .', p=["grep"], r=["."], nm=["gh issue close*"])
-C("if true; then gh issue close 11; fi", p=["true", "gh"], m=["gh issue close*"])
-C("for i in 1 2; do gh issue close $i; done", p=["gh"], m=["gh issue close*"])
-C("(gh issue close 12)", p=["gh"], m=["gh issue close*"])
-C("{ gh issue close 13; }", p=["gh"], m=["gh issue close*"])
-C("xargs gh issue close < ids.txt", p=["gh"], r=["ids.txt"], m=["gh issue close*"])
+C("if true; then gh issue close 11; fi", p=["true", "gh"], rc=True, m=["gh issue close*"])
+C("for i in 1 2; do gh issue close $i; done", p=["gh"], rc=True, m=["gh issue close*"])
+C("(gh issue close 12)", p=["gh"], rc=True, m=["gh issue close*"])
+C("{ gh issue close 13; }", p=["gh"], rc=True, m=["gh issue close*"])
+C("xargs gh issue close < ids.txt", p=["gh"], r=["ids.txt"], rc=True, m=["gh issue close*"])
 
 # --- lists, pipelines, groups, substitutions ---------------------------------------------
 C("ls; rm a.txt", w=["a.txt"], p=["ls", "rm"])
@@ -657,6 +671,7 @@ C(
 C(
     'gh pr create --title "T" --body "$(cat <<\'EOF\'\n## Summary\n- parses `bash -c` and $(..)\nEOF\n)"',
     p=["cat", "gh"],
+    rc=True,
 )
 C(
     "cd /w && git add -A && git commit -q -m \"$(cat <<'EOF'\nmsg 'q' \\\"d\\\" (p)\nEOF\n)\" && git log | head",
@@ -1061,7 +1076,7 @@ C("pytest -x tests/ 2>&1 | tail -20", r=["tests/"], p=["pytest", "tail"], u=True
 C("npm test -- --watch=false", p=["npm"], u=True)
 C("python -m pytest", p=["python"], u=True)
 C('git commit -m "remove rm -rf usage > 3 places; sed -i too"', w=[".git"], p=["git"])
-C('gh pr create --title "x > y" --body "use tee"', p=["gh"])
+C('gh pr create --title "x > y" --body "use tee"', p=["gh"], rc=True)
 C('echo "$(date) > done"', p=["date", "echo"])
 C('printf "%s\\n" a b > /dev/null', p=["printf"])
 C('grep -c ">" file.html', r=["file.html"], p=["grep"])

@@ -27,7 +27,15 @@ C("cmake -E copy a.txt b.txt", w=["b.txt"], r=["a.txt"], p=["cmake", "cp"], s=SM
 C("cmake -E echo hi", p=["cmake", "echo"], s="allow")
 C("cmake -E frobnicate x", u=True, p=["cmake"], s=SM)
 C("nice -n 5 ionice -c3 timeout 10 rm a.txt", w=["a.txt"], p=["rm"], s=SM)
-C("frobwrap rm a.txt", u=True, p=["frobwrap"], s=SM, n="allow", why="unknown wrapper: unknown")
+C(
+    "frobwrap rm a.txt",
+    u=True,
+    d=True,
+    p=["frobwrap"],
+    s=SM,
+    n="ask",
+    why="unknown program whose verb deletes: the [destructive] ask",
+)
 
 # --- unknown programs: code the hooks cannot see; every word is checked -------------------
 C("frobnicate", u=True, p=["frobnicate"], s=SM, n="allow")
@@ -148,7 +156,7 @@ C("sqlite3 :memory: 'select 1'", p=["sqlite3"], s="allow")
 C("redis-cli get k", p=["redis-cli"], s="allow")
 C("redis-cli -h cache FLUSHALL", d=True, rc=True, p=["redis-cli"], s=SM, n="ask")
 C("redis-cli set k v", rc=True, p=["redis-cli"], s=SM)
-C("mongosh --eval 'db.dropDatabase()'", u=True, rc=True, p=["mongosh"], s=SM)
+C("mongosh --eval 'db.dropDatabase()'", u=True, d=True, rc=True, p=["mongosh"], s=SM, n="ask")
 C("curl https://api.example.com/x", p=["curl"], s="allow", n="allow")
 C("curl -I https://example.com", p=["curl"], s="allow")
 C("curl -X DELETE https://api.example.com/x", d=True, rc=True, p=["curl"], s=SM, n="ask")

@@ -94,7 +94,7 @@ ROWS = [
     ("cmake -E copy src/app.py README.md", "safe", "[safemode]"),
     ("setsid env -u CLAUDECODE python3 scripts/hooks/sane.py reset", "normal", "[person-only]"),
     ("cat $PWD/.env", "normal", "[blocked-path]"),
-    ("vault kv get secret/x", "safe", "[safemode]"),
+    ("vault kv get secret/x", "safe", "[blocked-path]"),
     ("ghc -e 'System.Directory.removeFile \"README.md\"'", "safe", "[safemode]"),
     ("git cat-file blob HEAD:.env", "normal", "[blocked-path]"),
     ("docker image prune -a", "safe", "[safemode]"),

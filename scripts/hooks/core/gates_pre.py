@@ -90,6 +90,142 @@ def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
                 "files under it. Search or copy a narrower directory that does not hold "
                 "secrets." % (raw, hit[0], hit[1])
             )
+    if facts.kind == "shell" and facts.analysis is not None:
+        return _tree_secret(ctx, facts)
+    return None
+
+
+_GREPS = ("grep", "egrep", "fgrep", "zgrep")
+_SEARCHERS = ("rg", "ag", "ack", "pt")
+_ARCHIVERS = ("tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz")
+_SKIP_DIRS = frozenset((".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"))
+TREE_SCAN = 3000  # directory entries looked at for secrets a recursive read would print
+
+
+def _tree_secret(ctx, facts):
+    """A recursive content reader (grep -r, rg --hidden, tar/zip/cp -r of a tree) prints or
+    copies every file under the directories it reads: refuse it when one holds a file the
+    blocked name rules cover (.env, *.pem, credentials), unless the command excludes it
+    (--exclude=.env, -g '!.env'). rg, ag and ack skip dotfiles unless told otherwise."""
+    dirs: list[str] = []
+    includes: list[str] = []
+    hidden = True
+    excludes: list[str] = []
+    searchers = 0
+    for cmd in facts.analysis.commands:
+        argv = cmd.argv
+        prog = cmd.program
+        here = cmd.cwd if isinstance(cmd.cwd, str) and cmd.cwd != "$PWD" else "."
+        if prog in _GREPS + _SEARCHERS and _names_only(argv):
+            continue  # grep -l / -c / -q print names or counts, not contents
+        dirs.extend(cmd.tree)
+        if prog in _GREPS and _recursive(argv):
+            dirs.extend(cmd.reads or [here])
+        if prog in _ARCHIVERS and cmd.writes:
+            dirs.extend(cmd.reads)  # tar -czf x.tgz ., zip -r x.zip .: every file is copied
+        if prog in _SEARCHERS:
+            searchers += 1
+            dirs.extend(cmd.reads or [here])
+            if not any(
+                w in ("--hidden", "-.", "-uu", "-uuu", "-u", "--unrestricted") for w in argv
+            ):
+                hidden = False
+        excludes.extend(_excludes(argv))
+        includes.extend(_includes(argv))
+    if searchers < len([c for c in facts.analysis.commands if c.reads or c.tree]):
+        hidden = True  # another command reads the tree too
+    names = [
+        p for p in ctx.cfg.list("paths.blocked") if isinstance(p, str) and p and p[:1] not in "~/"
+    ]
+    allow = ctx.cfg.list("paths.blocked_allow")
+    seen = set()
+    for raw in dirs:
+        root = paths.normalise(raw, ctx.cwd, ctx.home)
+        if root in seen or not os.path.isdir(root):
+            continue
+        seen.add(root)
+        hit = _scan(root, names, allow, excludes, hidden, includes)
+        if hit:
+            return (
+                "[blocked-path] %s holds %s (blocked path rule %r), and this call reads the files "
+                "under it. Exclude it (e.g. --exclude=%s, rg -g '!%s') or search a "
+                "narrower directory." % (raw, hit[0], hit[1], hit[2], hit[2])
+            )
+    return None
+
+
+def _recursive(argv):
+    for w in argv[1:]:
+        if w in ("--recursive", "--dereference-recursive", "--directories=recurse"):
+            return True
+        if w[:1] == "-" and w[:2] != "--" and ("r" in w or "R" in w):
+            return True
+    return False
+
+
+def _excludes(argv):
+    out = []
+    for i, w in enumerate(argv):
+        nxt = argv[i + 1] if i + 1 < len(argv) else ""
+        for opt in ("--exclude", "--exclude-dir", "--glob", "--iglob", "-g", "--ignore"):
+            if w == opt:
+                out.append(nxt)
+            elif w.startswith(opt + "="):
+                out.append(w.split("=", 1)[1])
+    return [x.lstrip("!") for x in out if x]
+
+
+def _names_only(argv):
+    for w in argv[1:]:
+        if w in ("--files-with-matches", "--files-without-match", "--count", "--quiet", "--files"):
+            return True
+        if w[:1] == "-" and w[:2] != "--" and any(ch in w for ch in "lLcq"):
+            return True
+    return False
+
+
+def _includes(argv):
+    """Name filters that narrow what is read: --include=*.py, rg -g '*.py', find -name."""
+    out = []
+    for i, w in enumerate(argv):
+        nxt = argv[i + 1] if i + 1 < len(argv) else ""
+        if w in ("--include", "-name", "-iname", "-g", "--glob", "--iglob") and nxt[:1] != "!":
+            out.append(nxt)
+        elif w.startswith(("--include=", "--glob=", "--iglob=")) and "=!" not in w:
+            out.append(w.split("=", 1)[1])
+    return [x for x in out if x]
+
+
+def _scan(root, names, allow, excludes, hidden, includes=()):
+    """(path, rule, name) of the first file or directory under root a blocked name rule
+    covers, looking at TREE_SCAN entries at most."""
+    from core.globs import fnmatchcase
+
+    stack = [root]
+    budget = TREE_SCAN
+    while stack and budget > 0:
+        d = stack.pop()
+        try:
+            entries = list(os.scandir(d))
+        except OSError:
+            continue
+        for e in entries:
+            budget -= 1
+            n = e.name
+            if not hidden and n[:1] == ".":
+                continue
+            rule = next((p for p in names if fnmatchcase(n, p)), None)
+            if rule and not any(fnmatchcase(n, a) for a in allow):
+                excluded = any(fnmatchcase(n, x) for x in excludes)
+                narrowed = includes and not any(fnmatchcase(n, x) for x in includes)
+                if not excluded and not narrowed:
+                    return e.path, rule, n
+                continue
+            try:
+                if e.is_dir(follow_symlinks=False) and n not in _SKIP_DIRS:
+                    stack.append(e.path)
+            except OSError:
+                pass
     return None
 
 
@@ -363,7 +499,7 @@ def _safemode_shell(ctx, facts):
     targets = facts.outside_temp_writes(ctx.project, ctx.cfg)
     if allow and a is not None and not (a.unknown and not any(c.unknown for c in cmds)):
         # every command that changes something must match a pattern; its own writes still count
-        if all(_allowed(c, allow) for c in facts.changers) and facts.changers:
+        if all(_allowed(c, allow, ctx.cwd) for c in facts.changers) and facts.changers:
             if not targets:
                 return None
     if targets and not facts.changers:
@@ -411,17 +547,97 @@ def _allow_patterns(ctx):
     return out
 
 
-def _allowed(cmd, allow):
+def _allowed(cmd, allow, cwd=None):
     """A command matches a safemode.allow pattern the way review.gates match Bash commands:
-    its normalised text (wrappers stripped), or its words as written."""
+    its normalised text (wrappers stripped), or its words as written. A match covers the
+    words the person wrote, not what rides along: environment assignments (PYTHONPATH=,
+    LD_PRELOAD=, PYTEST_ADDOPTS=) match only when the pattern spells them; the words a `*`
+    admits must not name code or places (see _rides_along); a command fed data on stdin
+    (a debugger prompt, a REPL) never matches."""
     from core.globs import fnmatchcase
 
+    if cmd.stdin_is_data:
+        return False
     texts = [cmd.text]
     if cmd.argv and cmd.argv[0] != cmd.program:
         texts.append(" ".join(cmd.argv))
     if cmd.wrappers:
         texts.append(" ".join(cmd.wrappers + cmd.argv))
-    return any(fnmatchcase(t, pat) for pat in allow for t in texts if t)
+    if cmd.env:
+        assigns = " ".join("%s=%s" % (k, v) for k, v in cmd.env.items())
+        texts = [assigns + " " + t for t in texts if t]
+    for pat in allow:
+        for t in texts:
+            if t and fnmatchcase(t, pat) and not _rides_along(cmd, pat, cwd):
+                return True
+    return False
+
+
+# option names that point a runner at code, config or a place it writes or empties
+_PLACE_OPTIONS = (
+    "dir",
+    "temp",
+    "tmp",
+    "path",
+    "file",
+    "out",
+    "root",
+    "conf",
+    "plugin",
+    "prefix",
+    "cache",
+    "load",
+    "import",
+    "require",
+    "init",
+    "module",
+    "exec",
+    "eval",
+    "command",
+    "shell",
+    "preload",
+    "site",
+    "rc",
+)
+
+
+def _rides_along(cmd, pat, cwd):
+    """Do the words a pattern's wildcard admits name code or places? A word the pattern
+    does not spell is refused when it is an option named for a place or for code
+    (--basetemp, --rootdir, -p/--plugin?, --confcutdir, --import-mode, -o ...=path), a
+    value with a path outside the project (/tmp/x, ~/x, ../x, $VAR), or an option value
+    that names an existing file or directory (--basetemp=src)."""
+    import os
+
+    spelled = set(pat.replace("*", " ").replace("?", " ").split())
+    for w in cmd.argv[1:]:
+        if w in spelled:
+            continue
+        if w[:1] == "-" and len(w) > 1:
+            name, eq, val = w.lstrip("-").partition("=")
+            low = name.lower()
+            if w[:2] == "--" and any(k in low for k in _PLACE_OPTIONS):
+                return True
+            if w[:2] != "--" and len(name) > 1 and not eq:
+                val = name[1:]  # -p/tmp/x, -pevil: a short option's attached value
+            if val and _names_place(val, cwd, os):
+                return True
+            continue
+        k, eq, rhs = w.partition("=")
+        if _outside(w) or eq and _names_place(rhs, cwd, os):
+            return True  # an operand outside the project; -o cache_dir=src
+    return False
+
+
+def _outside(v):
+    return v[:1] in ("/", "~", "$", "`") or ".." in v or "$" in v
+
+
+def _names_place(v, cwd, os):
+    """An option value that is a path: outside the project, or an existing file."""
+    if _outside(v) or "/" in v:
+        return True
+    return bool(cwd) and os.path.exists(os.path.join(cwd, v))
 
 
 def _lines(text: str) -> int:

@@ -10,7 +10,7 @@ generic "looks like a path" read rule must skip (patterns, scripts, messages).
 
 from __future__ import annotations
 
-from core.shell import programs
+from core.shell import authprint, outputs, programs
 from core.shell.builtins import alias_use, env_code
 from core.shell.command import (
     DISKS,
@@ -27,6 +27,7 @@ from core.shell.command import (
     vague,
 )
 from core.shell.lexer import DYNAMIC
+from core.shell.services import DESTROYS, sql_effect
 
 __all__ = ["Command", "expand", "prog_name"]
 
@@ -86,6 +87,10 @@ def expand(raw, p):
             c.flag("program name not static", unknown=True)
         else:
             skip = _judge(c, args, key if key is not None and not resolved else None, p, raw)
+    if args and not c.remote:
+        _publish_verbs(c, args, programs.key(c.program))
+    if args and (c.unknown or c.remote) and not c.destructive:
+        _destroy_verbs(c, args)
     _redirects(c)
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
     _settle(c, cwd, links)
@@ -126,6 +131,10 @@ def _judge(c, args, key, p, raw):
         return None
     k = key if key is not None else programs.key(c.program)
     h = programs.handler(k)
+    if k in authprint.STORES or c.program in authprint.STORES:
+        authprint.credential_reads(
+            c, k if k in authprint.STORES else c.program, args[1:], p.ctx.home
+        )
     if h is None:
         if programs.wrapper(k) is not None or path in p.ctx.funcs:
             return None  # a wrapper that runs nothing itself (exec > log, sudo -l); a function
@@ -135,7 +144,85 @@ def _judge(c, args, key, p, raw):
         return None
     if len(args) == 2 and args[1] in _HELP and (args[1][:2] == "--" or k not in _SHORT_HELP_RISKY):
         return None
-    return h(c, args[1:], p, raw)
+    if len(args) == 2 and args[1] == "-v" and _family(k) in _VERSION_V:
+        return None  # npm -v, mvn -v, cargo -v: package and build tools print their version
+    skip = h(c, args[1:], p, raw)
+    if programs.HANDLERS.get(k) in ("builtins.h_readers", "builtins.h_pager"):
+        outputs.judge(c, c.program, args[1:])
+    return skip
+
+
+# verbs that delete, destroy or replace state, whatever the program (cdk destroy, rails
+# db:drop, gsutil rm, heroku apps:destroy, manage.py flush, prisma migrate reset)
+_DESTROY_VERBS = DESTROYS | frozenset(("flush", "nuke", "teardown", "clear", "clobber"))
+_DESTROY_PREFIX = ("drop", "purge", "wipe", "destroy", "delete", "remove", "nuke", "erase")
+_SQL_HEADS = frozenset(("drop", "truncate", "delete", "alter", "with", "do", "execute"))
+_DESTROY_OPTION_PARTS = frozenset(
+    ("delete", "purge", "prune", "wipe", "drop", "destroy", "reset", "truncate")
+)
+_DESTROY_OPTIONS = ("--delete", "--purge", "--prune", "--wipe", "--drop", "--remove", "--destroy")
+
+
+def _destroy_verbs(c, args):
+    """A command that runs code the hooks cannot see, or changes a remote, is destructive
+    when a word of its verb path (the leading words before the first option, split on - and
+    :), its program name (dropdb) or a long option (--delete, --prune-*) names a delete,
+    destroy, drop, purge, reset or replace. --force is one for a remote change."""
+    name = c.program.lower()
+    hit = ""
+    if c.unknown and not c.remote and name.startswith(_DESTROY_PREFIX):
+        hit = name
+    for w in args[1:6]:
+        if hit or w == "--" or w[:1] == "-" and c.runner:
+            break  # a runner's options select tests (pytest -k delete): not verbs
+        if " " in w and w.split()[0].lower() in _SQL_HEADS:
+            if sql_effect(w) == "destroy":  # clickhouse-client -q 'DROP TABLE t'
+                hit = w.split()[0]
+            continue
+        if w[:1] == "-" or "/" in w or "." in w or "=" in w or " " in w or vague(w):
+            continue  # an option, a script, a file, an assignment, code: not a verb
+        for part in w.lower().replace(":", "-").split("-"):
+            if part in _DESTROY_VERBS:
+                hit = w
+                break
+    for w in args[1:] if not hit else ():
+        o = w.split("=", 1)[0].lower()
+        parts = o[2:].split("-") if o[:2] == "--" and o[2:5] not in ("no-", "dry") else []
+        if (
+            o.startswith(_DESTROY_OPTIONS)
+            or o == "--force"
+            and c.remote
+            or any(x in _DESTROY_OPTION_PARTS for x in parts)
+        ):
+            hit = o
+            break
+    if hit:
+        c.flag("%s %s destroys or replaces state" % (c.program, hit), destructive=True)
+
+
+# families whose tools take a lone -v for their version (python -v is verbose: not here)
+_VERSION_V = ("packages", "runners", "services")
+_PUBLISH = frozenset(("publish", "upload", "release", "push", "deploy", "unpublish", "yank"))
+
+
+def _family(k):
+    h = programs.HANDLERS.get(k, "")
+    return h.split(".", 1)[0] if h else ("wrapper" if programs.wrapper(k) else "")
+
+
+def _publish_verbs(c, args, k):
+    """A package, build or runtime tool (known or not) whose verb publishes, uploads,
+    releases or deploys changes a registry: bun publish, hatch publish, flit publish."""
+    if _family(k) not in ("packages", "interpreters", "runners", "wrapper") and not c.unknown:
+        return
+    if "--help" in args:
+        return
+    for w in args[1:4]:
+        if w[:1] == "-" or w == "--":
+            break
+        if w.lower() in _PUBLISH:
+            c.flag("%s %s publishes to a registry or deploys" % (c.program, w), remote=True)
+            return
 
 
 _META_ONLY = frozenset(
@@ -204,13 +291,55 @@ def _redirects(c):
             c.writes.append(t)
 
 
+# options whose value is a file the program reads (--rawfile NAME FILE, --env-file F, -batch F)
+_FILE_OPTION_ENDS = ("file", "files", "config", "batch", "input")
+_SCHEMES = ("file://", "fileb://")
+
+
+def _option_files(a):
+    """The files a command reads through option values, whatever the program: the values of
+    options named *file / *config / -batch (and the second value of --rawfile-style NAME
+    FILE pairs), @FILE response files and curl-style @FILE values, file:// and fileb://
+    parameters. Checked against the blocked paths like operands, even where the handler
+    took the word for a pattern."""
+    out = []
+    for i, x in enumerate(a):
+        if x[:1] == "-" and "=" not in x and len(x) > 1:
+            name = x.lstrip("-").lower()
+            if name.endswith(_FILE_OPTION_ENDS) and i + 1 < len(a):
+                out.append(a[i + 1])
+                if name in ("rawfile", "slurpfile", "argfile") and i + 2 < len(a):
+                    out.append(a[i + 2])
+            continue
+        v = x.split("=", 1)[1] if x[:1] == "-" and "=" in x else x
+        for scheme in _SCHEMES:
+            k = v.find(scheme)
+            if k >= 0:
+                out.append(v[k + len(scheme) :])
+        for call in ('load("', 'load_str("', "load_str('", "load('", 'import "', 'include "'):
+            k = v.find(call)
+            if k >= 0:  # jq/yq code that reads a file: load(".env"), import "x" as y
+                q = call[-1]
+                out.append(v[k + len(call) :].split(q, 1)[0])
+        if v[:1] == "@" and len(v) > 1:
+            out.append(v[1:])
+        elif "=@" in v:
+            out.append(v.split("=@", 1)[1])
+    return [x for x in out if x and pathlike(x)]
+
+
 def _generic_reads(c, a, skip):
     writes = set(c.writes)
+    for x in _option_files(a):
+        if x not in writes and x not in c.reads:
+            c.reads.append(x)
     for x in a:
         if skip and x in skip:
             continue
         if x[:2] == "--" and "=" in x:
             x = x.split("=", 1)[1]
+            if skip and x in skip:
+                continue  # --exclude=.env: a pattern the handler named
         if x and pathlike(x) and x not in writes:
             c.reads.append(x)
 

@@ -308,6 +308,14 @@ def h_pkg_generic(c, a, p, raw):
         return set(ops)
     if publish(c, prog, sub):
         return set(ops)
+    if prog == "go" and (
+        sub in ("doc", "version", "help")
+        or sub == "env"
+        and not any(w in ("-w", "-u") for w in a)
+        or sub == "mod"
+        and ops[1:2] in (["graph"], ["why"])
+    ):
+        return set(ops)  # they print documentation, the toolchain, the module graph
     if sub in _MANAGER_READ or not sub and not ops:
         return set(ops)
     if sub in _MANAGER_RUN or prog in ("go", "cargo") and sub:

@@ -9,11 +9,13 @@ from __future__ import annotations
 # module.function: programs (continuation lines start with spaces)
 _TABLE = """
 builtins.h_pager: less more most man
+outputs.h_exiftool: exiftool
 builtins.h_prints: exit return break continue logout apt-cache top htop pwd date whoami id hostname uname true false test [ [[ : printenv seq sleep
                   yes basename dirname which type hash jobs wait tr expr df free uptime ps
                   pgrep lsof nproc getconf arch groups users who w tty locale tput clear cal
                   factor numfmt logname dirs shopt let help command_not_found_handle times
                   ulimit umask getopts bg fg disown enable caller compgen complete compopt
+                  whereis locate plocate mlocate lsb_release traceroute tracepath
                   true env printf lscpu lsblk lsusb lspci lsmod ping dig nslookup host whois
                   tldr pstree vmstat iostat mpstat sw_vers ifconfig netstat ss uname sysctl
                   locale localectl timedatectl hostnamectl ioreg system_profiler nvidia-smi
@@ -167,7 +169,7 @@ system.h_power: shutdown reboot halt poweroff
 system.h_init: init telinit
 system.h_crontab: crontab
 git.h_git: git
-git.h_gh: gh
+gh.h_gh: gh
 packages.h_pip: pip pipx
 packages.h_pkg_node: npm pnpm yarn
 packages.h_pkg_generic: uv poetry pipenv pdm cargo go gem bundle composer conda mamba

@@ -158,10 +158,17 @@ _SQLITE_CODE = (
 def h_sqlite3(c, a, p, raw):
     """The database file is written; dot-commands (.system, .shell, .output, .backup) and
     ATTACH / VACUUM INTO / writefile() reach other files or run commands."""
+    from core.shell.services import sql_effect
+
     found, ops = opts(a, "", ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
-    if ops and ops[0] != ":memory:" and "-readonly" not in a and "--readonly" not in a:
-        c.writes.append(ops[0])
     sql = ops[1:] + vals(found, "-cmd")
+    effects = [sql_effect(s) for s in sql]
+    reads = sql and not c.stdin_is_data and all(e == "read" for e in effects)
+    if "destroy" in effects:
+        c.flag("sqlite3 SQL drops or deletes data", destructive=True)
+    if ops and ops[0] != ":memory:" and "-readonly" not in a and "--readonly" not in a:
+        if not reads:
+            c.writes.append(ops[0])
     body = stdin_text(raw) if c.stdin_is_data else ""
     if body is None or vals(found, "-init"):
         c.flag("sqlite3 script we cannot see", unknown=True)
@@ -169,7 +176,11 @@ def h_sqlite3(c, a, p, raw):
         sql.append(body)
     for s in sql:
         low = s.lower()
-        if s.lstrip()[:1] == "." or "\n." in s or any(k in low for k in _SQLITE_CODE):
+        if (
+            (s.lstrip()[:1] == "." or "\n." in s)
+            and sql_effect(s) != "read"
+            or any(k in low for k in _SQLITE_CODE)
+        ):
             c.flag("sqlite3 command that reaches files or runs commands", unknown=True)
     return set(ops[1:])
 
@@ -235,7 +246,7 @@ def h_curl(c, a, p, raw):
     )
     dirs = vals(found, "--output-dir")
     base = dirs[-1] if dirs else None
-    _curl_effect(c, found, ops)
+    _curl_effect(c, found, ops, a)
     for v in vals(found, "-w", "--write-out"):
         # curl >= 8.3: `%output{FILE}` (`%output{>>FILE}` appends) sends the rest there
         if v[:1] == "@":
@@ -345,7 +356,7 @@ _CURL_DATA = (
 _CURL_SCHEMES = ("http://", "https://", "ftp://", "ftps://", "file://")
 
 
-def _curl_effect(c, found, ops):
+def _curl_effect(c, found, ops, a=()):
     """A config file (-K) can hold any option; file:// reads a local file; a method other than
     GET/HEAD, or a body, changes the server; other schemes (gopher, dict, telnet, smtp ...)
     talk to services the hooks cannot judge."""
@@ -363,6 +374,17 @@ def _curl_effect(c, found, ops):
                 remote=True,
             )
     method = (vals(found, "-X", "--request") or [None])[-1]
+    # a header that overrides the method (X-HTTP-Method-Override: DELETE) is the method
+    for h in vals(found, "-H", "--header"):
+        name, _, value = str(h).partition(":")
+        if "method" in name.lower() and value.strip():
+            method = value.strip().upper()
+    # FTP/SFTP quote commands (-Q 'DELE f', RMD, RNFR) change the server
+    if has(found, "-Q", "--quote"):
+        c.flag("curl -Q sends commands that change the server", destructive=True, remote=True)
+    # --variable/--expand-* build a body or URL the hooks cannot see in full
+    if any(str(w).startswith(("--variable", "--expand-")) for w in a):
+        c.flag("curl builds its request from variables", remote=True)
     if has(found, "-I", "--head"):
         method = method or "HEAD"
     data = has(found, *_CURL_DATA) and not has(found, "-G", "--get")
@@ -429,7 +451,7 @@ def h_wget(c, a, p, raw):
     method = (vals(found, "--method") or [None])[-1]
     data = has(found, "--post-data", "--post-file", "--body-data", "--body-file")
     http_method(c, "wget", method, data)
-    if not out:
+    if not out and "--spider" not in a:  # --spider checks the URL, saves nothing
         if has(found, "-r", "--recursive", "-m", "--mirror"):
             c.writes.append(pref or ".")
         else:

@@ -149,7 +149,19 @@ _BARE_READS = frozenset(
 )
 _READS = {k: frozenset(v[1].split()) for k, v in PROFILES.items()}
 _VALUED = {k: frozenset(v[0].split()) for k, v in PROFILES.items()}
-_CLOUD_READ_PREFIX = ("describe", "list", "get", "show", "ls", "head", "wait", "lookup", "view")
+_CLOUD_READ_PREFIX = (
+    "describe",
+    "list",
+    "get",
+    "show",
+    "ls",
+    "head",
+    "wait",
+    "lookup",
+    "view",
+    "tail",
+    "filter",
+)
 
 
 def _verbs(prog, a):
@@ -219,11 +231,35 @@ def _journalctl(c, words):
     return None
 
 
+def code_words(text):
+    """The words of code, identifiers split at camel case: db.dropDatabase() -> db, drop,
+    database."""
+    out = []
+    cur = []
+    prev = ""
+    for ch in text + " ":
+        if ch.isalnum():
+            if ch.isupper() and prev.islower() and cur:
+                out.append("".join(cur).lower())
+                cur = []
+            cur.append(ch)
+        elif cur:
+            out.append("".join(cur).lower())
+            cur = []
+        prev = ch
+    return out
+
+
 def h_service_cli(c, a, p, raw):
     """kubectl, helm, terraform, docker, aws, gcloud, az, systemctl, launchctl, redis-cli ..."""
     prog = c.program.lower()
     if prog in ("terraform", "tofu") and a[:1] == ["fmt"] and ("-check" in a or "-diff" in a):
         return set(a)
+    if prog in ("terraform", "tofu"):
+        for i, w in enumerate(a):  # plan -out=FILE, -state-out, -backup: files it writes
+            name, eq, val = w.lstrip("-").partition("=")
+            if w[:1] == "-" and name in ("out", "state-out", "backup"):
+                c.writes.extend([val] if eq else a[i + 1 : i + 2])
     if prog in ("terraform", "tofu") and a[:1] == ["fmt"]:
         c.writes.extend([w for w in a[1:] if w[:1] != "-"] or ["."])
         c.flag("formats code")
@@ -234,12 +270,20 @@ def h_service_cli(c, a, p, raw):
         ):
             c.flag("journalctl changes the journal", remote=True)
         return set(a)
+    if any(w.startswith("--dry-run") and w not in ("--dry-run=none",) for w in a) and prog in (
+        "kubectl",
+        "oc",
+        "helm",
+    ):
+        return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
     if prog == "redis-cli" and not words and c.stdin_is_data:
         body = stdin_text(raw)
         words = body.split()[:2] if body else []
         words = [w.lower() for w in words]
     if prog in ("docker", "podman", "nerdctl") and words[:1] in (["run"], ["exec"]):
+        if a[1:] == ["--help"]:
+            return set(a)  # docker run --help prints
         c.flag("%s %s runs code in a container" % (prog, words[0]), remote=True)
         every_word(c, a)
         return set(a)
@@ -296,10 +340,96 @@ _SQL_NEVER = (
 _SQL_DESTROY = ("drop", "truncate", "delete", "alter", "replace", "flush", "purge")
 
 
+# functions a read may call: they compute, they change nothing (any other call, lo_unlink,
+# txid_current, pg_terminate_backend, set_config, a user function, may change state)
+_SQL_PURE = frozenset(
+    "count sum avg min max lower upper length char_length octet_length substr substring trim "
+    "ltrim rtrim replace concat concat_ws coalesce nullif greatest least abs round ceil ceiling "
+    "floor mod power sqrt exp ln log sign cast convert now current_date current_time "
+    "current_timestamp date time datetime julianday strftime date_trunc date_part extract age "
+    "to_char to_date to_timestamp to_number array_agg string_agg group_concat json_agg "
+    "jsonb_agg json_build_object jsonb_build_object json_object json_array json_extract "
+    "jsonb_pretty json_each jsonb_each json_array_length jsonb_array_length row_number rank "
+    "dense_rank lag lead first_value last_value ntile percent_rank cume_dist over filter "
+    "in exists any all not and or distinct values ifnull iif if case typeof quote hex unhex "
+    "instr position strpos left right lpad rpad reverse split_part regexp_replace "
+    "regexp_matches regexp_like like glob random md5 sha1 sha256 encode decode format "
+    "pg_size_pretty pg_database_size pg_relation_size pg_total_relation_size "
+    "pg_table_size pg_indexes_size version current_user session_user current_schema "
+    "current_database user database schema unnest generate_series array_length cardinality "
+    "bool_and bool_or every stddev variance median percentile_cont percentile_disc mode "
+    "to_json to_jsonb row_to_json array_to_string string_to_array char chr ascii "
+    "unicode printf total total_changes last_insert_rowid changes sqlite_version "
+    "interval numeric integer int bigint text varchar decimal float real boolean timestamp "
+    "timestamptz uuid json jsonb from where on using as join select union with lateral array "
+    "row tuple".split()
+)
+
+
+def _strip_comments(sql):
+    """The SQL without /* */ and -- comments (outside string literals)."""
+    out = []
+    i = 0
+    n = len(sql)
+    quote = None
+    while i < n:
+        ch = sql[i]
+        if quote:
+            out.append(ch)
+            if ch == quote:
+                quote = None
+            i += 1
+        elif ch in ("'", '"'):
+            quote = ch
+            out.append(ch)
+            i += 1
+        elif sql.startswith(("/*!", "/*+", "/*M!"), i):
+            # MySQL runs the text of /*! ... */ (versioned code) and hints: keep it
+            j = i + 3
+            while j < n and (sql[j].isdigit() or sql[j] == "!"):
+                j += 1
+            out.append(" ")
+            i = j
+        elif sql.startswith("*/", i):
+            out.append(" ")
+            i += 2
+        elif sql.startswith("/*", i):
+            j = sql.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        elif sql.startswith("--", i):
+            j = sql.find("\n", i)
+            i = n if j < 0 else j
+            out.append(" ")
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _calls(text):
+    """The names of the functions a SQL text calls: identifiers right before '('."""
+    out = []
+    start = 0
+    while True:
+        j = text.find("(", start)
+        if j < 0:
+            return out
+        k = j
+        while k > 0 and text[k - 1] == " ":
+            k -= 1
+        e = k
+        while k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_.$"):
+            k -= 1
+        if e > k:
+            out.append(text[k:e].rsplit(".", 1)[-1])
+        start = j + 1
+
+
 def sql_effect(sql):
     """'read', 'change' or 'destroy' for a SQL text (and psql/sqlite meta-commands)."""
     worst = "read"
-    for stmt in _statements(sql):
+    for stmt in _statements(_strip_comments(sql)):
         low = " ".join(stmt.lower().split())
         if not low:
             continue
@@ -341,6 +471,12 @@ def sql_effect(sql):
         bare = " %s " % " ".join(_unquoted(low).replace("(", " ").replace(";", " ").split())
         if head in _SQL_DESTROY or any(" %s " % w in bare for w in _SQL_DESTROY[:3]):
             return "destroy"
+        if head in ("do", "execute", "call", "begin", "prepare", "exec") and any(
+            w in low for w in ("drop ", "truncate ", "delete ")
+        ):
+            return "destroy"  # dynamic SQL in a string: EXECUTE 'DROP TABLE t'
+        if head in _SQL_READ and any(f not in _SQL_PURE for f in _calls(_unquoted(low))):
+            worst = "change"  # a read that calls a function which may change state
         if head not in _SQL_READ or any(
             w in low for w in _SQL_NEVER if w != "=" or head == "pragma"
         ):
@@ -441,6 +577,10 @@ def h_sql_client(c, a, p, raw):
             o for o in ops[1:] if o.endswith(".js")
         ]:
             c.flag("%s runs code the hooks cannot see" % prog, unknown=True, remote=True)
+            code = " ".join(v for k, v in found if k == "--eval" and v is not True)
+            hit = [w for w in code_words(code) if w in DESTROYS]
+            if hit:
+                c.flag("%s code calls %s" % (prog, hit[0]), destructive=True)
         elif c.stdin_is_data or not any(k in ("--version", "--help") for k, _ in found):
             c.flag("%s runs commands the hooks cannot see" % prog, unknown=True, remote=True)
         return set(a)

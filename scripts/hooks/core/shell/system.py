@@ -7,6 +7,11 @@ from core.shell.command import has, opts, spawn, stdin_code, vals
 
 
 def h_openssl(c, a, p, raw):
+    if a[:1] in (["s_client"], ["s_server"], ["s_time"]) and not any(
+        r.op == "<" and r.target == "/dev/null" for r in c.redirects
+    ):
+        # a raw TLS connection: its stdin goes to the remote
+        c.flag("openssl %s sends stdin to a remote" % a[0], remote=True)
     i = 0
     while i < len(a) - 1:
         w = a[i]

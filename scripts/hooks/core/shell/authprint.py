@@ -1,0 +1,159 @@
+"""Commands that print credentials. A CLI that prints a token, a password, a secret value or
+its raw config reads its credential store: the command counts as a read of that store (under
+~, in the default blocked paths), so the [blocked-path] gate refuses it in every mode.
+
+The rule keys on words, not on a list of commands: a verb path (the first words that are not
+options, split on - : _ .) that names a secret thing (token, password, secret, credential,
+key) next to a verb that shows it (get, print, show, view, read, export, access, fill, list
+for a few) is a credential print of any CLI with a known store."""
+
+from __future__ import annotations
+
+# program: the credential store its secrets come from (relative to the home)
+STORES = {
+    "gh": ".config/gh/hosts.yml",
+    "kubectl": ".kube/config",
+    "oc": ".kube/config",
+    "aws": ".aws/credentials",
+    "gcloud": ".config/gcloud",
+    "az": ".azure",
+    "vault": ".vault-token",
+    "op": ".config/op",
+    "heroku": ".netrc",
+    "gpg": ".gnupg",
+    "gpg2": ".gnupg",
+    "git": ".git-credentials",
+    "npm": ".npmrc",
+    "pnpm": ".npmrc",
+    "yarn": ".npmrc",
+    "docker": ".docker/config.json",
+    "podman": ".docker/config.json",
+    "doctl": ".config/doctl",
+    "flyctl": ".fly",
+    "fly": ".fly",
+    "pass": ".password-store",
+    "printenv": "/proc/self/environ",
+    "ps": "/proc/self/environ",
+}
+# words that name a secret thing
+_SECRET = (
+    "token",
+    "tokens",
+    "password",
+    "passwd",
+    "secret",
+    "secrets",
+    "credential",
+    "credentials",
+    "apikey",
+    "auth",
+    "authtoken",
+    "kubeconfig",
+)
+# words that show it
+_SHOW = (
+    "get",
+    "print",
+    "show",
+    "view",
+    "read",
+    "export",
+    "access",
+    "fill",
+    "reveal",
+    "cat",
+    "download",
+)
+# options that make a read print raw secrets
+_RAW = ("--raw", "--flatten")
+_DECRYPT = ("--with-decryption", "--reveal", "--decrypt")
+_SECRET_NAMES = ("KEY", "TOKEN", "SECRET", "PASS", "CREDENTIAL", "AUTH", "COOKIE", "SESSION")
+
+
+def _words(a: list[str]) -> list[str]:
+    """The verb path: the first words that are not options, split into their parts."""
+    out: list[str] = []
+    for w in a:
+        if w == "--":
+            break
+        if w[:1] == "-" or "/" in w and not w.startswith("secret"):
+            continue
+        out.append(w.lower())
+        if len(out) == 4:
+            break
+    return out
+
+
+def _parts(words: list[str]) -> list[str]:
+    out: list[str] = []
+    for w in words:
+        for sep in ":_.":
+            w = w.replace(sep, "-")
+        out.extend(x for x in w.split("-") if x)
+    return out
+
+
+def prints_secret(prog: str, a: list[str]) -> bool:
+    """Does `prog a...` print a credential (token, password, secret value, raw config)?"""
+    low = [x.lower() for x in a]
+    if prog == "printenv":
+        # the hooks' own SANE_* names are self-protection's (a clearer answer)
+        names = [x.upper() for x in a if x[:1] != "-" and not x.startswith("SANE_")]
+        return any(s in x for x in names for s in _SECRET_NAMES)
+    if prog == "ps":
+        # BSD-style `ps e`, `ps eww`, `ps auxe` print every process's environment
+        return bool(a) and a[0].isalpha() and "e" in a[0]
+    if prog in ("gpg", "gpg2"):
+        return any(x.startswith(("--export-secret", "--export-ssh-key")) for x in low)
+    words = _words(a)
+    parts = _parts(words)
+    secret = [x for x in parts if x in _SECRET]
+    if prog in ("kubectl", "oc"):
+        # get secret -o yaml/json/jsonpath; config view --raw; create token
+        out = any(x.startswith(("-o", "--output", "--template")) for x in low)
+        if words[:1] == ["get"] and any(x.startswith("secret") for x in words[1:2]) and out:
+            return True
+        if words[:2] == ["config", "view"] and any(x in _RAW for x in low):
+            return True
+        return words[:2] == ["create", "token"]
+    if prog == "gh" and words[:2] == ["auth", "status"]:
+        return any(x in ("-t", "--show-token") or x.startswith("--show-t") for x in low)
+    if prog == "git":
+        return bool(words) and words[0].startswith("credential")
+    if prog in ("npm", "pnpm", "yarn") and words[:2] in (["config", "get"], ["config", "list"]):
+        return any(("auth" in x or "token" in x) for x in low[2:]) or "--json" in low
+    if prog == "aws" and words[:2] == ["configure", "get"]:
+        return any(s in x for x in low[2:] for s in ("secret", "key", "token"))
+    if prog == "aws" and words[:2] == ["configure", "export-credentials"]:
+        return True
+    if prog == "vault" and (words[:1] == ["read"] or words[:2] == ["kv", "get"]):
+        return True
+    if prog == "op":
+        return words[:1] in (["read"], ["inject"]) or words[:2] == ["item", "get"]
+    if prog == "pass":
+        return bool(words) and words[0] not in ("ls", "list", "find", "search", "help", "version")
+    show = [x for x in parts if x in _SHOW]
+    if show and any(x in _DECRYPT for x in low):
+        return True
+    if not secret:
+        return False
+    if prog == "gh" and words[:2] == ["auth", "token"]:
+        return True
+    # list/describe of secrets names them without values; a show/get/print verb prints them
+    if show:
+        return True
+    # a verb that is itself the secret (`gh auth token`, `heroku auth:token`, `join-token`)
+    if any(x in ("list", "ls") for x in parts):
+        return False  # npm token list: ids, not values
+    return any(_parts([w])[-1:] in (["token"], ["password"]) for w in words[:3] if _parts([w]))
+
+
+def credential_reads(c, prog: str, a: list[str], home: str) -> None:
+    """Add the credential store to the reads when the command prints a credential."""
+    store = STORES.get(prog)
+    if store is None or not prints_secret(prog, a):
+        return
+    path = store if store[:1] == "/" else home.rstrip("/") + "/" + store
+    if path not in c.reads:
+        c.reads.append(path)
+    c.flag("%s prints credentials (a read of %s)" % (prog, path))
