@@ -752,6 +752,19 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if cmd.destructive and not judge.plain_delete(cmd, cwd, project, home, cfg):
             f.destructive = True
         f.reasons.extend(cmd.reasons)
+    stripped = False
+    for cmd in a.commands:
+        # without CLAUDECODE our CLI takes its caller for the person: unseen code or a
+        # changing CLI call run so (or after it: what it runs is listed after it) is a
+        # person-only escape
+        stripped = stripped or cmd.stripped
+        args = shell.sane_args(cmd) if stripped else None
+        if stripped and (cmd.unknown or (args and not SaneCall(args[1:]).read_only)):
+            call = SaneCall(args[1:] if args else ["$CLAUDECODE-removed"])
+            call.dynamic = call.person_only = True
+            f.foreign_sane.append(call)
+            f.reasons.append("runs code with CLAUDECODE removed")
+            break
     if not a.commands and a.unknown:
         f.unknown = True
         f.reasons.extend(a.reasons)

@@ -104,6 +104,9 @@ def plain(cmd):
         "builtins.h_prints",
         "builtins.h_echo",
         "builtins.h_printf",
+        "builtins.h_arith",
+        "builtins.h_callbacks",
+        "builtins.h_look",
     )
 
 

@@ -10,6 +10,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 
 from __future__ import annotations
 
+from core.shell import envwatch
 from core.shell.budget import TOO_COMPLEX
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
@@ -338,6 +339,8 @@ class Parser(Substitution, Heredoc, Lexer):
             tok = self.token()
         if not words and not redirs:
             for name, val, dyn in assigns:
+                envwatch.note_assign(ctx, name, val)
+                envwatch.value_code(None, val, self)
                 ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
             return None
         raw = Raw(words, assigns, redirs, self.piped, self.prev)

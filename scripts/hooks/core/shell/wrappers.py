@@ -3,7 +3,8 @@ returns the wrapped command's words, or None when the wrapper runs nothing itsel
 
 from __future__ import annotations
 
-from core.shell.command import cd_to, has, opts, vague, vals
+from core.shell.command import cd_to, has, long_match, opts, vague, vals
+from core.shell.envwatch import claude_var
 
 
 def _env_assigns(c, a):
@@ -53,6 +54,20 @@ def w_doas(c, a, p, raw):
     return rest or None
 
 
+_ENV_LONG = (
+    "--unset",
+    "--chdir",
+    "--split-string",
+    "--ignore-environment",
+    "--null",
+    "--default-signal",
+    "--ignore-signal",
+    "--block-signal",
+    "--list-signal-handling",
+    "--debug",
+)
+
+
 def w_env(c, a, p, raw):
     i = 1
     a = list(a)
@@ -61,32 +76,51 @@ def w_env(c, a, p, raw):
         if w == "--":
             i += 1
             break
-        if w in ("-u", "--unset", "-P"):
-            i += 2
-            continue
-        if w in ("-C", "--chdir"):
-            cd_to(p.ctx, a[i + 1] if i + 1 < len(a) else "")
-            i += 2
-            continue
-        if w.startswith("--chdir="):
-            cd_to(p.ctx, w[8:])
+        if w == "-":
+            c.stripped = True  # `env -` is `env -i`
             i += 1
             continue
-        if (
-            w in ("-S", "--split-string")
-            or w.startswith("--split-string=")
-            or (w.startswith("-S") and len(w) > 2)
-        ):
-            if w in ("-S", "--split-string"):
-                text = a[i + 1] if i + 1 < len(a) else ""
-                i += 2
-            else:
-                text = w[15:] if w.startswith("--") else w[2:]
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
+            full = [x for x in _ENV_LONG if long_match(name, x)]
+            name = full[0] if len(full) == 1 else name
+            takes = name in ("--unset", "--chdir", "--split-string")
+            if takes and not eq:
+                val = a[i + 1] if i + 1 < len(a) else ""
                 i += 1
-            a[i:i] = text.split()
+            i += 1
+            if name == "--ignore-environment" or (name == "--unset" and claude_var(val)):
+                c.stripped = True
+            elif name == "--chdir":
+                cd_to(p.ctx, val)
+            elif name == "--split-string":
+                a[i:i] = val.split()
+            elif len(full) != 1 and not takes:
+                c.flag("env option %s" % name, unknown=True)
             continue
         if w[:1] == "-" and len(w) > 1:
+            # a bundle of short options: -i, -0, -v, -u NAME, -C DIR, -S TEXT, -P PATH
+            j = 1
             i += 1
+            while j < len(w):
+                ch = w[j]
+                if ch == "i":
+                    c.stripped = True
+                if ch in "uCSP":
+                    val = w[j + 1 :]
+                    if not val:
+                        val = a[i] if i < len(a) else ""
+                        i += 1
+                    if ch == "u" and claude_var(val):
+                        c.stripped = True
+                    elif ch == "C":
+                        cd_to(p.ctx, val)
+                    elif ch == "S":
+                        a[i:i] = val.split()
+                    elif ch == "P":
+                        c.env["PATH"] = val  # programs are looked up there
+                    break
+                j += 1
             continue
         break
     rest = _env_assigns(c, a[i:])
