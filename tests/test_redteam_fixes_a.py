@@ -11,7 +11,7 @@ import pytest
 
 from conftest import Project
 
-SP, SM, PO = "[self-protection]", "[safemode]", "[person-only]"
+SP, SM, PO, BP = "[self-protection]", "[safemode]", "[person-only]", "[blocked-path]"
 
 ROWS = [
     # A1: a subscript inside a name or number runs its $(...)
@@ -52,6 +52,16 @@ ROWS = [
     ("cp --l scripts/hooks/sanetools.py /tmp/h", "normal", SP, "sanetools.py"),
     ("env --sp='rm README.md'", "safe", SM, "README.md"),
     ("env --split='rm .claude/settings.json'", "normal", SP, "settings.json"),
+    # C1: every parameter operator is applied to a known value; an unknown one may be empty
+    ("cat ${X#x}.env", "normal", BP, ".env"),
+    ("X=a.env; cat ${X:1}", "normal", BP, ".env"),
+    ("X=.ENV; cat ${X,,}", "normal", BP, ".env"),
+    ("X=.eXv; cat ${X/X/n}", "safe", BP, ".env"),
+    ('X=zz.env; cat "${X:2}"', "normal", BP, ".env"),
+    ("X=.envxyz; cat ${X:0:4}", "normal", BP, ".env"),
+    ("X=q.env; cat ${X/#q/}", "normal", BP, ".env"),
+    ("cat ${X^^}.env", "normal", BP, ".env"),
+    ("cat ${Y:3}.env", "safe", BP, ".env"),
     # P1: CLAUDECODE removed, then code the hooks cannot see
     ("env -u CLAUDECODE bash /tmp/r.sh", "normal", PO, "CLAUDECODE"),
     ("unset CLAUDECODE; bash /tmp/r.sh", "normal", PO, "CLAUDECODE"),
@@ -72,6 +82,8 @@ PASS = [
     "env -u CLAUDECODE python3 scripts/hooks/sane.py status",
     "x=$(wc -l < README.md); echo $((x + 1))",
     "read -r line < README.md; echo $line",
+    "X=README.md; cat ${X/README/src/app}",
+    "X=readme.md; cat ${X^}",
 ]
 
 
@@ -115,6 +127,7 @@ PROCESS_ROWS = [
     ("compgen -C 'rm .claude/settings.json' x", "normal", SP),
     ("PATH=/tmp:$PATH ls", "safe", SM),
     ("hostnamectl set-hostname evil", "safe", SM),
+    ("X=a.env; cat ${X:1}", "normal", BP),
     ("cp --lin scripts/hooks/sanetools.py /tmp/h", "normal", SP),
     ('env -u CLAUDECODE sh -c "$(base64 -d <<< eA==)"', "normal", PO),
 ]
