@@ -62,6 +62,20 @@ ROWS = [
     ("X=q.env; cat ${X/#q/}", "normal", BP, ".env"),
     ("cat ${X^^}.env", "normal", BP, ".env"),
     ("cat ${Y:3}.env", "safe", BP, ".env"),
+    # C2: a command fed file names reads what the producer lists or the glob matches
+    ("find ~/.config -type f | xargs cat", "normal", SP, ".config"),
+    ("find ~ -name id_rsa | xargs cat", "normal", BP, "id_rsa"),
+    ("find . -name .env | xargs cat", "safe", BP, ".env"),
+    ("xargs cat <<< .env", "normal", BP, ".env"),
+    ("printf '%s\\n' .env | xargs -I@ head @", "normal", BP, ".env"),
+    ("cat $(find . -name .env)", "normal", BP, ".env"),
+    ("head `find . -iname '.ENV'`", "normal", BP, ".env"),
+    ("find . -name '.e*' -exec cat {} +", "normal", BP, ".e*"),
+    ('for f in ~/.config/sane-hooks/*; do cat "$f"; done', "normal", SP, "sane-hooks"),
+    ("for f in ~/.ssh/*; do tail -n 5 $f; done", "safe", BP, ".ssh"),
+    ('find ~/.config -type f | while read f; do cat "$f"; done', "normal", SP, ".config"),
+    ('while read -r f; do cat "$f"; done < <(find ~/.ssh)', "normal", BP, ".ssh"),
+    ('for f in README.md .env; do head "$f"; done', "safe", BP, ".env"),
     # P1: CLAUDECODE removed, then code the hooks cannot see
     ("env -u CLAUDECODE bash /tmp/r.sh", "normal", PO, "CLAUDECODE"),
     ("unset CLAUDECODE; bash /tmp/r.sh", "normal", PO, "CLAUDECODE"),
@@ -84,6 +98,10 @@ PASS = [
     "read -r line < README.md; echo $line",
     "X=README.md; cat ${X/README/src/app}",
     "X=readme.md; cat ${X^}",
+    "find . -name '*.py' | xargs wc -l",
+    'for f in src/*.py; do cat "$f"; done',
+    'ls | while read f; do echo "$f"; done',
+    "git ls-files | xargs wc -l",
 ]
 
 
@@ -96,6 +114,9 @@ def labs(tmp_path_factory):
         subprocess.run(["git", "init", "-q", proj.dir], check=True)
         proj.write("README.md", "readme\n")
         proj.write(".env", "TOKEN=x\n")
+        os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
+        with open(os.path.join(proj.home, ".ssh", "id_rsa"), "w") as fh:
+            fh.write("PRIVATE\n")
         proj.research()
         if mode == "safe":
             proj.prompt("s+")
@@ -128,6 +149,7 @@ PROCESS_ROWS = [
     ("PATH=/tmp:$PATH ls", "safe", SM),
     ("hostnamectl set-hostname evil", "safe", SM),
     ("X=a.env; cat ${X:1}", "normal", BP),
+    ("find ~/.config -type f | xargs cat", "normal", SP),
     ("cp --lin scripts/hooks/sanetools.py /tmp/h", "normal", SP),
     ('env -u CLAUDECODE sh -c "$(base64 -d <<< eA==)"', "normal", PO),
 ]

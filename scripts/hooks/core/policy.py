@@ -724,6 +724,8 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
                 cmd.flag("runs a sane.py that is not this project's CLI", unknown=True)
         if cmd.program in FEEDERS and not cmd.writes and not cmd.unknown:
             f.raw_reads.extend(cmd.reads)
+            f.tree_reads.extend(cmd.tree)  # file names fed to it by a producer
+            f.name_globs.extend(cmd.globs)
             continue
         others += 1
         if not args:
@@ -732,6 +734,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if cmd.program not in NAMES_ONLY and (cmd.unknown or not judge.plain(cmd)):
             f.tree_reads.extend(cmd.reads)
         f.tree_reads.extend(cmd.tree)
+        f.name_globs.extend(cmd.globs)  # names of the files fed to it as data
         f.raw_reads.extend(cmd.named)  # words of code the hooks cannot see: checked, not read
         f.named.extend(cmd.named)
         if tool == "Bash":

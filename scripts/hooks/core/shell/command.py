@@ -29,6 +29,7 @@ class Command:
         "tree",
         "named",
         "stripped",
+        "globs",
     )
 
     def __init__(self):
@@ -50,6 +51,7 @@ class Command:
         self.runner = False  # runs code the hooks cannot see that is the project's own work
         self.tree = []  # directories whose files it reads (find -exec cat)
         self.named = []  # for unknown code: every path-like word it names (checked, not read)
+        self.globs = []  # name patterns of files fed to it as data (find -name X | xargs cat)
         self.stripped = False  # runs with CLAUDECODE removed or changed (the CLI's person test)
 
     def __repr__(self):

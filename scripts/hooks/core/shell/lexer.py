@@ -145,6 +145,7 @@ class Ctx:
         "funcs",
         "path_changed",
         "stripped",
+        "listed",
     )
 
     def __init__(self, home, env, finalise):
@@ -165,6 +166,7 @@ class Ctx:
         self.alts = {}  # a word with ${X:-w} forms -> the words the defaults make
         self.funcs = set()  # shell functions defined in this command (bodies analysed)
         self.path_changed = False  # PATH set, or `hash -p`: bare program names are unknown
+        self.listed = []  # the words of `for x in WORDS`: file names fed to the loop body
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
 
     def error(self, reason):

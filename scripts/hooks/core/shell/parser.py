@@ -225,6 +225,8 @@ class Parser(Substitution, Heredoc, Lexer):
                     t = self.token()
                     if t[0] != WORD:
                         break
+                    if len(self.ctx.listed) < 256:
+                        self.ctx.listed.extend(t[1])
                 if not (t[0] == OP and t[1] == ";" or t[0] == NL):
                     self.back = t
             else:

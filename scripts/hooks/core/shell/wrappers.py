@@ -3,7 +3,7 @@ returns the wrapped command's words, or None when the wrapper runs nothing itsel
 
 from __future__ import annotations
 
-from core.shell.command import cd_to, has, long_match, opts, vague, vals
+from core.shell.command import cd_to, has, long_match, opts, stdin_text, vague, vals
 from core.shell.envwatch import claude_var
 
 
@@ -286,6 +286,15 @@ def w_xargs(c, a, p, raw):
         and not any(vague(r) for r in prev.reads)
     ):
         feed = prev.reads[0]
+    body = stdin_text(raw) if c.stdin_is_data else None
+    if body and not vague(body):
+        # `xargs cat <<< .env`, `echo .env | xargs cat`: the names it reads are in view
+        words = body.split()[:256]
+        if rep:
+            return [
+                x for w in rest for x in ([w.replace(rep, f) for f in words] if rep in w else [w])
+            ]
+        return rest + words
     if rep:
         return [w.replace(rep, feed) for w in rest]
     return rest + [feed]
