@@ -25,9 +25,13 @@ ROWS = [
     ("declare -i y; y='a[$(rm README.md)]'", "safe", SM, "README.md"),
     ("x='a[$(rm README.md)]'; echo ${!x}", "safe", SM, "README.md"),
     ("local 'q[$(rm .claude/settings.json)]=1'", "normal", SP, "settings.json"),
+    ("printf -v'a[$(rm .claude/settings.json)]' x", "normal", SP, "settings.json"),
+    ("wait -p 'a[$(rm .claude/settings.json)]'", "normal", SP, "settings.json"),
+    ("declare -n r='a[$(rm .claude/settings.json)]'", "normal", SP, "settings.json"),
     # A2: option values that are code
     ("mapfile -C 'rm .claude/settings.json #' -c1 x < README.md", "normal", SP, "settings"),
     ("readarray -C 'rm README.md #' -c1 x < README.md", "safe", SM, "README.md"),
+    ("mapfile -tC 'rm .claude/settings.json #' arr < README.md", "normal", SP, "settings"),
     ("complete -C 'rm .claude/settings.json' x", "normal", SP, "settings.json"),
     ("compgen -F f x", "safe", SM, "compgen -F"),
     ("enable -f /tmp/x.so x", "safe", SM, "shared object"),
@@ -35,6 +39,8 @@ ROWS = [
     ("PATH=/tmp:$PATH ls", "safe", SM, "changed PATH"),
     ("export PATH=./bin:$PATH; cat README.md", "safe", SM, "changed PATH"),
     ("env PATH=/tmp/x ls", "safe", SM, "changed PATH"),
+    ("PATH+=:/tmp; frob", "safe", SM, "frob"),
+    ("declare -x PATH=/tmp; ls", "safe", SM, "changed PATH"),
     ("hash -p /tmp/x grep; grep x README.md", "safe", SM, "hash -p"),
     # A5: the system-changing forms of lookers
     ("date -s '2020-01-01 00:00'", "safe", SM, "date"),
@@ -52,6 +58,8 @@ ROWS = [
     ("cp --l scripts/hooks/sanetools.py /tmp/h", "normal", SP, "sanetools.py"),
     ("env --sp='rm README.md'", "safe", SM, "README.md"),
     ("env --split='rm .claude/settings.json'", "normal", SP, "settings.json"),
+    ("curl --outp .claude/settings.json http://x", "normal", SP, "settings.json"),
+    ("rsync --rs='rm README.md' a b", "safe", SM, "rsync"),
     # C1: every parameter operator is applied to a known value; an unknown one may be empty
     ("cat ${X#x}.env", "normal", BP, ".env"),
     ("X=a.env; cat ${X:1}", "normal", BP, ".env"),
@@ -83,6 +91,10 @@ ROWS = [
     ("env -i PATH=/usr/bin python3 scripts/hooks/sane.py reset safemode", "normal", PO, "sane"),
     ("export -n CLAUDECODE; sh /tmp/r.sh", "safe", PO, "CLAUDECODE"),
     ("env -uCLAUDE_CODE_SESSION_ID node /tmp/x.js", "normal", PO, "CLAUDECODE"),
+    ("export CLAUDECODE=0; perl x.pl", "normal", PO, "CLAUDECODE"),
+    ("(unset CLAUDECODE; python3 x.py)", "normal", PO, "CLAUDECODE"),
+    ("env -iv sh r.sh", "normal", PO, "CLAUDECODE"),
+    ("env --unset=CLAUDECODE rm README.md", "normal", PO, "CLAUDECODE"),
 ]
 
 PASS = [
@@ -94,6 +106,9 @@ PASS = [
     "umask",
     "export PATH=/usr/local/bin:$PATH; ls",
     "env -u CLAUDECODE python3 scripts/hooks/sane.py status",
+    "env -u CLAUDECODE git status",
+    "ss -tlnp",
+    "git-lfs ls-files",
     "x=$(wc -l < README.md); echo $((x + 1))",
     "read -r line < README.md; echo $line",
     "X=README.md; cat ${X/README/src/app}",

@@ -762,7 +762,9 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         # person-only escape
         stripped = stripped or cmd.stripped
         args = shell.sane_args(cmd) if stripped else None
-        if stripped and (cmd.unknown or (args and not SaneCall(args[1:]).read_only)):
+        if stripped and (
+            (args and not SaneCall(args[1:]).read_only) or (not args and judge.changes_or_runs(cmd))
+        ):
             call = SaneCall(args[1:] if args else ["$CLAUDECODE-removed"])
             call.dynamic = call.person_only = True
             f.foreign_sane.append(call)

@@ -254,7 +254,7 @@ def h_at(c, a, p, raw):
 
 def h_read(c, a, p, raw):
     if c.program in ("mapfile", "readarray"):
-        found, ops = opts(a, "dnOstuCc", ())
+        found, ops = opts(a, "dnOsuCc", ())
         for code in vals(found, "-C"):
             # the callback runs as shell code for every chunk of lines read
             c.code.append(code)
@@ -281,6 +281,8 @@ def h_printf(c, a, p, raw):
     if len(a) >= 2 and a[0] == "-v":
         envwatch.eval_words(c, a[1:2], p)
         p.ctx.vars[a[1]] = None
+    elif a and a[0][:2] == "-v":  # -vNAME
+        envwatch.eval_words(c, [a[0][2:]], p)
     return set(a[:1])
 
 

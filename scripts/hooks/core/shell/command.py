@@ -158,9 +158,11 @@ def opts(a, short_arg="", long_arg=(), first_operand_stops=False):
                 full = [x for x in long_arg if long_match(name, x)]
                 if len(full) == 1:
                     name = full[0]
+            else:
+                full = [name]
             if eq:
                 found.append((name, val))
-            elif name in long_arg and i + 1 < n:
+            elif full and i + 1 < n:  # every option it may stand for takes a value
                 found.append((name, a[i + 1]))
                 i += 1
             else:
