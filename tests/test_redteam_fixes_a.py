@@ -117,6 +117,9 @@ PASS = [
     'for f in src/*.py; do cat "$f"; done',
     'ls | while read f; do echo "$f"; done',
     "git ls-files | xargs wc -l",
+    "ls | xargs wc -l",
+    "ls -la | cat",
+    "diff -r src src",
 ]
 
 

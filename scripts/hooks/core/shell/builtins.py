@@ -39,6 +39,8 @@ def h_readers(c, a, p, raw):
         return None
     found, ops = opts(a, "nNcbwi" if c.program in ("head", "tail") else "")
     c.reads.extend(ops)
+    if c.program in ("diff", "colordiff") and has(found, "-r", "--recursive"):
+        c.tree.extend(ops)  # every file under both trees is read and printed
 
 
 def h_grep(c, a, p, raw):

@@ -29,6 +29,16 @@ def _nocase(glob: str) -> str:
     return "".join("[%s%s]" % (ch.lower(), ch.upper()) if ch.isalpha() else ch for ch in glob)
 
 
+def _all(args: list) -> bool:
+    """ls -a / -A / --all / --almost-all: dot files are listed too."""
+    for w in args:
+        if w in ("--all", "--almost-all"):
+            return True
+        if w[:1] == "-" and w[1:2] != "-" and ("a" in w or "A" in w):
+            return True
+    return False
+
+
 def apply(ctx) -> None:
     """Give every command fed file names by a producer in this command the producer's
     listing as its own reads."""
@@ -47,6 +57,9 @@ def apply(ctx) -> None:
             continue
         starts = [r for r in c.reads if r[:1] != "-"] or ["."]
         dirs.extend(starts)
+        if c.program == "ls" and _all(c.argv[1:]):
+            # `ls -a | grep env | xargs cat`: the dot files it lists are read by name
+            names.extend(d.rstrip("/") + "/.[!.]*" for d in starts[:8])
         argv = c.argv
         own = []
         for i, w in enumerate(argv[:-1]):
