@@ -28,6 +28,9 @@ ROWS = [
     ("printf -v'a[$(rm .claude/settings.json)]' x", "normal", SP, "settings.json"),
     ("wait -p 'a[$(rm .claude/settings.json)]'", "normal", SP, "settings.json"),
     ("declare -n r='a[$(rm .claude/settings.json)]'", "normal", SP, "settings.json"),
+    ("(( 'a[$(rm .claude/settings.json)]' ))", "normal", SP, "settings.json"),
+    ("echo $(( 'a[$(rm README.md)]' ))", "safe", SM, "README.md"),
+    ("for (( i='a[$(rm README.md)]'; i<1; i++ )); do :; done", "safe", SM, "README.md"),
     # A2: option values that are code
     ("mapfile -C 'rm .claude/settings.json #' -c1 x < README.md", "normal", SP, "settings"),
     ("readarray -C 'rm README.md #' -c1 x < README.md", "safe", SM, "README.md"),
@@ -119,6 +122,8 @@ PASS = [
     "git ls-files | xargs wc -l",
     "ls | xargs wc -l",
     "ls -la | cat",
+    "i=0; while (( i < 3 )); do i=$((i+1)); done",
+    "for ((i = 0; i < 3; i++)); do echo $i; done",
     "diff -r src src",
 ]
 

@@ -96,3 +96,10 @@ def value_code(c, value: str | None, p) -> None:
         if c is not None:
             c.code.append(value)
         p.subparse(": " + value, keep_cwd=True)
+
+
+def arith_text(p, text: str) -> None:
+    """(( ... )), $(( ... )), for (( ... )): bash expands the text as if double-quoted, so a
+    `$(...)` inside single quotes there runs too (the parser saw it as quoted text)."""
+    if "'" in text and has_code(text):
+        p.subparse(": " + text.replace("'", " "), keep_cwd=True)

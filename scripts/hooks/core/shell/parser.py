@@ -123,7 +123,9 @@ class Parser(Substitution, Heredoc, Lexer):
                     continue
                 if v == "(":
                     if self.i < self.n and self.s[self.i] == "(" and self.arithmetic(self.i - 1):
-                        self.i = self.skip_parens(self.i - 1)  # (( arithmetic ))
+                        start = self.i - 1
+                        self.i = self.skip_parens(start)  # (( arithmetic ))
+                        envwatch.arith_text(self, self.s[start : self.i])
                         continue
                     self.body(self.group)
                     continue
@@ -207,7 +209,9 @@ class Parser(Substitution, Heredoc, Lexer):
         if w in ("for", "select"):
             t = self.token()
             if t[0] == OP and t[1] == "(" and self.i < self.n and self.s[self.i] == "(":
-                self.i = self.skip_parens(self.i - 1)
+                start = self.i - 1
+                self.i = self.skip_parens(start)
+                envwatch.arith_text(self, self.s[start : self.i])
                 return None
             if t[0] == WORD:
                 for name in t[1]:

@@ -10,6 +10,7 @@ command, $HOME, a parameter form with a static default) and DYN otherwise.
 from __future__ import annotations
 
 from core.globs import fnmatchcase
+from core.shell import envwatch
 from core.shell.budget import TOO_COMPLEX
 from core.shell.lexer import (
     ALT,
@@ -77,6 +78,7 @@ class Substitution(Lexer):
         if nx == "(":
             if s.startswith("((", i + 1) and self.arithmetic(i + 1):
                 end = self.skip_parens(i + 1)
+                envwatch.arith_text(self, s[i:end])
                 segs.append((s[i:end], DYN))
                 return end
             return self.cmdsubst(i, segs)
