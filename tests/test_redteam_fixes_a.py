@@ -98,6 +98,10 @@ ROWS = [
     ("(unset CLAUDECODE; python3 x.py)", "normal", PO, "CLAUDECODE"),
     ("env -iv sh r.sh", "normal", PO, "CLAUDECODE"),
     ("env --unset=CLAUDECODE rm README.md", "normal", PO, "CLAUDECODE"),
+    ("sudo python3 scripts/hooks/sane.py reset safemode", "normal", PO, "reset"),
+    ("sudo bash /tmp/r.sh", "normal", PO, "CLAUDECODE"),
+    ("su -c 'bash /tmp/r.sh'", "normal", PO, "CLAUDECODE"),
+    ("echo 'python3 scripts/hooks/sane.py uninstall' | at now", "normal", PO, "uninstall"),
 ]
 
 PASS = [
@@ -112,6 +116,7 @@ PASS = [
     "env -u CLAUDECODE git status",
     "ss -tlnp",
     "git-lfs ls-files",
+    "sudo ls",
     "x=$(wc -l < README.md); echo $((x + 1))",
     "read -r line < README.md; echo $line",
     "X=README.md; cat ${X/README/src/app}",

@@ -760,11 +760,12 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         # without CLAUDECODE our CLI takes its caller for the person: unseen code or a
         # changing CLI call run so (or after it: what it runs is listed after it) is a
         # person-only escape
-        stripped = stripped or cmd.stripped
+        # removed on purpose (True): anything but a read; by sudo, su, at ... (2): unseen code
+        if cmd.stripped and stripped is not True:
+            stripped = cmd.stripped
         args = shell.sane_args(cmd) if stripped else None
-        if stripped and (
-            (args and not SaneCall(args[1:]).read_only) or (not args and judge.changes_or_runs(cmd))
-        ):
+        seen = judge.changes_or_runs(cmd) if stripped is True else cmd.unknown
+        if stripped and ((args and not SaneCall(args[1:]).read_only) or (not args and seen)):
             call = SaneCall(args[1:] if args else ["$CLAUDECODE-removed"])
             call.dynamic = call.person_only = True
             f.foreign_sane.append(call)

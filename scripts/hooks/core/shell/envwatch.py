@@ -26,6 +26,10 @@ _NO_LOOKUP = frozenset(
         "break continue"
     ).split()
 )
+# programs that run their command in a fresh environment (no CLAUDECODE)
+_FRESH_ENV = frozenset(
+    ("su", "runuser", "doas", "pkexec", "systemd-run", "machinectl", "at", "batch")
+)
 # text that makes bash run a command when it evaluates a subscript inside a name or number
 _CODE_MARKS = ("$(", "`", "<(", ">(")
 
@@ -60,12 +64,14 @@ def note_assign(ctx, name: str, value: str | None) -> None:
 def watch(c, args: list, p) -> None:
     """Judge one command against the environment it runs in."""
     ctx = p.ctx
+    if args and args[0].rsplit("/", 1)[-1] in _FRESH_ENV and not c.stripped:
+        c.stripped = 2  # what it runs starts from a fresh environment, without CLAUDECODE
     for k, v in c.env.items():
         if claude_var(k):
             c.stripped = True
         elif k == "PATH" and path_unseen(v) and args and "/" not in args[0]:
             c.flag("runs %s found through a changed PATH" % args[0], unknown=True)
-    if ctx.stripped:
+    if ctx.stripped and c.stripped is not True:
         c.stripped = True
     if ctx.path_changed and args and "/" not in args[0] and args[0] not in _NO_LOOKUP:
         c.flag("runs %s found through a changed PATH" % args[0], unknown=True)

@@ -41,6 +41,8 @@ def w_sudo(c, a, p, raw):
     )
     if has(found, "-e", "--edit"):
         return ["sudoedit"] + rest
+    if not has(found, "-E", "--preserve-env") and not c.stripped:
+        c.stripped = 2  # env_reset: the command runs without CLAUDECODE
     rest = _env_assigns(c, rest)
     if not rest and has(found, "-s", "--shell", "-i", "--login"):
         return ["sh"]  # a root shell reading its stdin
