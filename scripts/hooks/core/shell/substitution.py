@@ -484,6 +484,8 @@ def _transform(v: str, rest: str, ctx) -> str | None:
         f = str.upper if op == "^" else str.lower
         return f(v) if rest[1:] == op else f(v[:1]) + v[1:]
     if op == "/":
+        if len(v) > 64:
+            return None  # each position tries each end: keep it bounded
         body = rest[1:]
         mode = ""
         if body[:1] in "/#%":
