@@ -98,10 +98,12 @@ ROWS = [
     ("(unset CLAUDECODE; python3 x.py)", "normal", PO, "CLAUDECODE"),
     ("env -iv sh r.sh", "normal", PO, "CLAUDECODE"),
     ("env --unset=CLAUDECODE rm README.md", "normal", PO, "CLAUDECODE"),
-    ("sudo python3 scripts/hooks/sane.py reset safemode", "normal", PO, "CLAUDECODE"),
+    ("sudo python3 scripts/hooks/sane.py reset safemode", "normal", PO, "reset"),
     ("sudo bash /tmp/r.sh", "normal", PO, "CLAUDECODE"),
     ("su -c 'bash /tmp/r.sh'", "normal", PO, "CLAUDECODE"),
-    ("echo 'python3 scripts/hooks/sane.py uninstall' | at now", "normal", PO, "CLAUDECODE"),
+    ("env -u CLAUDECODE python3 -m sane reset", "normal", PO, "CLAUDECODE"),
+    ("CLAUDECODE= python3 /tmp/copy/sane.py learn add x", "normal", SP, "sane.py"),
+    ("echo 'python3 scripts/hooks/sane.py uninstall' | at now", "normal", PO, "uninstall"),
 ]
 
 PASS = [

@@ -764,6 +764,8 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if cmd.stripped and stripped is not True:
             stripped = cmd.stripped
         args = shell.sane_args(cmd) if stripped else None
+        if args and paths.real(paths.normalise(args[0], cwd, home)) == ours:
+            continue  # this project's CLI: each subcommand's own gate judges these spellings
         seen = judge.changes_or_runs(cmd) if stripped is True else cmd.unknown
         if stripped and ((args and not SaneCall(args[1:]).read_only) or (not args and seen)):
             call = SaneCall(args[1:] if args else ["$CLAUDECODE-removed"])
