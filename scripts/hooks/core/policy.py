@@ -725,7 +725,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if cmd.program in FEEDERS and not cmd.writes and not cmd.unknown:
             f.raw_reads.extend(cmd.reads)
             f.tree_reads.extend(cmd.tree)  # file names fed to it by a producer
-            f.name_globs.extend(cmd.globs)
+            f.name_globs.extend(getattr(cmd, "globs", ()))
             continue
         others += 1
         if not args:
@@ -734,7 +734,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if cmd.program not in NAMES_ONLY and (cmd.unknown or not judge.plain(cmd)):
             f.tree_reads.extend(cmd.reads)
         f.tree_reads.extend(cmd.tree)
-        f.name_globs.extend(cmd.globs)  # names of the files fed to it as data
+        f.name_globs.extend(getattr(cmd, "globs", ()))  # names of the files fed to it as data
         f.raw_reads.extend(cmd.named)  # words of code the hooks cannot see: checked, not read
         f.named.extend(cmd.named)
         if tool == "Bash":
@@ -761,8 +761,9 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         # changing CLI call run so (or after it: what it runs is listed after it) is a
         # person-only escape
         # removed on purpose (True): anything but a read; by sudo, su, at ... (2): unseen code
-        if cmd.stripped and stripped is not True:
-            stripped = cmd.stripped
+        own = getattr(cmd, "stripped", False)  # PowerShell's commands have no such field
+        if own and stripped is not True:
+            stripped = own
         args = shell.sane_args(cmd) if stripped else None
         if args and paths.real(paths.normalise(args[0], cwd, home)) == ours:
             continue  # this project's CLI: each subcommand's own gate judges these spellings
