@@ -196,3 +196,12 @@ def test_rule_through_process(labs, cmd, mode, code):
     )
     assert r.denied and r.denied.startswith(code), (cmd, r.denied)
     assert os.path.exists(proj.path(".claude", "settings.json"))
+
+
+def test_powershell_commands_still_judged(labs):
+    """PowerShell's command records come from another analyser: the new fields are optional."""
+    proj = labs["normal"]
+    proj.prompt("rb-")
+    r = proj.pre("PowerShell", {"command": "Get-Content .env"})
+    assert r.denied and r.denied.startswith("[blocked-path]"), r.denied
+    assert "failed open" not in r.stdout
