@@ -78,7 +78,7 @@ ROWS = [
     ("docker run -v {h}/.ssh:/k alpine cat /k/id_rsa", "normal", BP, ".ssh"),
     ("kubectl cp {h}/.ssh/id_rsa pod:/x", "normal", BP, ".ssh"),
     ("find {c}/.. -type f -exec cat {{}} \\;", "normal", SP, "secret"),
-    ("find {h} -name id_rsa -exec cat {{}} +", "normal", (SP, BP), "reads the files under"),
+    ("find {h} -name id_rsa -exec cat {{}} +", "normal", (SP, BP), "id_rsa"),
     ("find {h}/.ssh -name id_rsa -exec cat {{}} +", "normal", BP, ".ssh"),
     ("grep -r . {c}/..", "normal", SP, "secret"),
     ("curl file://{h}/.ssh/id_rsa", "normal", BP, ".ssh"),

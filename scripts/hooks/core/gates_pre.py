@@ -440,6 +440,14 @@ def _find_spares_protected(cmd, ctx):
 
 
 def person_only(ctx: Ctx, facts: Facts) -> str | None:
+    if "runs code with CLAUDECODE removed" in facts.reasons and facts.foreign_sane:
+        args = facts.foreign_sane[-1].args
+        what = "code" if args == ["$CLAUDECODE-removed"] else "`sane.py %s`" % " ".join(args)
+        return (
+            "[person-only] This command runs %s with CLAUDECODE removed or changed (env -u/-i, "
+            "unset, sudo, su, at ...); without it sane.py takes its caller for the person, so "
+            "that is for the person only. Run the command without touching CLAUDECODE." % what
+        )
     for call in facts.foreign_sane:
         if call.person_only or call.dynamic:
             return (

@@ -725,6 +725,8 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
                 cmd.flag("runs a sane.py that is not this project's CLI", unknown=True)
         if cmd.program in FEEDERS and not cmd.writes and not cmd.unknown:
             f.raw_reads.extend(cmd.reads)
+            f.tree_reads.extend(cmd.tree)  # file names fed to it by a producer
+            f.name_globs.extend(getattr(cmd, "globs", ()))
             continue
         others += 1
         if not args:
@@ -733,6 +735,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if cmd.program not in NAMES_ONLY and (cmd.unknown or not judge.plain(cmd)):
             f.tree_reads.extend(cmd.reads)
         f.tree_reads.extend(cmd.tree)
+        f.name_globs.extend(getattr(cmd, "globs", ()))  # names of the files fed to it as data
         f.raw_reads.extend(cmd.named)  # words of code the hooks cannot see: checked, not read
         f.named.extend(cmd.named)
         if tool == "Bash":
@@ -753,6 +756,25 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if cmd.destructive and not judge.plain_delete(cmd, cwd, project, home, cfg):
             f.destructive = True
         f.reasons.extend(cmd.reasons)
+    stripped = False
+    for cmd in a.commands:
+        # without CLAUDECODE our CLI takes its caller for the person: unseen code or a
+        # changing CLI call run so (or after it: what it runs is listed after it) is a
+        # person-only escape
+        # removed on purpose (True): anything but a read; by sudo, su, at ... (2): unseen code
+        own = getattr(cmd, "stripped", False)  # PowerShell's commands have no such field
+        if own and stripped is not True:
+            stripped = own
+        args = shell.sane_args(cmd) if stripped else None
+        if args and paths.real(paths.normalise(args[0], cwd, home)) == ours:
+            continue  # this project's CLI: each subcommand's own gate judges these spellings
+        seen = judge.changes_or_runs(cmd) if stripped is True else cmd.unknown
+        if stripped and ((args and not SaneCall(args[1:]).read_only) or (not args and seen)):
+            call = SaneCall(args[1:] if args else ["$CLAUDECODE-removed"])
+            call.dynamic = call.person_only = True
+            f.foreign_sane.append(call)
+            f.reasons.append("runs code with CLAUDECODE removed")
+            break
     if not a.commands and a.unknown:
         f.unknown = True
         f.reasons.extend(a.reasons)

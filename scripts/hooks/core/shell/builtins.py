@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from core.shell import envwatch
 from core.shell.command import cd_to, has, opts, stdin_code, stdin_text, vague, vals
 from core.shell.lexer import DYNAMIC, DYNPOS
 
@@ -38,6 +39,8 @@ def h_readers(c, a, p, raw):
         return None
     found, ops = opts(a, "nNcbwi" if c.program in ("head", "tail") else "")
     c.reads.extend(ops)
+    if c.program in ("diff", "colordiff") and has(found, "-r", "--recursive"):
+        c.tree.extend(ops)  # every file under both trees is read and printed
 
 
 def h_grep(c, a, p, raw):
@@ -192,10 +195,17 @@ def env_code(c, env, p):
 def h_declare(c, a, p, raw):
     ctx = p.ctx
     env = {}
+    unexport = any(w[:1] == "+" or (w[:1] == "-" and "n" in w[1:]) for w in a if w != "--")
     for w in a:
         name, eq, val = w.partition("=")
         if eq and w[:1] not in ("-", "+"):
             env[name.rstrip("+")] = val
+            envwatch.note_assign(ctx, name.rstrip("+"), val)
+            envwatch.value_code(c, val, p)
+        if w[:1] not in ("-", "+"):
+            envwatch.eval_words(c, [name], p)
+            if unexport and envwatch.claude_var(name):
+                ctx.stripped = True
     if env:
         env_code(c, env, p)
     # `declare -n r=x`: $r is whatever x holds when it is used
@@ -245,21 +255,72 @@ def h_at(c, a, p, raw):
 
 
 def h_read(c, a, p, raw):
-    found, ops = opts(a, "adinNptu", ())
-    for name in ops + vals(found, "-a"):
+    if c.program in ("mapfile", "readarray"):
+        found, ops = opts(a, "dnOsuCc", ())
+        for code in vals(found, "-C"):
+            # the callback runs as shell code for every chunk of lines read
+            c.code.append(code)
+            p.subparse(code, keep_cwd=True)
+    else:
+        found, ops = opts(a, "adinNptu", ())
+    names = ops + vals(found, "-a")
+    envwatch.eval_words(c, names, p)
+    for name in names:
         p.ctx.vars[name] = None
+    return set(names) | set(vals(found, "-C"))
 
 
 def h_unset(c, a, p, raw):
+    envwatch.eval_words(c, a, p)
     for w in a:
         if w[:1] != "-":
             p.ctx.vars[w] = ""
+            if envwatch.claude_var(w):
+                p.ctx.stripped = True
 
 
 def h_printf(c, a, p, raw):
     if len(a) >= 2 and a[0] == "-v":
+        envwatch.eval_words(c, a[1:2], p)
         p.ctx.vars[a[1]] = None
+    elif a and a[0][:2] == "-v":  # -vNAME
+        envwatch.eval_words(c, [a[0][2:]], p)
     return set(a[:1])
+
+
+def h_arith(c, a, p, raw):
+    """let, test, [ [[, shift, wait, getopts: words bash may evaluate as names or numbers."""
+    envwatch.eval_words(c, a, p)
+    return None
+
+
+def h_callbacks(c, a, p, raw):
+    """Builtins whose option values are code or change what names run: compgen/complete -C
+    CMD (analysed), -F FUNC (a function), hash -p PATH NAME (NAME then runs PATH), enable -f
+    (loads a shared object) and enable NAME (switches builtins)."""
+    prog = c.program
+    if prog in ("compgen", "complete"):
+        found, ops = opts(a, "oAGWFCXPSa", ())
+        for code in vals(found, "-C"):
+            c.code.append(code)
+            p.subparse(code, keep_cwd=True)
+        if vals(found, "-F"):
+            c.flag("%s -F runs a shell function" % prog, unknown=True)
+        return set(vals(found, "-C", "-W", "-G", "-X", "-P", "-S", "-F"))
+    if prog == "hash":
+        found, ops = opts(a, "pd", ())
+        if vals(found, "-p"):
+            p.ctx.path_changed = True
+            c.flag("hash -p makes a name run another file", unknown=True)
+        return None
+    if prog == "enable":
+        found, ops = opts(a, "fd", ())
+        if vals(found, "-f") or has(found, "-d"):
+            c.flag("enable -f loads a shared object into the shell", unknown=True)
+        elif ops:
+            c.flag("enable switches which builtins run", unknown=True)
+        return None
+    return None
 
 
 def h_echo(c, a, p, raw):
@@ -384,3 +445,54 @@ def h_pager(c, a, p, raw):
     if c.program != "man":
         c.reads.extend(o for o in ops if o[:1] != "+")
     return set(ops) if c.program == "man" else None
+
+
+# the read forms of programs that can also change the system: any other form is unknown
+_CTL_READ = frozenset(("", "status", "show", "timesync-status", "show-timesync", "help"))
+_SMI_READ = (
+    "-L",
+    "-q",
+    "-x",
+    "-h",
+    "--help",
+    "-a",
+    "--query",
+    "--format",
+    "-i",
+    "--id",
+    "-d",
+    "-l",
+)
+_LFS_READ = frozenset(("ls-files", "status", "env", "version", "locks", "logs", "ext"))
+
+
+def h_look(c, a, p, raw):
+    """Programs that print the system's state in some forms and change it in others (date -s,
+    hostname NAME, sysctl -w, ifconfig IF down, timedatectl set-*, ss -K, umask 077 ...)."""
+    prog = c.program
+    found, ops = opts(a, "dfrI" if prog == "date" else "", ())
+    change = False
+    if prog == "date":
+        change = has(found, "-s", "--set") or any(o[:1] != "+" for o in ops)
+        c.reads.extend(vals(found, "-f", "--file", "-r", "--reference"))
+    elif prog == "hostname":
+        change = bool(ops) or has(found, "-F", "--file", "-b", "--boot")
+    elif prog == "sysctl":
+        change = has(found, "-w", "--write", "-p", "--load", "-f", "--system") or any(
+            "=" in o for o in ops
+        )
+    elif prog in ("timedatectl", "hostnamectl", "localectl"):
+        change = (ops[0] if ops else "") not in _CTL_READ and not ops[0].startswith("list-")
+    elif prog == "ifconfig":
+        change = len(ops) > 1
+    elif prog == "nvidia-smi":
+        change = bool(ops) or any(not k.startswith(_SMI_READ) for k, _ in found)
+    elif prog == "ss":
+        change = has(found, "-K", "--kill", "-D", "--diag")
+    elif prog == "git-lfs":
+        change = bool(ops) and ops[0] not in _LFS_READ
+    elif prog in ("umask", "ulimit"):
+        change = bool(ops)
+    if change:
+        c.flag("%s changes the system in this form" % prog, unknown=True)
+    return None

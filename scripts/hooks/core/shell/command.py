@@ -28,6 +28,8 @@ class Command:
         "runner",
         "tree",
         "named",
+        "stripped",
+        "globs",
     )
 
     def __init__(self):
@@ -49,6 +51,8 @@ class Command:
         self.runner = False  # runs code the hooks cannot see that is the project's own work
         self.tree = []  # directories whose files it reads (find -exec cat)
         self.named = []  # for unknown code: every path-like word it names (checked, not read)
+        self.globs = []  # name patterns of files fed to it as data (find -name X | xargs cat)
+        self.stripped = False  # runs with CLAUDECODE removed or changed (the CLI's person test)
 
     def __repr__(self):
         return "Command(%r)" % (self.argv,)
@@ -149,9 +153,16 @@ def opts(a, short_arg="", long_arg=(), first_operand_stops=False):
             break
         if w[:2] == "--":
             name, eq, val = w.partition("=")
+            if name not in long_arg:
+                # getopt_long: an unambiguous prefix is the option (`--outp` = `--output`)
+                full = [x for x in long_arg if long_match(name, x)]
+                if len(full) == 1:
+                    name = full[0]
+            else:
+                full = [name]
             if eq:
                 found.append((name, val))
-            elif name in long_arg and i + 1 < n:
+            elif full and i + 1 < n:  # every option it may stand for takes a value
                 found.append((name, a[i + 1]))
                 i += 1
             else:
@@ -180,15 +191,36 @@ def opts(a, short_arg="", long_arg=(), first_operand_stops=False):
     return found, ops
 
 
+def long_match(given, full):
+    """GNU getopt_long and git's parse-options take any prefix of a long option (`--li` is
+    `--link` when no other option starts so; when one does, the program stops with an error),
+    so a prefix of a dangerous option is judged as that option."""
+    return given == full or (
+        given[:2] == "--" and full[:2] == "--" and len(given) > 2 and full.startswith(given)
+    )
+
+
+def _named(k, names):
+    if k in names:
+        return True
+    if k[:2] == "--" and len(k) > 2:
+        for n in names:
+            # `--output` is its own option beside `--output-dir`: a prefix that ends where a
+            # word of the longer name ends is taken as an option of its own
+            if long_match(k, n) and n[len(k) : len(k) + 1] != "-":
+                return True
+    return False
+
+
 def has(found, *names):
     for k, _ in found:
-        if k in names:
+        if _named(k, names):
             return True
     return False
 
 
 def vals(found, *names):
-    return [v for k, v in found if k in names and v is not True]
+    return [v for k, v in found if v is not True and _named(k, names)]
 
 
 def stdin_redirect(raw):
@@ -417,7 +449,7 @@ def _word_read(c, tok):
 
 def prefix_of(name, full):
     """GNU getopt takes any unambiguous prefix of a long option: `--in-pl` is `--in-place`."""
-    return len(name) >= 4 and name != full and full.startswith(name)
+    return name != full and long_match(name, full)
 
 
 def risky_prefix(a, risky):

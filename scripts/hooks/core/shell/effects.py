@@ -10,7 +10,7 @@ generic "looks like a path" read rule must skip (patterns, scripts, messages).
 
 from __future__ import annotations
 
-from core.shell import authprint, outputs, programs
+from core.shell import authprint, envwatch, outputs, programs
 from core.shell.builtins import alias_use, env_code
 from core.shell.command import (
     DISKS,
@@ -66,6 +66,9 @@ def expand(raw, p):
         args = rest
     c.argv = args
     raw.cmd = c
+    for name, val, dyn in raw.assigns:
+        envwatch.value_code(c, val, p)
+    envwatch.watch(c, args, p)
     if not args and not raw.redirs:
         return
     if c.env:

@@ -104,6 +104,9 @@ def plain(cmd):
         "builtins.h_prints",
         "builtins.h_echo",
         "builtins.h_printf",
+        "builtins.h_arith",
+        "builtins.h_callbacks",
+        "builtins.h_look",
     )
 
 
@@ -128,3 +131,14 @@ def plain_delete(cmd, cwd, project, home, cfg):
         ):
             return False
     return True
+
+
+def changes_or_runs(cmd) -> bool:
+    """Anything but a known read: code the hooks cannot see, a script or program file an
+    interpreter runs, a write, a delete or a remote change."""
+    if cmd.unknown or cmd.writes or cmd.code or cmd.destructive or cmd.remote:
+        return True
+    prog = cmd.program
+    if prog.lower().startswith(("python", "pypy")) or prog in SCRIPT_RUNNERS:
+        return True
+    return "/" in (cmd.argv[0] if cmd.argv else "")

@@ -143,6 +143,9 @@ class Ctx:
         "globbed",
         "alts",
         "funcs",
+        "path_changed",
+        "stripped",
+        "listed",
     )
 
     def __init__(self, home, env, finalise):
@@ -162,6 +165,9 @@ class Ctx:
         self.globbed = set()  # ... unless the same text also appears unquoted as one
         self.alts = {}  # a word with ${X:-w} forms -> the words the defaults make
         self.funcs = set()  # shell functions defined in this command (bodies analysed)
+        self.path_changed = False  # PATH set, or `hash -p`: bare program names are unknown
+        self.listed = []  # the words of `for x in WORDS`: file names fed to the loop body
+        self.stripped = False  # CLAUDECODE unset or changed earlier in this command
 
     def error(self, reason):
         if reason not in self.errors:

@@ -10,6 +10,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 
 from __future__ import annotations
 
+from core.shell import envwatch
 from core.shell.budget import TOO_COMPLEX
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
@@ -122,7 +123,9 @@ class Parser(Substitution, Heredoc, Lexer):
                     continue
                 if v == "(":
                     if self.i < self.n and self.s[self.i] == "(" and self.arithmetic(self.i - 1):
-                        self.i = self.skip_parens(self.i - 1)  # (( arithmetic ))
+                        start = self.i - 1
+                        self.i = self.skip_parens(start)  # (( arithmetic ))
+                        envwatch.arith_text(self, self.s[start : self.i])
                         continue
                     self.body(self.group)
                     continue
@@ -206,7 +209,9 @@ class Parser(Substitution, Heredoc, Lexer):
         if w in ("for", "select"):
             t = self.token()
             if t[0] == OP and t[1] == "(" and self.i < self.n and self.s[self.i] == "(":
-                self.i = self.skip_parens(self.i - 1)
+                start = self.i - 1
+                self.i = self.skip_parens(start)
+                envwatch.arith_text(self, self.s[start : self.i])
                 return None
             if t[0] == WORD:
                 for name in t[1]:
@@ -224,6 +229,8 @@ class Parser(Substitution, Heredoc, Lexer):
                     t = self.token()
                     if t[0] != WORD:
                         break
+                    if len(self.ctx.listed) < 256:
+                        self.ctx.listed.extend(t[1])
                 if not (t[0] == OP and t[1] == ";" or t[0] == NL):
                     self.back = t
             else:
@@ -338,6 +345,8 @@ class Parser(Substitution, Heredoc, Lexer):
             tok = self.token()
         if not words and not redirs:
             for name, val, dyn in assigns:
+                envwatch.note_assign(ctx, name, val)
+                envwatch.value_code(None, val, self)
                 ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
             return None
         raw = Raw(words, assigns, redirs, self.piped, self.prev)

@@ -10,16 +10,19 @@ from __future__ import annotations
 _TABLE = """
 builtins.h_pager: less more most man
 outputs.h_exiftool: exiftool
-builtins.h_prints: exit return break continue logout apt-cache top htop pwd date whoami id hostname uname true false test [ [[ : printenv seq sleep
-                  yes basename dirname which type hash jobs wait tr expr df free uptime ps
-                  pgrep lsof nproc getconf arch groups users who w tty locale tput clear cal
-                  factor numfmt logname dirs shopt let help command_not_found_handle times
-                  ulimit umask getopts bg fg disown enable caller compgen complete compopt
-                  whereis locate plocate mlocate lsb_release traceroute tracepath
+builtins.h_prints: exit return break continue logout apt-cache top htop pwd whoami id uname true false
+                  : printenv seq sleep yes basename dirname which type jobs tr expr df free uptime
+                  ps pgrep lsof nproc getconf arch groups users who w tty locale tput clear cal
+                  factor numfmt logname dirs shopt help command_not_found_handle times
+                  bg fg disown caller compopt whereis locate plocate mlocate lsb_release
+                  traceroute tracepath
                   true env printf lscpu lsblk lsusb lspci lsmod ping dig nslookup host whois
-                  tldr pstree vmstat iostat mpstat sw_vers ifconfig netstat ss uname sysctl
-                  locale localectl timedatectl hostnamectl ioreg system_profiler nvidia-smi
-                  git-lfs column expand
+                  tldr pstree vmstat iostat mpstat sw_vers netstat uname
+                  locale ioreg system_profiler column expand
+builtins.h_arith: let test [ [[ shift wait getopts
+builtins.h_callbacks: compgen complete hash enable
+builtins.h_look: date hostname sysctl timedatectl hostnamectl localectl ifconfig nvidia-smi ss
+                 git-lfs umask ulimit
 builtins.h_readers: hadolint markdownlint actionlint eza exa lsd dir vdir shellcheck info whatis apropos zipinfo zcmp zdiff
                     jless fx glow mdcat highlight colordiff wdiff icdiff delta difft
                     cloc tokei scc sloccount pdftotext pdfinfo identify ffprobe
@@ -119,7 +122,7 @@ builtins.h_readers: cat tac nl head tail bat batcat hexdump hd od strings
                     sha224sum sha256sum sha384sum sha512sum b2sum cksum sum shasum md5 fold
                     fmt column expand unexpand rev zcat bzcat xzcat zstdcat gzcat lzcat
                     zless zmore stat ls du tree xmllint look iconv readlink realpath
-                    exiftool objdump readelf nm ldd lsattr getfacl pr tsort source-highlight
+                    objdump readelf nm ldd lsattr getfacl pr tsort source-highlight
                     pygmentize vimcat clip pbcopy xclip xsel wl-copy
 files.h_shred: shred srm wipe
 files.h_truncate: truncate

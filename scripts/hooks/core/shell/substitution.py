@@ -10,6 +10,7 @@ command, $HOME, a parameter form with a static default) and DYN otherwise.
 from __future__ import annotations
 
 from core.globs import fnmatchcase
+from core.shell import envwatch
 from core.shell.budget import TOO_COMPLEX
 from core.shell.lexer import (
     ALT,
@@ -77,6 +78,7 @@ class Substitution(Lexer):
         if nx == "(":
             if s.startswith("((", i + 1) and self.arithmetic(i + 1):
                 end = self.skip_parens(i + 1)
+                envwatch.arith_text(self, s[i:end])
                 segs.append((s[i:end], DYN))
                 return end
             return self.cmdsubst(i, segs)
@@ -204,7 +206,15 @@ class Substitution(Lexer):
         kind = op[-1:]
         dyn = ("$" + name if name[0] in NAME0 else src, DYN)
         if op not in _OPS:
-            segs.append((src, DYN))
+            # ${X:1} ${X^^} ${X,,} ${X/a/b}: the result when X is known; when it is not,
+            # X unset makes it empty, so the word also stands for the rest of it
+            out = _transform(v, rest, self.ctx) if v is not None else None
+            if out is not None:
+                segs.append((out, QUOTED))
+            elif v is None and rest[:1] in ":^,/@":
+                segs.append((dyn[0] + "\0", ALT))
+            else:
+                segs.append((src, DYN))
             return
         word = rest[len(op) :]
         static = True
@@ -230,7 +240,7 @@ class Substitution(Lexer):
         elif kind == "?":
             segs.append((v, QUOTED) if v else dyn)  # unset: bash stops with an error
         elif v is None:
-            segs.append(dyn)
+            segs.append((dyn[0] + "\0", ALT))  # X unset: the prefix/suffix forms give ''
         elif not static:
             segs.append((src, DYN))
         else:
@@ -443,3 +453,72 @@ def _strip(v: str, pat: str, op: str, ctx) -> str:
         if op[0] == "%" and fnmatchcase(v[n - k :], pat):
             return v[: n - k]
     return v
+
+
+def _transform(v: str, rest: str, ctx) -> str | None:
+    """${v:off} ${v:off:len} ${v^} ${v^^} ${v,} ${v,,} ${v/p/r} ${v//p/r} ${v/#p/r} ${v/%p/r}
+    with literal operands: the value bash makes; None when the analysis cannot tell."""
+    if len(v) > 256 or any(ch in rest for ch in "$`\\'\"(){}"):
+        return None
+    ctx.budget.spend(len(v) * 4 + len(rest))
+    op = rest[:1]
+    if op == ":":
+        parts = rest[1:].split(":")
+        try:
+            nums = [int(x.strip() or "0") for x in parts]
+        except ValueError:
+            return None
+        if len(nums) > 2:
+            return None
+        start = nums[0]
+        if start < 0:
+            start = max(0, len(v) + start)
+        out = v[start:]
+        if len(nums) == 2:
+            ln = nums[1]
+            out = out[:ln] if ln >= 0 else out[: max(0, len(out) + ln)]
+        return out
+    if op in "^,":
+        if rest[1:] not in ("", op):
+            return None  # a pattern: which letters change depends on it
+        f = str.upper if op == "^" else str.lower
+        return f(v) if rest[1:] == op else f(v[:1]) + v[1:]
+    if op == "/":
+        if len(v) > 64:
+            return None  # each position tries each end: keep it bounded
+        body = rest[1:]
+        mode = ""
+        if body[:1] in "/#%":
+            mode, body = body[:1], body[1:]
+        pat, _, rep = body.partition("/")
+        if not pat:
+            return v
+        n = len(v)
+        if mode == "#":
+            for k in range(n, -1, -1):
+                if fnmatchcase(v[:k], pat):
+                    return rep + v[k:]
+            return v
+        if mode == "%":
+            for k in range(n + 1):
+                if fnmatchcase(v[k:], pat):
+                    return v[:k] + rep
+            return v
+        out = []
+        i = 0
+        while i <= n:
+            for j in range(n, i - 1, -1):
+                if j > i and fnmatchcase(v[i:j], pat):
+                    out.append(rep)
+                    i = j
+                    break
+            else:
+                if i < n:
+                    out.append(v[i])
+                i += 1
+                continue
+            if mode != "/":
+                out.append(v[i:])
+                return "".join(out)
+        return "".join(out)
+    return None

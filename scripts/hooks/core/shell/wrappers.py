@@ -3,7 +3,8 @@ returns the wrapped command's words, or None when the wrapper runs nothing itsel
 
 from __future__ import annotations
 
-from core.shell.command import cd_to, has, opts, vague, vals
+from core.shell.command import cd_to, has, long_match, opts, stdin_text, vague, vals
+from core.shell.envwatch import claude_var
 
 
 def _env_assigns(c, a):
@@ -40,6 +41,8 @@ def w_sudo(c, a, p, raw):
     )
     if has(found, "-e", "--edit"):
         return ["sudoedit"] + rest
+    if not has(found, "-E", "--preserve-env") and not c.stripped:
+        c.stripped = 2  # env_reset: the command runs without CLAUDECODE
     rest = _env_assigns(c, rest)
     if not rest and has(found, "-s", "--shell", "-i", "--login"):
         return ["sh"]  # a root shell reading its stdin
@@ -53,6 +56,20 @@ def w_doas(c, a, p, raw):
     return rest or None
 
 
+_ENV_LONG = (
+    "--unset",
+    "--chdir",
+    "--split-string",
+    "--ignore-environment",
+    "--null",
+    "--default-signal",
+    "--ignore-signal",
+    "--block-signal",
+    "--list-signal-handling",
+    "--debug",
+)
+
+
 def w_env(c, a, p, raw):
     i = 1
     a = list(a)
@@ -61,32 +78,51 @@ def w_env(c, a, p, raw):
         if w == "--":
             i += 1
             break
-        if w in ("-u", "--unset", "-P"):
-            i += 2
-            continue
-        if w in ("-C", "--chdir"):
-            cd_to(p.ctx, a[i + 1] if i + 1 < len(a) else "")
-            i += 2
-            continue
-        if w.startswith("--chdir="):
-            cd_to(p.ctx, w[8:])
+        if w == "-":
+            c.stripped = True  # `env -` is `env -i`
             i += 1
             continue
-        if (
-            w in ("-S", "--split-string")
-            or w.startswith("--split-string=")
-            or (w.startswith("-S") and len(w) > 2)
-        ):
-            if w in ("-S", "--split-string"):
-                text = a[i + 1] if i + 1 < len(a) else ""
-                i += 2
-            else:
-                text = w[15:] if w.startswith("--") else w[2:]
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
+            full = [x for x in _ENV_LONG if long_match(name, x)]
+            name = full[0] if len(full) == 1 else name
+            takes = name in ("--unset", "--chdir", "--split-string")
+            if takes and not eq:
+                val = a[i + 1] if i + 1 < len(a) else ""
                 i += 1
-            a[i:i] = text.split()
+            i += 1
+            if name == "--ignore-environment" or (name == "--unset" and claude_var(val)):
+                c.stripped = True
+            elif name == "--chdir":
+                cd_to(p.ctx, val)
+            elif name == "--split-string":
+                a[i:i] = val.split()
+            elif len(full) != 1 and not takes:
+                c.flag("env option %s" % name, unknown=True)
             continue
         if w[:1] == "-" and len(w) > 1:
+            # a bundle of short options: -i, -0, -v, -u NAME, -C DIR, -S TEXT, -P PATH
+            j = 1
             i += 1
+            while j < len(w):
+                ch = w[j]
+                if ch == "i":
+                    c.stripped = True
+                if ch in "uCSP":
+                    val = w[j + 1 :]
+                    if not val:
+                        val = a[i] if i < len(a) else ""
+                        i += 1
+                    if ch == "u" and claude_var(val):
+                        c.stripped = True
+                    elif ch == "C":
+                        cd_to(p.ctx, val)
+                    elif ch == "S":
+                        a[i:i] = val.split()
+                    elif ch == "P":
+                        c.env["PATH"] = val  # programs are looked up there
+                    break
+                j += 1
             continue
         break
     rest = _env_assigns(c, a[i:])
@@ -252,6 +288,15 @@ def w_xargs(c, a, p, raw):
         and not any(vague(r) for r in prev.reads)
     ):
         feed = prev.reads[0]
+    body = stdin_text(raw) if c.stdin_is_data else None
+    if body and not vague(body):
+        # `xargs cat <<< .env`, `echo .env | xargs cat`: the names it reads are in view
+        words = body.split()[:256]
+        if rep:
+            return [
+                x for w in rest for x in ([w.replace(rep, f) for f in words] if rep in w else [w])
+            ]
+        return rest + words
     if rep:
         return [w.replace(rep, feed) for w in rest]
     return rest + [feed]

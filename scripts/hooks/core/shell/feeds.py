@@ -1,0 +1,88 @@
+"""File names that flow into a command as data: `find D | xargs cat`, `find D | while read f;
+do cat "$f"; done`, `for f in D/*; do cat "$f"; done`, `cat $(find D -name .env)`. The
+command fed so reads what the producer lists: the producer's directories are read file by
+file (checked like `grep -r`), its name patterns select the files read (checked like a search
+glob), and literal names are read as named."""
+
+from __future__ import annotations
+
+# programs whose output is a list of paths under their operands (the cwd when none)
+_LISTERS = frozenset(("find", "ls", "fd", "fdfind", "tree", "du", "rg", "grep", "ag", "locate"))
+_NAME_TESTS = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"))
+_GLOB = frozenset("*?[")
+
+
+def _split_glob(word: str) -> tuple[str, str]:
+    """`~/.ssh/*` -> ('~/.ssh', '*'); a glob in a directory part keeps its parent."""
+    head = word
+    while any(ch in _GLOB for ch in head):
+        if "/" not in head:
+            return ".", word.rsplit("/", 1)[-1]
+        head = head.rsplit("/", 1)[0] or "/"
+    return head, word.rsplit("/", 1)[-1]
+
+
+def _nocase(glob: str) -> str:
+    """-iname .ENV -> .[eE][nN][vV]: the glob that matches the same names in any case."""
+    if "[" in glob or len(glob) > 128:
+        return "*"
+    return "".join("[%s%s]" % (ch.lower(), ch.upper()) if ch.isalpha() else ch for ch in glob)
+
+
+def _all(args: list) -> bool:
+    """ls -a / -A / --all / --almost-all: dot files are listed too."""
+    for w in args:
+        if w in ("--all", "--almost-all"):
+            return True
+        if w[:1] == "-" and w[1:2] != "-" and ("a" in w or "A" in w):
+            return True
+    return False
+
+
+def apply(ctx) -> None:
+    """Give every command fed file names by a producer in this command the producer's
+    listing as its own reads."""
+    dirs: list[str] = []
+    globs: list[str] = []
+    names: list[str] = []
+    for w in ctx.listed:
+        if any(ch in _GLOB for ch in w):
+            d, g = _split_glob(w)
+            dirs.append(d)
+            globs.append(g)
+        else:
+            names.append(w)
+    for c in ctx.out:
+        if c.program not in _LISTERS:
+            continue
+        starts = [r for r in c.reads if r[:1] != "-"] or ["."]
+        dirs.extend(starts)
+        if c.program == "ls" and _all(c.argv[1:]):
+            # `ls -a | grep env | xargs cat`: the dot files it lists are read by name
+            names.extend(d.rstrip("/") + "/.[!.]*" for d in starts[:8])
+        argv = c.argv
+        own = []
+        for i, w in enumerate(argv[:-1]):
+            if c.program == "find" and w in _NAME_TESTS:
+                g = argv[i + 1].rsplit("/", 1)[-1]
+                own.append(_nocase(g) if w[1] == "i" else g)
+        globs.extend(own)
+        if c.tree:  # find -exec: the command it runs reads the files the tests select
+            c.globs.extend(own[:64])
+    if not (dirs or globs or names):
+        return
+    for c in ctx.out:
+        if c.program in _LISTERS and "xargs" not in c.wrappers:
+            continue
+        fed = "xargs" in c.wrappers or any("$" in r or "`" in r for r in c.reads)
+        if not fed:
+            continue
+        for d in dirs:
+            if d not in c.tree and len(c.tree) < 64:
+                c.tree.append(d)
+        for g in globs:
+            if g not in c.globs and len(c.globs) < 64:
+                c.globs.append(g)
+        for n in names:
+            if n not in c.reads and len(c.reads) < 256:
+                c.reads.append(n)
