@@ -138,13 +138,14 @@ def _tree_secret(ctx, facts):
         p for p in ctx.cfg.list("paths.blocked") if isinstance(p, str) and p and p[:1] not in "~/"
     ]
     allow = ctx.cfg.list("paths.blocked_allow")
+    plain = [d for c in facts.analysis.commands for d in getattr(c, "plain_tree", None) or []]
     seen = set()
-    for raw in dirs:
+    for raw, dots in [(d, hidden) for d in dirs] + [(d, False) for d in plain]:
         root = paths.normalise(raw, ctx.cwd, ctx.home)
-        if root in seen or not os.path.isdir(root):
+        if (root, dots) in seen or not os.path.isdir(root):
             continue
-        seen.add(root)
-        hit = _scan(root, names, allow, excludes, hidden, includes)
+        seen.add((root, dots))
+        hit = _scan(root, names, allow, excludes, dots, includes)
         if hit:
             return (
                 "[blocked-path] %s holds %s (blocked path rule %r), and this call reads the files "

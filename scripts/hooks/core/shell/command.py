@@ -30,6 +30,7 @@ class Command:
         "named",
         "stripped",
         "globs",
+        "plain_tree",
     )
 
     def __init__(self):
@@ -52,6 +53,7 @@ class Command:
         self.tree = []  # directories whose files it reads (find -exec cat)
         self.named = []  # for unknown code: every path-like word it names (checked, not read)
         self.globs = []  # name patterns of files fed to it as data (find -name X | xargs cat)
+        self.plain_tree = []  # directories whose non-dot files it reads (fed by a plain ls)
         self.stripped = False  # runs with CLAUDECODE removed or changed (the CLI's person test)
 
     def __repr__(self):

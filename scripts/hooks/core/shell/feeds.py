@@ -39,10 +39,16 @@ def _all(args: list) -> bool:
     return False
 
 
+def _deep(argv: list[str]) -> bool:
+    """ls -R / --recursive: it lists the names under every directory."""
+    return any(w == "--recursive" or (w[:1] == "-" and w[1:2] != "-" and "R" in w) for w in argv)
+
+
 def apply(ctx) -> None:
     """Give every command fed file names by a producer in this command the producer's
     listing as its own reads."""
     dirs: list[str] = []
+    plain: list[str] = []
     globs: list[str] = []
     names: list[str] = []
     for w in ctx.listed:
@@ -56,7 +62,10 @@ def apply(ctx) -> None:
         if c.program not in _LISTERS:
             continue
         starts = [r for r in c.reads if r[:1] != "-"] or ["."]
-        dirs.extend(starts)
+        if c.program == "ls" and not _all(c.argv[1:]) and not _deep(c.argv[1:]):
+            plain.extend(starts)  # names of the non-dot entries only
+        else:
+            dirs.extend(starts)
         if c.program == "ls" and _all(c.argv[1:]):
             # `ls -a | grep env | xargs cat`: the dot files it lists are read by name
             names.extend(d.rstrip("/") + "/.[!.]*" for d in starts[:8])
@@ -69,7 +78,7 @@ def apply(ctx) -> None:
         globs.extend(own)
         if c.tree:  # find -exec: the command it runs reads the files the tests select
             c.globs.extend(own[:64])
-    if not (dirs or globs or names):
+    if not (dirs or plain or globs or names):
         return
     for c in ctx.out:
         if c.program in _LISTERS and "xargs" not in c.wrappers:
@@ -80,6 +89,9 @@ def apply(ctx) -> None:
         for d in dirs:
             if d not in c.tree and len(c.tree) < 64:
                 c.tree.append(d)
+        for d in plain:
+            if d not in c.plain_tree and len(c.plain_tree) < 64:
+                c.plain_tree.append(d)
         for g in globs:
             if g not in c.globs and len(c.globs) < 64:
                 c.globs.append(g)

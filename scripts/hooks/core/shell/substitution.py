@@ -504,21 +504,21 @@ def _transform(v: str, rest: str, ctx) -> str | None:
                 if fnmatchcase(v[k:], pat):
                     return v[:k] + rep
             return v
-        out = []
+        pieces: list[str] = []
         i = 0
         while i <= n:
             for j in range(n, i - 1, -1):
                 if j > i and fnmatchcase(v[i:j], pat):
-                    out.append(rep)
+                    pieces.append(rep)
                     i = j
                     break
             else:
                 if i < n:
-                    out.append(v[i])
+                    pieces.append(v[i])
                 i += 1
                 continue
             if mode != "/":
-                out.append(v[i:])
-                return "".join(out)
-        return "".join(out)
+                pieces.append(v[i:])
+                return "".join(pieces)
+        return "".join(pieces)
     return None
