@@ -19,8 +19,8 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "hooks"))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from core.shell.analysis import analyse  # noqa: E402
-from shell_corpus import HOME, ROWS  # noqa: E402
-from test_shell import pathological  # noqa: E402
+from shell.corpus import HOME, ROWS  # noqa: E402
+from shell.test_analysis import pathological  # noqa: E402
 
 MB = 1 << 20
 BIG = [

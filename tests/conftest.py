@@ -24,6 +24,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOOKS = os.path.join(ROOT, "scripts", "hooks")
 PAYLOADS = os.path.join(ROOT, "tests", "fixtures", "payloads")  # copied from shared/protocol
 sys.path.insert(0, HOOKS)
+sys.path.insert(
+    0, os.path.join(ROOT, "tests")
+)  # support modules: shell.corpus, learning.support, ...
 ALL_PROCESSES = os.environ.get("SANE_TEST_PROCESSES") == "1"
 inprocess.memo_interpreter_probe()
 

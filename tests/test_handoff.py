@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from conftest import HOOKS
-from test_learning_support import (
+from learning.support import (
     agent_cli,
     cand,
     closed_ticket,
@@ -22,7 +22,7 @@ from test_learning_support import (
     stats_lines,
     tracker,  # noqa: F401 (fixture)
 )
-from test_review_support import Flow
+from review.support import Flow
 
 CLI = "python3 scripts/hooks/sane.py"
 MARK = "<<sane-hooks request>>"

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from test_review_support import CLI, Flow, deny
+from review.support import CLI, Flow, deny
 
 CLOSE = "mcp__tissue__close_issue"
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from test_review_support import CLI, REVIEWER, Flow, deny
+from review.support import CLI, REVIEWER, Flow, deny
 
 
 @pytest.fixture

@@ -5,14 +5,11 @@ sanetools.py as real PreToolUse payloads."""
 
 import json
 import os
-import sys
 
 import pytest
 
 from conftest import clean_env
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shell_corpus import HOME, ROWS  # noqa: E402
+from shell.corpus import HOME, ROWS  # noqa: E402
 
 TEMP = ("/tmp/", "/var/tmp/")
 GUARD = ("[self-protection]", "[blocked-path]", "[person-only]")

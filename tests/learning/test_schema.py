@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from test_learning_support import cand, gate, learnings_md, session_start, stats_lines
+from learning.support import cand, gate, learnings_md, session_start, stats_lines
 
 
 @pytest.fixture

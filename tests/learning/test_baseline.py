@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from test_learning_support import edit, gate, session_start
+from learning.support import edit, gate, session_start
 
 BIG = "".join("line %d\n" % i for i in range(50))
 
@@ -111,7 +111,7 @@ def test_a_reflected_session_does_not_hand_its_baseline_on(repo):
     session_start(repo)
     edit(repo, "src/new.py", "x = 1\n" * 12)
     repo.stop()
-    from test_learning_support import agent_cli
+    from learning.support import agent_cli
 
     assert agent_cli(repo, "learn", "skip", repo.sid, "generated data")[1].returncode == 0
     session_start(repo, sid="sess-after", source="clear")

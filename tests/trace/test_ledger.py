@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from conftest import load_payload
-from test_intents import INTENTS, write_intents
+from intents.test_hooks import INTENTS, write_intents
 
 # ---------------------------------------------------------------- the schema
 
@@ -489,7 +489,9 @@ for i in range(40):
 def test_sixteen_processes_racing_on_the_ledger_never_tear_a_line(proj):
     """Without the state lock at all: one write() on O_APPEND keeps 100 kB lines whole."""
     hooks = os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks"
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+        "scripts",
+        "hooks",
     )
     procs = [
         subprocess.Popen([sys.executable, "-c", APPENDER, hooks, proj.dir, "abcdefghijklmnop"[i]])

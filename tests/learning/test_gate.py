@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from test_learning_support import (
+from learning.support import (
     CLI,
     agent_cli,
     bash,
@@ -748,7 +748,7 @@ def test_transition_table(p, tracker):
 
 
 def test_stop_order_review_first_never_two_blocks(p, tracker):
-    from test_review_support import Flow
+    from review.support import Flow
 
     p.research()
     f = Flow(p)

@@ -1,9 +1,9 @@
 """Shell corpus rows for default-deny: known effects, everything else unknown. Each family
 (wrappers, unknown programs, writers behind options, code runners, remote and service
 changes, secrets by every reading path, hard links, reads that must stay reads) with its
-decision under normal mode (n) and safemode (s). Same row format as shell_corpus.C."""
+decision under normal mode (n) and safemode (s). Same row format as shell.corpus.C."""
 
-from shell_corpus import C, H
+from shell.corpus import C, H
 
 SM, SP, BP, PO = "[safemode]", "[self-protection]", "[blocked-path]", "[person-only]"
 

@@ -485,7 +485,9 @@ def test_no_intents_file_costs_one_stat(proj):
         "print(json.dumps(sorted(m for m in sys.modules if m=='yaml' or (m.startswith('core.intents.') and m != 'core.intents.hooks') or m.startswith('core.trace'))))"
         % (
             os.path.join(
-                os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks"
+                os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                "scripts",
+                "hooks",
             ),
             proj.dir,
             proj.path("a.py"),

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import HOOKS
 from core.learning import store
-from test_learning_support import (
+from learning.support import (
     agent_cli,
     bash,
     cand,

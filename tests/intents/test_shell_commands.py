@@ -3,7 +3,7 @@ code we cannot see needs an intent, destructive commands ask the person."""
 
 import pytest
 
-from test_intents import write_intents
+from intents.test_hooks import write_intents
 
 CLI = "python3 scripts/hooks/sane.py"
 

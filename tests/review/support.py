@@ -174,7 +174,7 @@ class Flow:
         script = self.p.path("scripts", "hooks", "sane.py")
         if not os.path.exists(script):
             script = os.path.join(
-                os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                 "scripts",
                 "hooks",
                 "sane.py",

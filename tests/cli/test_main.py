@@ -10,7 +10,7 @@ import sys
 import pytest
 
 HOOKS = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "hooks"
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts", "hooks"
 )
 sys.path.insert(0, HOOKS)
 

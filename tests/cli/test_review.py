@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from test_review_support import CLI, Flow, deny
+from review.support import CLI, Flow, deny
 
 
 @pytest.fixture

@@ -1155,4 +1155,4 @@ C(
 C("cd a && " * 3000 + "cat x", u=True, hint="read-blocked", why="repeated cd")
 C("echo $'" + "\\x41" * 100000 + "'", u=True, hint="read-blocked", why="escapes by the thousand")
 # the default-deny families (effects, remote changes, runners) live in their own file
-import shell_corpus_effects  # noqa: E402,F401
+import shell.corpus_effects  # noqa: E402,F401

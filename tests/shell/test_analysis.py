@@ -1,4 +1,4 @@
-"""Shell command analyser: the corpus in tests/shell_corpus.py, the API, bounds."""
+"""Shell command analyser: the corpus in tests/shell/corpus.py, the API, bounds."""
 
 import os
 import random
@@ -7,13 +7,13 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts", "hooks"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "hooks"))
 sys.path.insert(0, HERE)
 
 import pytest  # noqa: E402
 
 from core.shell.analysis import Analysis, Redirect, analyse, matches, sane_args  # noqa: E402
-from shell_corpus import HOME, ROWS  # noqa: E402
+from shell.corpus import HOME, ROWS  # noqa: E402
 
 
 def _id(row):
@@ -310,7 +310,7 @@ def test_import_is_cheap_and_stdlib_only():
     code = (
         "import os, sys, time; sys.path.insert(0, %r); t = time.perf_counter(); "
         "import core.shell.analysis; print(time.perf_counter() - t)"
-        % os.path.join(HERE, "..", "scripts", "hooks")
+        % os.path.join(HERE, "..", "..", "scripts", "hooks")
     )
     best = min(
         float(
@@ -328,7 +328,7 @@ def test_import_is_cheap_and_stdlib_only():
             "-c",
             "import sys; sys.path.insert(0, %r); import core.shell.analysis; "
             'print(" ".join(sorted(m for m in ("re", "dataclasses", "fnmatch", "shlex") '
-            "if m in sys.modules)))" % os.path.join(HERE, "..", "scripts", "hooks"),
+            "if m in sys.modules)))" % os.path.join(HERE, "..", "..", "scripts", "hooks"),
         ],
         capture_output=True,
         text=True,

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from core.learning import store
-from test_learning_support import (
+from learning.support import (
     cand,
     closed_ticket,
     gate,
@@ -294,7 +294,7 @@ def test_supersession_in_total_recall(p, tracker):
     reflect(p, cand())
     old = gate(p)["reflection"]["accepted"][0]
     tracker.set([{"id": "bd-13", "title": "more", "status": "closed"}])
-    from test_learning_support import bash
+    from learning.support import bash
 
     bash(p, "bd close bd-13")
     r = reflect(
