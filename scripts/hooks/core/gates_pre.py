@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from core import breaker, paths, policy, research
+from core import breaker, paths, policy, research, treesecrets
 from core.intents import hooks as intents
 from core.learning import hooks as learning
 from core.review import hooks as review
@@ -91,142 +91,7 @@ def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
                 "secrets." % (raw, hit[0], hit[1])
             )
     if facts.kind == "shell" and facts.analysis is not None:
-        return _tree_secret(ctx, facts)
-    return None
-
-
-_GREPS = ("grep", "egrep", "fgrep", "zgrep")
-_SEARCHERS = ("rg", "ag", "ack", "pt")
-_ARCHIVERS = ("tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz")
-_SKIP_DIRS = frozenset((".git", "node_modules", "__pycache__", ".venv", "venv", ".tox"))
-TREE_SCAN = 3000  # directory entries looked at for secrets a recursive read would print
-
-
-def _tree_secret(ctx, facts):
-    """A recursive content reader (grep -r, rg --hidden, tar/zip/cp -r of a tree) prints or
-    copies every file under the directories it reads: refuse it when one holds a file the
-    blocked name rules cover (.env, *.pem, credentials), unless the command excludes it
-    (--exclude=.env, -g '!.env'). rg, ag and ack skip dotfiles unless told otherwise."""
-    dirs: list[str] = []
-    includes: list[str] = []
-    hidden = True
-    excludes: list[str] = []
-    searchers = 0
-    for cmd in facts.analysis.commands:
-        argv = cmd.argv
-        prog = cmd.program
-        here = cmd.cwd if isinstance(cmd.cwd, str) and cmd.cwd != "$PWD" else "."
-        if prog in _GREPS + _SEARCHERS and _names_only(argv):
-            continue  # grep -l / -c / -q print names or counts, not contents
-        dirs.extend(cmd.tree)
-        if prog in _GREPS and _recursive(argv):
-            dirs.extend(cmd.reads or [here])
-        if prog in _ARCHIVERS and cmd.writes:
-            dirs.extend(cmd.reads)  # tar -czf x.tgz ., zip -r x.zip .: every file is copied
-        if prog in _SEARCHERS:
-            searchers += 1
-            dirs.extend(cmd.reads or [here])
-            if not any(
-                w in ("--hidden", "-.", "-uu", "-uuu", "-u", "--unrestricted") for w in argv
-            ):
-                hidden = False
-        excludes.extend(_excludes(argv))
-        includes.extend(_includes(argv))
-    if searchers < len([c for c in facts.analysis.commands if c.reads or c.tree]):
-        hidden = True  # another command reads the tree too
-    names = [
-        p for p in ctx.cfg.list("paths.blocked") if isinstance(p, str) and p and p[:1] not in "~/"
-    ]
-    allow = ctx.cfg.list("paths.blocked_allow")
-    plain = [d for c in facts.analysis.commands for d in getattr(c, "plain_tree", None) or []]
-    seen = set()
-    for raw, dots in [(d, hidden) for d in dirs] + [(d, False) for d in plain]:
-        root = paths.normalise(raw, ctx.cwd, ctx.home)
-        if (root, dots) in seen or not os.path.isdir(root):
-            continue
-        seen.add((root, dots))
-        hit = _scan(root, names, allow, excludes, dots, includes)
-        if hit:
-            return (
-                "[blocked-path] %s holds %s (blocked path rule %r), and this call reads the files "
-                "under it. Exclude it (e.g. --exclude=%s, rg -g '!%s') or search a "
-                "narrower directory." % (raw, hit[0], hit[1], hit[2], hit[2])
-            )
-    return None
-
-
-def _recursive(argv):
-    for w in argv[1:]:
-        if w in ("--recursive", "--dereference-recursive", "--directories=recurse"):
-            return True
-        if w[:1] == "-" and w[:2] != "--" and ("r" in w or "R" in w):
-            return True
-    return False
-
-
-def _excludes(argv):
-    out = []
-    for i, w in enumerate(argv):
-        nxt = argv[i + 1] if i + 1 < len(argv) else ""
-        for opt in ("--exclude", "--exclude-dir", "--glob", "--iglob", "-g", "--ignore"):
-            if w == opt:
-                out.append(nxt)
-            elif w.startswith(opt + "="):
-                out.append(w.split("=", 1)[1])
-    return [x.lstrip("!") for x in out if x]
-
-
-def _names_only(argv):
-    for w in argv[1:]:
-        if w in ("--files-with-matches", "--files-without-match", "--count", "--quiet", "--files"):
-            return True
-        if w[:1] == "-" and w[:2] != "--" and any(ch in w for ch in "lLcq"):
-            return True
-    return False
-
-
-def _includes(argv):
-    """Name filters that narrow what is read: --include=*.py, rg -g '*.py', find -name."""
-    out = []
-    for i, w in enumerate(argv):
-        nxt = argv[i + 1] if i + 1 < len(argv) else ""
-        if w in ("--include", "-name", "-iname", "-g", "--glob", "--iglob") and nxt[:1] != "!":
-            out.append(nxt)
-        elif w.startswith(("--include=", "--glob=", "--iglob=")) and "=!" not in w:
-            out.append(w.split("=", 1)[1])
-    return [x for x in out if x]
-
-
-def _scan(root, names, allow, excludes, hidden, includes=()):
-    """(path, rule, name) of the first file or directory under root a blocked name rule
-    covers, looking at TREE_SCAN entries at most."""
-    from core.globs import fnmatchcase
-
-    stack = [root]
-    budget = TREE_SCAN
-    while stack and budget > 0:
-        d = stack.pop()
-        try:
-            entries = list(os.scandir(d))
-        except OSError:
-            continue
-        for e in entries:
-            budget -= 1
-            n = e.name
-            if not hidden and n[:1] == ".":
-                continue
-            rule = next((p for p in names if fnmatchcase(n, p)), None)
-            if rule and not any(fnmatchcase(n, a) for a in allow):
-                excluded = any(fnmatchcase(n, x) for x in excludes)
-                narrowed = includes and not any(fnmatchcase(n, x) for x in includes)
-                if not excluded and not narrowed:
-                    return e.path, rule, n
-                continue
-            try:
-                if e.is_dir(follow_symlinks=False) and n not in _SKIP_DIRS:
-                    stack.append(e.path)
-            except OSError:
-                pass
+        return treesecrets.check(ctx, facts)
     return None
 
 
