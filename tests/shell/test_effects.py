@@ -139,7 +139,7 @@ ROWS = [
     ("kubectl --help", "safe", None, ""),
     # -- ordinary work in normal mode
     ("rm -rf build dist", "normal", None, ""),
-    ("find . -name '*.pyc' -delete", "normal", "ask", "find -delete"),
+    ("find . -name '*.pyc' -delete", "normal", None, ""),  # clean-up inside the project
     ("pytest -q", "normal", None, ""),
     ("make test", "normal", None, ""),
 ]

@@ -113,6 +113,8 @@ def plain(cmd):
 def plain_delete(cmd, cwd, project, home, cfg):
     """`rm -rf build dist`: deleting named paths inside the project that hold no protected
     file is ordinary work, not a [destructive] ask. Anything else destructive stays so."""
+    if cmd.program == "find" and cmd.reasons == ["find -delete"] and cmd.writes:
+        return _find_spares(cmd, cwd, project, home, cfg)
     if cmd.program != "rm" or cmd.reasons != ["recursive force delete"] or not cmd.writes:
         return False
     root = paths.real(project)
@@ -131,6 +133,43 @@ def plain_delete(cmd, cwd, project, home, cfg):
         ):
             return False
     return True
+
+
+_FIND_WIDENERS = (
+    "-o",
+    "-or",
+    ",",
+    "!",
+    "-not",
+    "-path",
+    "-wholename",
+    "-ipath",
+    "-regex",
+    "-iregex",
+)
+
+
+def _find_spares(cmd, cwd, project, home, cfg):
+    """`find . -name '*.pyc' -delete`: every name filter is a pattern no protected file's name
+    matches, the search roots lie inside the project (not in .git): ordinary clean-up."""
+    from core.globs import fnmatchcase
+
+    a = cmd.argv[1:]
+    pats = [a[i + 1] for i, w in enumerate(a[:-1]) if w in ("-name", "-iname")]
+    if not pats or any(w in _FIND_WIDENERS for w in a):
+        return False
+    root = paths.real(project)
+    for w in cmd.writes:
+        if paths.has_glob(w) or "$" in w or "`" in w or w[:1] == "~":
+            return False
+        target = paths.real(paths.normalise(w, cwd, home))
+        if not paths.is_under(target, root) or paths.is_under(target, os.path.join(root, ".git")):
+            return False
+    names = {os.path.basename(p) for p in paths.protected_under(".", project, project, cfg, home)}
+    names.update(("settings.json", "settings.local.json", "sane.yaml", "sane.py", "state.json"))
+    return not any(
+        fnmatchcase(n, pat) or fnmatchcase(n.lower(), pat.lower()) for n in names for pat in pats
+    )
 
 
 def changes_or_runs(cmd) -> bool:
