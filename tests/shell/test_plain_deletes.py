@@ -35,7 +35,7 @@ def test_clean_up_inside_the_project_is_ordinary(lab, cmd):
     "cmd,code",
     [
         ("find / -name '*.pyc' -delete", "[destructive]"),
-        ("find ~ -name '*.log' -delete", "[destructive]"),
+        ("find /var/log -name '*.log' -delete", "[destructive]"),
         ("find . -name '*.pyc' -o -name '*.py' -delete", "[self-protection]"),
         ("find . -name '*.py' -delete", "[self-protection]"),
         ("find . -delete", "[self-protection]"),
