@@ -16,10 +16,9 @@ builtins.h_prints: exit return break continue logout apt-cache top htop pwd whoa
                   factor numfmt logname dirs shopt help command_not_found_handle times
                   bg fg disown caller compopt whereis locate plocate mlocate lsb_release
                   traceroute tracepath
-                  true env printf lscpu lsblk lsusb lspci lsmod ping dig nslookup host whois
-                  tldr pstree vmstat iostat mpstat sw_vers netstat uname
-                  locale ioreg system_profiler column expand
-builtins.h_arith: let test [ [[ shift wait getopts
+                  env lscpu lsblk lsusb lspci lsmod ping dig nslookup host whois
+                  tldr pstree vmstat iostat mpstat sw_vers netstat ioreg system_profiler
+builtins.h_arith: let test [ [[ wait getopts
 builtins.h_callbacks: compgen complete hash enable
 builtins.h_look: date hostname sysctl timedatectl hostnamectl localectl ifconfig nvidia-smi ss
                  git-lfs umask ulimit
@@ -36,7 +35,7 @@ runners.h_runner: pytest py.test tox nox make gmake bmake ninja meson bazel baze
                   scons waf cc gcc g++ c++ clang clang++ rustc zig ld as nasm tcc icc
                   gfortran go-task hugo jekyll mkdocs sphinx-build sphinx-autobuild
                   coverage mypy pyright pylint flake8 bandit pyflakes pycodestyle
-                  pydocstyle vulture radon tsc stylelint golangci-lint staticcheck
+                  pydocstyle vulture radon stylelint golangci-lint staticcheck
                   cargo-nextest nextest behave robot locust hypothesis uvx
                   unittest2 trial nosetests nose2 green ward pants wasm-pack trunk
                   ctest cpack qmake autoreconf autoconf automake configure

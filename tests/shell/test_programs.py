@@ -1,0 +1,32 @@
+"""The one program table (core/shell/programs.py): every name once per kind, every row
+resolvable to a function of its family module."""
+
+from core.shell import programs
+
+
+def _rows(kind):
+    seen, target = {}, ""
+    for line in programs._TABLE.split("\n"):
+        if not line.strip():
+            continue
+        if line[:1] != " ":
+            target, _, line = line.partition(": ")
+        is_wrapper = target.split(".", 1)[1].startswith("w_")
+        if is_wrapper != (kind == "wrapper"):
+            continue
+        for name in line.split():
+            seen.setdefault(name, []).append(target)
+    return seen
+
+
+def test_each_program_is_listed_once_per_kind():
+    for kind in ("wrapper", "handler"):
+        twice = {n: t for n, t in _rows(kind).items() if len(t) > 1}
+        assert not twice, (kind, twice)  # a second row would silently win
+
+
+def test_every_row_resolves():
+    for name in programs.HANDLERS:
+        assert programs.handler(name), name
+    for name in programs.WRAPPERS:
+        assert programs.wrapper(name), name
