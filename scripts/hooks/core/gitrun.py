@@ -94,15 +94,19 @@ def capture(cmd: list[str]) -> str | None:
         except (OSError, subprocess.SubprocessError, ValueError):
             return None
         return proc.stdout.decode("utf-8", "replace") if proc.returncode == 0 else None
-    import select
-    import time
+    out = collect(spawn(cmd, env()))
+    return None if out is None else out.decode("utf-8", "replace")
 
+
+def spawn(cmd: list[str], environ: dict[str, str]) -> tuple[int, int] | None:
+    """Start cmd (found on PATH) with its stdout on a pipe, stdin and stderr on /dev/null,
+    without the subprocess module: (pid, fd), or None."""
     r, w = os.pipe()
     try:
         pid = os.posix_spawnp(
             cmd[0],
             cmd,
-            env(),
+            environ,
             file_actions=[
                 (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                 (os.POSIX_SPAWN_DUP2, w, 1),
@@ -116,9 +120,20 @@ def capture(cmd: list[str]) -> str | None:
         os.close(w)
         return None
     os.close(w)
-    chunks, deadline, killed = [], time.monotonic() + TIMEOUT, False
+    return pid, r
+
+
+def collect(handle: tuple[int, int] | None, timeout: float = TIMEOUT) -> bytes | None:
+    """The spawned command's stdout if it exited 0 within timeout, else None (killed)."""
+    if handle is None:
+        return None
+    import select
+    import time
+
+    pid, fd = handle
+    chunks, deadline, killed = [], time.monotonic() + timeout, False
     poller = select.poll()
-    poller.register(r, select.POLLIN | select.POLLHUP)
+    poller.register(fd, select.POLLIN | select.POLLHUP)
     try:
         while True:
             left = deadline - time.monotonic()
@@ -127,18 +142,18 @@ def capture(cmd: list[str]) -> str | None:
                 killed = True
                 break
             if poller.poll(left * 1000):
-                data = os.read(r, 65536)
+                data = os.read(fd, 65536)
                 if not data:
                     break
                 chunks.append(data)
     except OSError:
         killed = True
     finally:
-        os.close(r)
+        os.close(fd)
     try:
         _, status = os.waitpid(pid, 0)
     except OSError:
         return None
     if killed or not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
         return None
-    return b"".join(chunks).decode("utf-8", "replace")
+    return b"".join(chunks)

@@ -8,7 +8,6 @@ analyser, so `tissue status X closed && git push` or `bash -c "bd close X"` are 
 
 import json
 import os
-import time
 
 SYSTEMS = ("tissue", "beads", "tasks", "session")
 TRACKER_CLI = {"tissue": "tissue", "beads": "bd"}
@@ -107,62 +106,16 @@ def spawn(argv):
     (SessionStart's budget): (pid, fd), or None. Where posix_spawn is missing: None."""
     if not hasattr(os, "posix_spawnp"):
         return None
-    r, w = os.pipe()
-    try:
-        pid = os.posix_spawnp(
-            argv[0],
-            argv,
-            dict(os.environ, GIT_OPTIONAL_LOCKS="0"),
-            file_actions=[
-                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                (os.POSIX_SPAWN_DUP2, w, 1),
-                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-                (os.POSIX_SPAWN_CLOSE, r),
-                (os.POSIX_SPAWN_CLOSE, w),
-            ],
-        )
-    except (OSError, ValueError):
-        os.close(r)
-        os.close(w)
-        return None
-    os.close(w)
-    return pid, r
+    from core import gitrun
+
+    return gitrun.spawn(argv, dict(os.environ, GIT_OPTIONAL_LOCKS="0"))
 
 
 def collect(handle, timeout=TIMEOUT):
     """The spawned command's stdout if it exited 0 within timeout, else None."""
-    if handle is None:
-        return None
-    import select
+    from core import gitrun
 
-    pid, fd = handle
-    chunks, deadline = [], time.monotonic() + timeout
-    poller = select.poll()
-    poller.register(fd, select.POLLIN | select.POLLHUP)
-    killed = False
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                os.kill(pid, 9)
-                killed = True
-                break
-            if poller.poll(left * 1000):
-                data = os.read(fd, 65536)
-                if not data:
-                    break
-                chunks.append(data)
-    except OSError:
-        killed = True
-    finally:
-        os.close(fd)
-    try:
-        _, status = os.waitpid(pid, 0)
-    except OSError:
-        return None
-    if killed or not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
-        return None
-    return b"".join(chunks)
+    return gitrun.collect(handle, timeout)
 
 
 def run(argv, cwd):
