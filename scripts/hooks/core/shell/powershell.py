@@ -1,6 +1,8 @@
 """The PowerShell tool (Windows): the same facts as core.shell where the syntax is simple
 (cmdlets and aliases separated by ; | && ||, quoted strings, > redirects), `unknown` otherwise."""
 
+from core.shell.command import Command as ShellCommand
+
 WRITERS = {
     "set-content": "path",
     "add-content": "path",
@@ -73,39 +75,16 @@ CODE = (
 UNSAFE = ("$(", "@(", "{", "`", "-encodedcommand", "-enc ", "[scriptblock]", "[io.file]", "::")
 
 
-class Command:
-    __slots__ = (
-        "argv",
-        "program",
-        "env",
-        "redirects",
-        "reads",
-        "writes",
-        "destructive",
-        "unknown",
-        "reasons",
-        "stdin_is_data",
-        "text",
-        "wrappers",
-        "code",
-        "cwd",
-        "remote",
-        "runner",
-        "tree",
-        "named",
-    )
+class Command(ShellCommand):
+    """A cmdlet call: the shell analyser's record, so policy reads both the same way."""
+
+    __slots__ = ()
 
     def __init__(self, argv):
+        super().__init__()
         self.argv = argv
         self.program = argv[0].lower() if argv else ""
-        self.env, self.redirects = {}, []
-        self.reads, self.writes, self.reasons = [], [], []
-        self.destructive = self.unknown = self.stdin_is_data = False
         self.text = " ".join(argv)
-        # the shell Command's other fields, so policy reads both the same way
-        self.wrappers, self.code, self.tree = [], [], []
-        self.cwd = None
-        self.remote = self.runner = False
         self.named = argv[1:]  # checked against protected paths when the cmdlet is unknown
 
 
