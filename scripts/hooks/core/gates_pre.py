@@ -61,8 +61,10 @@ def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
             "paths it reads, writes or runs. Split it into smaller commands (fewer paths, "
             "shorter brace expansions, less nesting), or write a script file and run that." % why
         )
+    writes = set(facts.raw_writes)
     for raw in facts.raw_reads + facts.raw_writes:
-        rule = paths.blocked_rule(raw, ctx.cwd, ctx.cfg, ctx.home)
+        reading = raw not in writes  # a read-only allow entry (~/.ssh/*.pub) covers reads
+        rule = paths.blocked_rule(raw, ctx.cwd, ctx.cfg, ctx.home, ctx.project, reading)
         if rule:
             return (
                 "[blocked-path] %s matches the blocked path rule %r (secrets and system "

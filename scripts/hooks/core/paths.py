@@ -80,12 +80,17 @@ def _glob(name, pattern):
     return fnmatchcase(_fold(name), _fold(pattern))
 
 
-def blocked_rule(path, cwd, cfg, home=None):
-    """The blocked-path pattern this path hits, or None."""
+def blocked_rule(path, cwd, cfg, home=None, project=None, reading=False):
+    """The blocked-path pattern this path hits, or None. `reading`: the path is only read, so
+    a blocked_allow entry with a location (~/.ssh/*.pub, ~/.ssh/known_hosts) lets it pass when
+    every form of it (the literal path and where its symlinks lead) is so allowed. A path
+    whose inode is a blocked file's is that file (hard links)."""
     home = home or os.path.expanduser("~")
-    rules, allow, secret = pathrules.blocked(cfg, home)
+    rules, allow, secret, places = pathrules.blocked(cfg, home)
     for p in forms(path, cwd, home):
         fp = _fold(p)
+        if reading and places and any(_glob_folded(fp, a) for a in places):
+            continue
         base = os.path.basename(p)
         parts = None
         for pat, how, low, head, tail in rules:
@@ -113,7 +118,7 @@ def blocked_rule(path, cwd, cfg, home=None):
                     return pat
         if fp == secret:
             return "the hook secret"
-    return pathrules.linked_secret(path, cwd, cfg, home)
+    return pathrules.linked_secret(path, cwd, cfg, home, project, reading)
 
 
 def untouchable(path, cwd, home=None):
@@ -289,6 +294,12 @@ def protected(
                 return rel, "hooks"
             if rel.startswith(".claude/settings") and rel.endswith(".json"):
                 return rel, "settings"
+            if rel == ".git/hooks" or rel.startswith(".git/hooks/"):
+                # git runs them on commit: protected before `git init` makes the directory
+                return "git hooks (%s)" % rel, "runs-outside"
+            if rel == ".git" and os.path.isfile(os.path.join(root, ".git")):
+                # a .git file (gitdir: DIR) names the directory whose hooks git runs
+                return "the .git file (names the git directory and its hooks)", "runs-outside"
             if rel == ".mcp.json" or rel.startswith(".mcp.json."):
                 return ".mcp.json (MCP server commands)", "runs-outside"
             if rel == ".claude" or rel == "scripts":
