@@ -1154,5 +1154,21 @@ C(
 )
 C("cd a && " * 3000 + "cat x", u=True, hint="read-blocked", why="repeated cd")
 C("echo $'" + "\\x41" * 100000 + "'", u=True, hint="read-blocked", why="escapes by the thousand")
+# secrets by every reading path: tracer config files, start-up files, words of unseen code
+C("ltrace -F .env ls", r=[".env"], p=["ls"], n="[blocked-path]", s="[blocked-path]")
+C("ltrace --config=lt.conf -o /tmp/lt.txt ls", r=["lt.conf"], w=["/tmp/lt.txt"], p=["ls"])
+C("terraform plan -var-file=.env", r=[".env"], p=["terraform"], n="[blocked-path]")
+C("./run.sh -F.env", u=True, p=["run.sh"], n="[blocked-path]", why="a value stuck to -F")
+C("./run.sh key@.env", u=True, p=["run.sh"], n="[blocked-path]", why="a key@FILE value")
+# a tree fed to a program that prints no file content is no secret read
+C("find / -type f -exec du -h {} +", r=["/"], p=["find", "du"], n="allow", s="allow")
+C("find . -type f | xargs wc -l", r=["."], p=["find", "wc"], n="allow", s="allow")
+C("find . -type f -exec cat {} +", r=["."], p=["find", "cat"])
+# ~/.ssh: public keys, known_hosts and config may be read; nothing there may be written
+C("cat ~/.ssh/id_rsa.pub ~/.ssh/config", r=[H + "/.ssh/config"], p=["cat"], n="allow", s="allow")
+C("cat ~/.ssh/id_ed25519", r=[H + "/.ssh/id_ed25519"], p=["cat"], n="[blocked-path]")
+C("echo x >> ~/.ssh/config", w=[H + "/.ssh/config"], p=["echo"], n="[blocked-path]")
+# git hooks, whether or not .git exists yet
+C("echo x > .git/hooks/pre-commit", w=[".git/hooks/pre-commit"], p=["echo"], n="[self-protection]")
 # the default-deny families (effects, remote changes, runners) live in their own file
 import shell.corpus_effects  # noqa: E402,F401

@@ -35,6 +35,13 @@ ROWS = [
     ("aws ec2 describe-instances --filter file:///etc/shadow", "normal", "[blocked-path]", "shad"),
     ("ip -force -batch .env", "normal", "[blocked-path]", ".env"),
     ("mytool --config=~/.ssh/id_rsa", "normal", "[blocked-path]", "~/.ssh"),
+    ("terraform plan -var-file=.env", "normal", "[blocked-path]", ".env"),
+    ("./run.sh --token-file=.env", "normal", "[blocked-path]", ".env"),
+    # words of code nobody saw: a value stuck to a short option, a key@FILE value
+    ("./run.sh -F.env", "normal", "[blocked-path]", ".env"),
+    ("./run.sh -k~/.ssh/id_rsa", "normal", "[blocked-path]", "~/.ssh"),
+    ("./run.sh key@.env", "normal", "[blocked-path]", ".env"),
+    ("node x.js --in=x@/etc/shadow", "normal", "[blocked-path]", "/etc/shadow"),
     # a start-up file runs commands nobody saw: unknown code in safemode, and a path read
     ("sqlite3 -init /tmp/x.sql :memory:", "safe", "[safemode]", "-init"),
     ("sqlite3 -init init.sql data.db .tables", "safe", "[safemode]", "init.sql"),
@@ -93,6 +100,9 @@ ALLOWED = [
     ("sort --rev src/app.py", "safe"),
     ("chmod 644 src/app.py", "normal"),
     ("gcc @build.rsp", "normal"),
+    ("./run.sh -Werror -O2 -la --secrets-dir=build", "normal"),
+    ("./deploy.sh user@example.com -p 22", "normal"),
+    ("terraform plan -var-file=prod.tfvars", "normal"),
 ]
 
 

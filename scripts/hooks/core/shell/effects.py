@@ -316,6 +316,8 @@ def _option_files(a):
                     out.append(a[i + 2])
             continue
         v = x.split("=", 1)[1] if x[:1] == "-" and "=" in x else x
+        if x[:1] == "-" and x.split("=", 1)[0].lstrip("-").lower().endswith(_FILE_OPTION_ENDS):
+            out.append(v)  # -var-file=.env, --token-file=.env
         for scheme in _SCHEMES:
             k = v.find(scheme)
             if k >= 0:
