@@ -56,6 +56,10 @@ ROWS = [
     ("find . -type f | xargs cat", "safe", "[blocked-path]", ".env"),
     ("find . -type f -exec sh -c 'du \"$1\"' _ {} \\;", "normal", "[blocked-path]", ".env"),
     ("find . -type f -exec du {} \\; -exec cat {} \\;", "normal", "[blocked-path]", ".env"),
+    ("tar czf - . | base64", "normal", "[blocked-path]", ".env"),
+    ("grep -r -elocal .", "normal", "[blocked-path]", ".env"),
+    ("grep -r -e -l .", "safe", "[blocked-path]", ".env"),
+    ("rg --hidden -L TOKEN", "normal", "[blocked-path]", ".env"),
     # ~/.ssh: the private keys stay blocked, and nothing there may be written
     ("cat ~/.ssh/id_rsa", "safe", "[blocked-path]", "~/.ssh"),
     ("cat ~/.ssh/*", "normal", "[blocked-path]", "~/.ssh"),
@@ -100,6 +104,11 @@ ALLOWED = [
     ("sort --rev src/app.py", "safe"),
     ("chmod 644 src/app.py", "normal"),
     ("gcc @build.rsp", "normal"),
+    ("grep -rl TOKEN .", "safe"),
+    ("grep -rc TOKEN .", "normal"),
+    ("rg -l TOKEN", "safe"),
+    ("tar tf /tmp/x.tar", "safe"),
+    ("tar czf /tmp/src.tgz src", "normal"),
     ("./run.sh -Werror -O2 -la --secrets-dir=build", "normal"),
     ("./deploy.sh user@example.com -p 22", "normal"),
     ("terraform plan -var-file=prod.tfvars", "normal"),
@@ -178,6 +187,19 @@ def linked(tmp_path_factory):
     ):
         os.link(target, str(links / name))
     os.symlink(os.path.join(ssh, "id_rsa"), str(links / "keysym"))
+    for name, target in (("envtree", ".env"), ("keytree", "id_rsa")):
+        d = root / name
+        d.mkdir()
+        (d / "a.txt").write_text("plain\n")
+        src = os.path.join(proj.dir if target == ".env" else ssh, target)
+        if target == ".env":
+            os.link(src, str(d / "notes.txt"))
+        else:
+            os.symlink(src, str(d / "notes.txt"))
+    plain = root / "plaintree"
+    plain.mkdir()
+    (plain / "a.txt").write_text("x\n")
+    os.link(str(plain / "a.txt"), str(plain / "b.txt"))
     return proj, str(links)
 
 
@@ -191,6 +213,12 @@ LINK_ROWS = [
     ("cat {L}/pubhl", "allow", ""),
     ("cat {L}/cfghl", "allow", ""),
     ("cat {L}/readmehl", "allow", ""),
+    # recursive readers meet the same file under another name in the tree they read
+    ("grep -r TOKEN {L}/../envtree", "[blocked-path]", ".env (a hard link"),
+    ("tar cf - {L}/../envtree", "[blocked-path]", "notes.txt"),
+    ("grep -R x {L}/../keytree", "[blocked-path]", "~/.ssh"),
+    ("zip -r - {L}/../keytree", "[blocked-path]", "~/.ssh"),
+    ("grep -r x {L}/../plaintree", "allow", ""),
 ]
 
 

@@ -123,15 +123,21 @@ def linked_secret(
         return None
     if st.st_nlink < 2 or not stat_isreg(st.st_mode):
         return None
+    return inode_secret(st, cfg, home, project or cwd, reading)
+
+
+def inode_secret(
+    st: os.stat_result, cfg, home: str | None, project: str, reading: bool
+) -> str | None:
+    """linked_secret() for a file already stat'ed (a recursive reader's tree walk)."""
     home = home or os.path.expanduser("~")
     rules, names, _secret, places = blocked(cfg, home)
-    proj = project or cwd
-    key = ("secrets", home, proj, tuple(r[0] for r in rules), places)
+    key = ("secrets", home, project, tuple(r[0] for r in rules), places)
     table: dict | None = _SECRETS.get(key)
     if table is None:
         table = {}
         _scan_locations(table, cfg, home, places)
-        _scan_project(table, proj, rules, names, places)
+        _scan_project(table, project, rules, names, places)
         if len(_SECRETS) > 8:
             _SECRETS.clear()
         _SECRETS[key] = table

@@ -30,13 +30,13 @@ def check(ctx, facts):
         argv = cmd.argv
         prog = cmd.program
         here = cmd.cwd if isinstance(cmd.cwd, str) and cmd.cwd != "$PWD" else "."
-        if prog in _GREPS + _SEARCHERS and _names_only(argv):
+        if prog in _GREPS + _SEARCHERS and _names_only(argv, prog == "rg"):
             continue  # grep -l / -c / -q print names or counts, not contents
         dirs.extend(cmd.tree)
         if prog in _GREPS and _recursive(argv):
             dirs.extend(cmd.reads or [here])
-        if prog in _ARCHIVERS and cmd.writes:
-            dirs.extend(cmd.reads)  # tar -czf x.tgz ., zip -r x.zip .: every file is copied
+        if prog in _ARCHIVERS:
+            dirs.extend(cmd.reads)  # tar -czf x.tgz ., tar cf - .: every file is copied
         if prog in _SEARCHERS:
             searchers += 1
             dirs.extend(cmd.reads or [here])
@@ -59,7 +59,7 @@ def check(ctx, facts):
         if (root, dots) in seen or not os.path.isdir(root):
             continue
         seen.add((root, dots))
-        hit = _scan(root, names, allow, excludes, dots, includes)
+        hit = _scan(root, names, allow, excludes, dots, includes, _aliases(ctx))
         if hit:
             return (
                 "[blocked-path] %s holds %s (blocked path rule %r), and this call reads the files "
@@ -90,12 +90,28 @@ def _excludes(argv):
     return [x.lstrip("!") for x in out if x]
 
 
-def _names_only(argv):
+def _names_only(argv, rg=False):
+    """grep -l / -L / -c / -q print names or counts (rg's -L is --follow: it prints contents).
+    A letter after one that takes a value is that value (`grep -r -elocal`), as is the word
+    after such an option (`grep -e -l`)."""
+    letters, valued = ("lcq", "efgmABCtTjMEr") if rg else ("lLcq", "efmABCdDX")
+    skip = False
     for w in argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if w == "--":
+            return False
         if w in ("--files-with-matches", "--files-without-match", "--count", "--quiet", "--files"):
             return True
-        if w[:1] == "-" and w[:2] != "--" and any(ch in w for ch in "lLcq"):
-            return True
+        if w[:1] != "-" or w[:2] == "--":
+            continue
+        for k, ch in enumerate(w[1:], 1):
+            if ch in valued:
+                skip = k == len(w) - 1
+                break
+            if ch in letters:
+                return True
     return False
 
 
@@ -111,9 +127,31 @@ def _includes(argv):
     return [x for x in out if x]
 
 
-def _scan(root, names, allow, excludes, hidden, includes=()):
+def _aliases(ctx):
+    """For the tree walk: the blocked rule a file reaches under another name (a hard link to a
+    secret, a symlink to one), or None. A file with one link costs its lstat."""
+    from core import pathrules
+
+    def check(e) -> str | None:
+        try:
+            if e.is_symlink():  # grep -R, rg -L, zip, tar -h follow it
+                real = os.path.realpath(e.path)
+                return paths.blocked_rule(real, "/", ctx.cfg, ctx.home, ctx.project, True)
+            if not e.is_file(follow_symlinks=False):
+                return None  # the directory's type came with the listing: no stat
+            st = e.stat(follow_symlinks=False)
+        except (OSError, ValueError):
+            return None
+        if st.st_nlink < 2:
+            return None
+        return pathrules.inode_secret(st, ctx.cfg, ctx.home, ctx.project, True)
+
+    return check
+
+
+def _scan(root, names, allow, excludes, hidden, includes=(), alias=None):
     """(path, rule, name) of the first file or directory under root a blocked name rule
-    covers, looking at TREE_SCAN entries at most."""
+    covers (or, by `alias`, a link to a secret), looking at TREE_SCAN entries at most."""
     from core.globs import fnmatchcase
 
     stack = [root]
@@ -136,6 +174,9 @@ def _scan(root, names, allow, excludes, hidden, includes=()):
                 if not excluded and not narrowed:
                     return e.path, rule, n
                 continue
+            linked = alias(e) if alias is not None else None
+            if linked and not any(fnmatchcase(n, x) for x in excludes):
+                return e.path, linked, n
             try:
                 if e.is_dir(follow_symlinks=False) and n not in _SKIP_DIRS:
                     stack.append(e.path)
