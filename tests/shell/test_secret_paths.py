@@ -60,6 +60,12 @@ ROWS = [
     ("grep -r -elocal .", "normal", "[blocked-path]", ".env"),
     ("grep -r -e -l .", "safe", "[blocked-path]", ".env"),
     ("rg --hidden -L TOKEN", "normal", "[blocked-path]", ".env"),
+    # a directory is left out by --exclude-dir, a file by --exclude; --include narrows files
+    ("grep -r --exclude-dir=.env TOKEN .", "normal", "[blocked-path]", "--exclude=.env"),
+    ("grep -r --exclude=.env --include='*.yml' pw .", "normal", "[blocked-path]", "secrets"),
+    ("grep -r --exclude=.env --exclude=secrets pw config", "safe", "[blocked-path]", "dir=secrets"),
+    ("find . -name '*.yml' -exec cat {} +", "normal", "[blocked-path]", "secrets"),
+    ("rg -g '*.yml' pw", "safe", "[blocked-path]", "secrets"),
     # ~/.ssh: the private keys stay blocked, and nothing there may be written
     ("cat ~/.ssh/id_rsa", "safe", "[blocked-path]", "~/.ssh"),
     ("cat ~/.ssh/*", "normal", "[blocked-path]", "~/.ssh"),
@@ -90,8 +96,8 @@ ALLOWED = [
     ("ssh-keygen -lf ~/.ssh/id_rsa.pub", "safe"),
     ("grep -i host ~/.ssh/config", "safe"),
     ("wc -l ~/.ssh/known_hosts ~/.ssh/authorized_keys", "normal"),
-    ("grep -r --exclude=.env PAT .", "safe"),
-    ("grep -r --exclude-dir=node_modules --exclude=.env PAT .", "normal"),
+    ("grep -r --exclude=.env --exclude-dir=secrets PAT .", "safe"),
+    ("grep -r --exclude-dir={node_modules,secrets} --exclude=.env PAT .", "normal"),
     ("grep -rn PAT src/", "safe"),
     ("grep -r 'rm -rf' src", "normal"),
     ("strace -f -e trace=file -o /tmp/t.txt ls", "normal"),
@@ -109,6 +115,9 @@ ALLOWED = [
     ("rg -l TOKEN", "safe"),
     ("tar tf /tmp/x.tar", "safe"),
     ("tar czf /tmp/src.tgz src", "normal"),
+    ("grep -r --exclude=.env --exclude-dir=secrets --include='*.yml' pw .", "normal"),
+    ("rg -g '!secrets' -g '*.yml' pw", "safe"),
+    ("grep -rn --include='*.py' TOKEN src", "safe"),
     ("./run.sh -Werror -O2 -la --secrets-dir=build", "normal"),
     ("./deploy.sh user@example.com -p 22", "normal"),
     ("terraform plan -var-file=prod.tfvars", "normal"),
@@ -129,6 +138,7 @@ def labs(tmp_path_factory):
         ):
             with open(os.path.join(ssh, name), "w") as fh:
                 fh.write(text)
+        proj.write("config/secrets/prod.yml", "pw: x\n")
         out[m] = proj
     return out
 

@@ -25,6 +25,7 @@ def check(ctx, facts):
     includes: list[str] = []
     hidden = True
     excludes: list[str] = []
+    dir_excludes: list[str] = []
     searchers = 0
     for cmd in facts.analysis.commands:
         argv = cmd.argv
@@ -44,7 +45,9 @@ def check(ctx, facts):
                 w in ("--hidden", "-.", "-uu", "-uuu", "-u", "--unrestricted") for w in argv
             ):
                 hidden = False
-        excludes.extend(_excludes(argv))
+        left_out = _excludes(argv)
+        excludes.extend(left_out[0])
+        dir_excludes.extend(left_out[1])
         includes.extend(_includes(argv))
     if searchers < len([c for c in facts.analysis.commands if c.reads or c.tree]):
         hidden = True  # another command reads the tree too
@@ -59,14 +62,19 @@ def check(ctx, facts):
         if (root, dots) in seen or not os.path.isdir(root):
             continue
         seen.add((root, dots))
-        hit = _scan(root, names, allow, excludes, dots, includes, _aliases(ctx))
+        hit = _scan(root, names, allow, (excludes, dir_excludes), dots, includes, _aliases(ctx))
         if hit:
             return (
                 "[blocked-path] %s holds %s (blocked path rule %r), and this call reads the files "
-                "under it. Exclude it (e.g. --exclude=%s, rg -g '!%s') or search a "
-                "narrower directory." % (raw, hit[0], hit[1], hit[2], hit[2])
+                "under it. Exclude it (e.g. %s=%s, rg -g '!%s') or search a "
+                "narrower directory." % (raw, hit[0], hit[1], _exclude_opt(hit[0]), hit[2], hit[2])
             )
     return None
+
+
+def _exclude_opt(path: str) -> str:
+    """grep leaves a file out with --exclude, a directory with --exclude-dir."""
+    return "--exclude-dir" if os.path.isdir(path) and not os.path.islink(path) else "--exclude"
 
 
 def _recursive(argv):
@@ -79,15 +87,26 @@ def _recursive(argv):
 
 
 def _excludes(argv):
-    out = []
+    """(file patterns, directory patterns) left out: grep's --exclude skips files and
+    --exclude-dir directories; rg -g '!x', ag --ignore skip both."""
+    files, dirs = [], []
     for i, w in enumerate(argv):
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
         for opt in ("--exclude", "--exclude-dir", "--glob", "--iglob", "-g", "--ignore"):
             if w == opt:
-                out.append(nxt)
+                val = nxt
             elif w.startswith(opt + "="):
-                out.append(w.split("=", 1)[1])
-    return [x.lstrip("!") for x in out if x]
+                val = w.split("=", 1)[1]
+            else:
+                continue
+            if opt in ("--glob", "--iglob", "-g") and val[:1] != "!":
+                continue  # a positive glob narrows (_includes), it leaves nothing out
+            val = val.lstrip("!")
+            if val and opt != "--exclude-dir":
+                files.append(val)
+            if val and opt != "--exclude":
+                dirs.append(val)
+    return files, dirs
 
 
 def _names_only(argv, rg=False):
@@ -150,14 +169,18 @@ def _aliases(ctx):
 
 
 def _scan(root, names, allow, excludes, hidden, includes=(), alias=None):
-    """(path, rule, name) of the first file or directory under root a blocked name rule
-    covers (or, by `alias`, a link to a secret), looking at TREE_SCAN entries at most."""
+    """(path, rule, name) of the first file under root the command reads that a blocked name
+    rule covers (or, by `alias`, a link to a secret), or of a directory such a rule covers
+    whose files it reads, looking at TREE_SCAN entries at most. `excludes` is (file
+    patterns, directory patterns); `includes` narrow which files are read, never which
+    directories are entered (`--include=*.yml` still reads secrets/prod.yml)."""
     from core.globs import fnmatchcase
 
-    stack = [root]
+    files_out, dirs_out = excludes
+    stack: list[tuple[str, tuple | None]] = [(root, None)]
     budget = TREE_SCAN
     while stack and budget > 0:
-        d = stack.pop()
+        d, inside = stack.pop()  # inside: (path, rule, name) of a blocked directory above
         try:
             entries = list(os.scandir(d))
         except OSError:
@@ -167,19 +190,31 @@ def _scan(root, names, allow, excludes, hidden, includes=(), alias=None):
             n = e.name
             if not hidden and n[:1] == ".":
                 continue
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if n in _SKIP_DIRS or any(fnmatchcase(n, x) for x in dirs_out):
+                    continue
+                rule = next((p for p in names if fnmatchcase(n, p)), None)
+                if rule and not any(fnmatchcase(n, a) for a in allow):
+                    if not includes:
+                        return e.path, rule, n
+                    stack.append((e.path, (e.path, rule, n)))  # its files the filters select
+                else:
+                    stack.append((e.path, inside))
+                continue
+            if any(fnmatchcase(n, x) for x in files_out):
+                continue
+            if includes and not any(fnmatchcase(n, x) for x in includes):
+                continue
+            if inside:
+                return inside
             rule = next((p for p in names if fnmatchcase(n, p)), None)
             if rule and not any(fnmatchcase(n, a) for a in allow):
-                excluded = any(fnmatchcase(n, x) for x in excludes)
-                narrowed = includes and not any(fnmatchcase(n, x) for x in includes)
-                if not excluded and not narrowed:
-                    return e.path, rule, n
-                continue
-            linked = alias(e) if alias is not None else None
-            if linked and not any(fnmatchcase(n, x) for x in excludes):
+                return e.path, rule, n
+            linked = alias(e) if alias is not None and not rule else None
+            if linked:
                 return e.path, linked, n
-            try:
-                if e.is_dir(follow_symlinks=False) and n not in _SKIP_DIRS:
-                    stack.append(e.path)
-            except OSError:
-                pass
     return None
