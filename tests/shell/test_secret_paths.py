@@ -241,6 +241,16 @@ def test_a_hard_link_is_the_file_it_links(linked, cmd, code, why):
     assert why in got, "%r: reason lacks %r: %r" % (cmd, why, got)
 
 
+def test_a_tree_holding_a_hard_link_to_the_hook_counters_is_not_read(tmp_path):
+    proj = _lab(str(tmp_path / "lab"), "normal")
+    cdir = os.path.join(proj.home, ".config", "sane-hooks")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    os.link(os.path.join(cdir, "counters.json"), str(tree / "notes.json"))
+    got = _answer(proj.pre("Bash", {"command": "grep -r seq %s" % tree}))
+    assert got.startswith("[blocked-path]") and "the hook secret" in got, got
+
+
 def test_a_symlinked_public_name_to_a_private_key_stays_blocked(tmp_path):
     proj = _lab(str(tmp_path / "lab"), "normal")
     ssh = os.path.join(proj.home, ".ssh")

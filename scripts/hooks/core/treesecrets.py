@@ -163,6 +163,8 @@ def _aliases(ctx):
             return None
         if st.st_nlink < 2:
             return None
+        if (st.st_dev, st.st_ino) in paths._inodes(paths._untouchable_files()):
+            return "the hook secret, counters and locks"
         return pathrules.inode_secret(st, ctx.cfg, ctx.home, ctx.project, True)
 
     return check
