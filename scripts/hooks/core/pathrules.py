@@ -180,11 +180,19 @@ def _scan_project(table: dict, proj: str, rules: list, names: tuple, places: tup
     from core.globs import fnmatchcase
     from core.pathnorm import fold
 
-    named = [
-        (pat, how, low, head, tail) for pat, how, low, head, tail in rules if how[:4] == "name"
-    ]
-    if not named or not os.path.isdir(proj):
+    exact = {low: pat for pat, how, low, _h, _t in reversed(rules) if how == "name"}
+    globs = [(pat, low, head, tail) for pat, how, low, head, tail in rules if how == "name-glob"]
+    if not (exact or globs) or not os.path.isdir(proj):
         return
+
+    def rule_of(n: str) -> str | None:
+        hit = exact.get(n)
+        if hit is None:
+            for pat, low, head, tail in globs:
+                if n.startswith(head) and n.endswith(tail) and fnmatchcase(n, low):
+                    return pat
+        return hit
+
     stack, left = [proj], PROJECT_SCAN
     while stack and left > 0:
         try:
@@ -194,7 +202,7 @@ def _scan_project(table: dict, proj: str, rules: list, names: tuple, places: tup
         for e in entries:
             left -= 1
             n = fold(e.name)
-            rule = next((r[0] for r in named if _name_hit(n, r)), None)
+            rule = rule_of(n)
             try:
                 isdir = e.is_dir(follow_symlinks=False)
             except OSError:
@@ -206,15 +214,6 @@ def _scan_project(table: dict, proj: str, rules: list, names: tuple, places: tup
                     stack.append(e.path)
             elif rule and not any(fnmatchcase(n, a) for a in names):
                 _note(table, e.path, rule, places)
-
-
-def _name_hit(n: str, r: tuple) -> bool:
-    from core.globs import fnmatchcase
-
-    _pat, how, low, head, tail = r
-    if how == "name":
-        return n == low
-    return n.startswith(head) and n.endswith(tail) and fnmatchcase(n, low)
 
 
 def _scan_under(table: dict, root: str, rule: str, places: tuple, limit: int) -> int:

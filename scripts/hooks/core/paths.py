@@ -89,36 +89,42 @@ def blocked_rule(path, cwd, cfg, home=None, project=None, reading=False):
     rules, allow, secret, places = pathrules.blocked(cfg, home)
     for p in forms(path, cwd, home):
         fp = _fold(p)
-        if reading and places and any(_glob_folded(fp, a) for a in places):
-            continue
-        base = os.path.basename(p)
-        parts = None
-        for pat, how, low, head, tail in rules:
-            if how == "under":
-                if fp == low or fp.startswith(head):
-                    return pat
-            elif how == "glob":
-                if fp.startswith(head) and (_glob_folded(fp, low) or _glob_folded(fp, tail)):
-                    return pat
-            elif how == "all":
-                return pat
-            else:  # a bare name or glob: any path component (a directory .ssh, a file .env)
-                if parts is None:
-                    parts = [(x, _fold(x)) for x in p.split("/") if x]
-                for part, fpart in parts:
-                    if how == "name":
-                        if fpart != low:
-                            continue
-                    elif not (
-                        fpart.startswith(head) and fpart.endswith(tail) and _glob_folded(fpart, low)
-                    ):
-                        continue
-                    if part == base and any(_glob_folded(_fold(base), x) for x in allow):
-                        continue  # .env.example-style templates are not secrets
-                    return pat
-        if fp == secret:
+        hit = _form_rule(p, fp, rules, allow)
+        if hit is None and fp == secret:
             return "the hook secret"
+        if hit is not None and not (reading and any(_glob_folded(fp, a) for a in places)):
+            return hit
     return pathrules.linked_secret(path, cwd, cfg, home, project, reading)
+
+
+def _form_rule(p: str, fp: str, rules: list, allow: tuple) -> str | None:
+    """The first rule one form of a path (p, folded fp) hits."""
+    base = os.path.basename(p)
+    parts = None
+    for pat, how, low, head, tail in rules:
+        if how == "under":
+            if fp == low or fp.startswith(head):
+                return pat
+        elif how == "glob":
+            if fp.startswith(head) and (_glob_folded(fp, low) or _glob_folded(fp, tail)):
+                return pat
+        elif how == "all":
+            return pat
+        else:  # a bare name or glob: any path component (a directory .ssh, a file .env)
+            if parts is None:
+                parts = [(x, _fold(x)) for x in p.split("/") if x]
+            for part, fpart in parts:
+                if how == "name":
+                    if fpart != low:
+                        continue
+                elif not (
+                    fpart.startswith(head) and fpart.endswith(tail) and _glob_folded(fpart, low)
+                ):
+                    continue
+                if part == base and any(_glob_folded(_fold(base), x) for x in allow):
+                    continue  # .env.example-style templates are not secrets
+                return pat
+    return None
 
 
 def untouchable(path, cwd, home=None):
