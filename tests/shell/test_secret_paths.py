@@ -74,6 +74,10 @@ ROWS = [
     ("cp /tmp/k ~/.ssh/id_rsa.pub", "normal", "[blocked-path]", "~/.ssh"),
     ("ssh-keyscan h >> ~/.ssh/known_hosts", "normal", "[blocked-path]", "~/.ssh"),
     ("sed -i s/a/b/ ~/.ssh/config", "normal", "[blocked-path]", "~/.ssh"),
+    # code the hooks cannot see may write what it names: no read-only exception for it
+    ("python3 -c \"open('$HOME/.ssh/config','w').write('x')\"", "normal", "[blocked-path]", "ssh"),
+    ("./x.sh ~/.ssh/config", "normal", "[blocked-path]", "~/.ssh"),
+    ("node x.js ~/.ssh/known_hosts", "normal", "[blocked-path]", "~/.ssh"),
     # files.py takes GNU long-option prefixes
     ("chmod --ref=.env src/app.py", "normal", "[blocked-path]", ".env"),
     ("chmod --reference .env src/app.py", "normal", "[blocked-path]", ".env"),
@@ -95,6 +99,7 @@ ALLOWED = [
     ("cat ~/.ssh/*.pub", "normal"),
     ("ssh-keygen -lf ~/.ssh/id_rsa.pub", "safe"),
     ("grep -i host ~/.ssh/config", "safe"),
+    ("bash -c 'cat ~/.ssh/config'", "normal"),
     ("wc -l ~/.ssh/known_hosts ~/.ssh/authorized_keys", "normal"),
     ("grep -r --exclude=.env --exclude-dir=secrets PAT .", "safe"),
     ("grep -r --exclude-dir={node_modules,secrets} --exclude=.env PAT .", "normal"),
