@@ -348,3 +348,22 @@ def test_a_git_file_that_names_the_git_directory_is_protected(tmp_path):
     proj.research()
     got = _answer(proj.pre("Bash", {"command": "echo 'gitdir: /tmp/evil' > .git"}))
     assert got.startswith("[self-protection]") and ".git file" in got, got
+
+
+def test_a_hard_link_to_a_file_a_location_glob_names_is_that_file(tmp_path):
+    cfg = config.load(str(tmp_path))
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    (keys / "host_rsa_key").write_text("KEY\n")
+    (keys / "host_rsa_key.pub").write_text("PUB\n")
+    rule = str(keys) + "/host_*_key"
+    cfg.data["paths"]["blocked"] = [rule]
+    os.link(str(keys / "host_rsa_key"), str(tmp_path / "a"))
+    os.link(str(keys / "host_rsa_key.pub"), str(tmp_path / "b"))
+    pathrules._SECRETS.clear()
+    home = str(tmp_path / "home")
+    got = paths.blocked_rule(str(tmp_path / "a"), "/", cfg, home, str(tmp_path / "p"), True)
+    assert got == rule + " (a hard link to a file under it)"
+    assert (
+        paths.blocked_rule(str(tmp_path / "b"), "/", cfg, home, str(tmp_path / "p"), True) is None
+    )

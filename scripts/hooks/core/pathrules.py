@@ -162,7 +162,8 @@ def _note(table: dict, f: str, rule: str, places: tuple) -> None:
 
 
 def _scan_locations(table: dict, cfg, home: str, places: tuple) -> None:
-    from core.pathnorm import sensitive_roots
+    from core.globs import fnmatchcase
+    from core.pathnorm import fold, sensitive_roots
 
     left = LINK_SCAN
     for root, rule in sensitive_roots(cfg, home)[1:]:
@@ -173,6 +174,19 @@ def _scan_locations(table: dict, cfg, home: str, places: tuple) -> None:
                 _note(table, os.path.join(d, name), rule, places)
             if left < 0:
                 return
+    rules = blocked(cfg, home)[0]
+    for pat, how, low, head, _tail in rules:  # /etc/shadow*, /etc/ssh/ssh_host_*_key
+        d = os.path.dirname(head)
+        if how != "glob" or "/" in low[len(d) + 1 :] or not os.path.isdir(d):
+            continue  # only a glob in the last part: its directory's files, not a tree
+        try:
+            entries = list(os.scandir(d))
+        except OSError:
+            continue
+        for e in entries[: max(left, 0)]:
+            left -= 1
+            if fnmatchcase(fold(e.path), low) and e.is_file(follow_symlinks=False):
+                _note(table, e.path, pat, places)
 
 
 def _scan_project(table: dict, proj: str, rules: list, names: tuple, places: tuple) -> None:
