@@ -586,7 +586,7 @@ def h_git(c, a, p, raw):
         elif sub == "bundle" and ops[:1] == ["create"] and len(ops) > 1:
             write(ops[1])
         elif sub == "update-index":
-            return skip | gitverbs.update_index(c, rest, write, gitdir)
+            return skip | gitverbs.update_index(c, rest, write, gitdir, stdin_text(raw))
         write(gitdir)
         return skip
     if sub in _GIT_TREE:

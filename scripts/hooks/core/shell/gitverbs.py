@@ -114,13 +114,26 @@ def worktree(c, rest: list[str], found, ops: list[str], write, gitdir: str) -> N
     write(gitdir)
 
 
-# update-index options that change only git's bookkeeping, never an entry
-_REFRESH = ("--refresh", "--really-refresh", "-q", "--ignore-missing", "--unmerged")
 # update-index options followed by a value that is not a path
 _UPDATE_INDEX_ARGS = ("--index-version", "--chmod")
 
 
-def update_index(c, rest: list[str], write, gitdir: str) -> set:
+STDIN_INDEX = "git update-index takes the paths from stdin, which the hooks cannot see"
+
+
+def _stdin_paths(text: str, info: bool, nul: bool) -> list[str]:
+    """The paths of update-index's stdin: one per line (NUL with -z); --index-info lines are
+    `mode sha [stage]<TAB>path`."""
+    out = []
+    for line in text.split("\0" if nul else "\n"):
+        if info:
+            line = line.split("\t", 1)[1] if "\t" in line else ""
+        if line.strip():
+            out.append(line)
+    return out
+
+
+def update_index(c, rest: list[str], write, gitdir: str, stdin: str | None) -> set:
     """`git update-index`: every path it names has its index entry replaced (content, mode,
     skip-worktree or assume-unchanged bits), which a later checkout, reset or sparse checkout
     writes back to the file or removes: a write of that path. Paths read from stdin
@@ -136,7 +149,11 @@ def update_index(c, rest: list[str], write, gitdir: str) -> set:
         elif w == "--":
             dash = True
         elif w in ("--stdin", "--index-info") or w.startswith("--index-i"):
-            named.append(".")
+            if stdin is None:
+                c.flag(STDIN_INDEX, unknown=True)
+                named.append(".")
+            else:
+                named.extend(_stdin_paths(stdin, w != "--stdin", "-z" in rest))
         elif w == "--cacheinfo" and i + 1 < len(rest):
             info = rest[i + 1]
             if "," in info:
@@ -154,10 +171,7 @@ def update_index(c, rest: list[str], write, gitdir: str) -> set:
             i += 1
         i += 1
     write(gitdir)
-    if named:
-        write(*named)
-    elif not all(w in _REFRESH or w.startswith("--") for w in rest):
-        write(".")
+    write(*named)
     return skip
 
 
