@@ -294,7 +294,7 @@ def _object_paths(words: list[str]) -> list[str]:
     commit messages and a URL is no object."""
     out = []
     for o in words:
-        if ":" in o and not o.startswith(":/") and "://" not in o and o[:1] != "-":
+        if ":" in o and o[:2] not in (":/", ":!", ":^", ":(") and "://" not in o and o[:1] != "-":
             path = o.split(":", 1)[1]
             if o[:1] == ":" and path[:1].isdigit() and path[1:2] == ":":
                 path = path[2:]  # :0:path, a stage of the index
@@ -445,13 +445,17 @@ def h_git(c, a, p, raw):
         no_index = has(found, "--no-index")
         if sub == "grep" and ops and not has(found, "-e", "-f"):
             skip.add(ops[0])
-            c.reads.extend(o for o in ops[1:] if o != "--")
+            c.reads.extend(o for o in ops[1:] if o != "--" and o[:2] not in (":!", ":^", ":("))
             if no_index:  # plain directories, every file in them: the tree rule
                 c.tree.extend([o for o in ops[1:] if o != "--"] or ["."])
         elif sub == "diff" and no_index:
             c.reads.extend(ops)
             c.tree.extend(ops)
-        c.reads.extend(paths)
+        for spec in paths + [o for o in ops if o[:2] in (":!", ":^", ":(")]:
+            exclude, path = gitverbs.pathspec(spec)
+            skip.add(spec)  # `:!.env` leaves the file out: no read of it
+            if not exclude:
+                c.reads.append(path or ".")
         if sub == "hash-object" and "-w" in names:
             write(gitdir)
         # the diff family writes its output to a file (`git log --format=X --output=F`

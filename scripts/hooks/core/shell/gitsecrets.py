@@ -158,6 +158,32 @@ _FLAGS = (
     "--remotes",
     "--end-of-options",
 ) + _PATCH_LONG
+# `git diff`/`git show` options that change how the files are shown, not which
+_SAME_FILES = frozenset(
+    (
+        "-p",
+        "-u",
+        "--patch",
+        "-w",
+        "-b",
+        "--ignore-all-space",
+        "--ignore-space-change",
+        "--word-diff",
+        "--color-words",
+        "--color",
+        "--no-color",
+        "--minimal",
+        "--patience",
+        "--histogram",
+        "--cached",
+        "--staged",
+        "--merge-base",
+        "--no-ext-diff",
+        "--no-textconv",
+        "-W",
+        "--function-context",
+    )
+)
 _NAMES_ONLY = ("-l", "-L", "-c", "-q")  # git grep: names, counts or a status, no lines
 _NAMES_ONLY_LONG = (
     "--files-with-matches",
@@ -176,7 +202,7 @@ class Reader:
     (git grep --untracked: also the untracked ones git does not ignore), "objects" (cat-file
     --batch: any object named on stdin), "blobs" (only the objects it names)."""
 
-    __slots__ = ("sub", "specs", "objects", "scope", "dirs", "env", "ignored")
+    __slots__ = ("sub", "specs", "objects", "scope", "dirs", "env", "ignored", "names")
 
     def __init__(self, sub: str) -> None:
         self.sub = sub
@@ -186,6 +212,9 @@ class Reader:
         self.dirs: list[str] = []  # -C and --work-tree/--git-dir, in order
         self.env: list[str] = []  # --git-dir=X / --work-tree=X to pass on
         self.ignored = False  # --no-exclude-standard: ignored files too
+        # for a plain `git diff [--cached] [REV..]` / `git show [REV..]`: the words that ask
+        # git which files it would show (so a secret that did not change passes)
+        self.names: list[str] | None = None
 
 
 def _top(argv: list[str]) -> tuple[Reader | None, int]:
@@ -267,6 +296,14 @@ def reader(argv: list[str], base: str) -> Reader | None:
     elif sub in _DIFF_DEFAULT:
         if patch is False or patch is None and any(_suppresses(w) for w in words):
             return None
+        if sub == "show" and ops and all(":" in o and not o.startswith(":/") for o in ops):
+            return None  # REV:PATH objects only: the path rules judge each
+        if all(w in _SAME_FILES or w.startswith(("-U", "--unified=")) for w in words) and all(
+            o[:1] not in ("-", ":") and o.replace("/", "").replace(".", "").isprintable()
+            for o in ops
+        ):
+            r.names = [w for w in words if w in ("--cached", "--staged", "--merge-base")]
+            r.names += [o for o in ops if not _is_pathspec(o, base)]
     elif sub in _DIFF_ASKED:
         if not patch:
             return None
@@ -532,7 +569,7 @@ def _judge(r: Reader, secrets: list, base: str, top: str) -> str | None:
                     )
         if r.scope == "blobs":
             continue  # prints the objects it names only
-        if _printed(path, r.specs, prefix, r.sub == "grep", literal):
+        if _printed(path, r.specs, prefix, r.sub == "grep", literal) and _shows(r, top, path):
             rel = os.path.relpath(os.path.join(top, path), base)
             what = "searches" if r.sub == "grep" else "prints or copies"
             return (
@@ -542,6 +579,19 @@ def _judge(r: Reader, secrets: list, base: str, top: str) -> str | None:
                 "-- . ':!%s'`)." % (r.sub, what, rel, rule, rel, r.sub, rel)
             )
     return None
+
+
+def _shows(r: Reader, top: str, path: str) -> bool:
+    """For a plain `git diff`/`git show`: whether git would show the secret at all (it changed
+    there), asked of a hardened git by name only; True when that cannot be told."""
+    if r.names is None:
+        return True
+    from core import gitrun
+
+    cmd = ["git", "-C", top, *gitrun.HARDEN, r.sub, "--no-ext-diff", "--no-textconv"]
+    cmd += ["--name-only", "--format="] if r.sub == "show" else ["--name-only"]
+    out = gitrun.capture(cmd + r.names + ["--", ":(top,literal)" + path])
+    return out is None or bool(out.strip())
 
 
 def _printed(secret: str, specs: list[str], prefix: str, grep: bool, literal: bool) -> bool:

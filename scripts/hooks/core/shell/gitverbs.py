@@ -188,3 +188,20 @@ def subcommand(argv: list[str]) -> tuple[str, int]:
             return w, i
         i += 2 if w in TOP_ARGS else 1
     return "", len(argv)
+
+
+def pathspec(spec: str) -> tuple[bool, str]:
+    """(exclude, path) of a git pathspec: `:!x`, `:^x` and `:(exclude)x` leave x out;
+    `:/x` and `:(top,glob)x` name x from the top."""
+    if spec[:1] != ":":
+        return False, spec
+    if spec.startswith(":("):
+        end = spec.find(")")
+        if end < 0:
+            return False, spec
+        return "exclude" in spec[2:end].split(","), spec[end + 1 :]
+    i = 1
+    while i < len(spec) and spec[i] in "/!^":
+        i += 1
+    body = spec[i + 1 :] if spec[i : i + 1] == ":" else spec[i:]
+    return "!" in spec[1:i] or "^" in spec[1:i], body
