@@ -458,6 +458,13 @@ def h_git(c, a, p, raw):
                 c.reads.append(path or ".")
         if sub == "hash-object" and "-w" in names:
             write(gitdir)
+        elif sub == "credential":
+            # `git credential fill` prints the stored password for a host: the helper's store
+            c.reads.append(p.ctx.home + "/.git-credentials")
+        elif sub == "send-pack":
+            c.flag("git send-pack changes a remote repository", remote=True)
+        elif sub == "interpret-trailers" and has(found, "--in-place"):
+            write(*ops)
         # the diff family writes its output to a file (`git log --format=X --output=F`
         # writes any text anywhere); mailinfo writes its two operands, bugreport a file
         # git takes any unique prefix of a long option: --outp=F is --output=F

@@ -4,7 +4,7 @@ does not know is `unknown` (a newer git's verb, or a typo git turns into somethi
 
 from __future__ import annotations
 
-from core.shell.command import join
+from core.shell.command import has, join
 
 
 def _first_op(rest: list[str], short_args: str = "", long_args: tuple = ()) -> tuple[str, int]:
@@ -89,7 +89,6 @@ def worktree(c, rest: list[str], found, ops: list[str], write, gitdir: str) -> N
     """`git worktree`: list reads; add writes the new tree; move writes both places; remove
     deletes a tree; repair rewrites the trees' `.git` files; prune, lock and unlock change
     only .git."""
-    names = [k for k, _ in found]
     verb = ops[0] if ops else ""
     if verb == "list" or not verb:
         return
@@ -104,12 +103,12 @@ def worktree(c, rest: list[str], found, ops: list[str], write, gitdir: str) -> N
         c.writes.extend(args[:2])
     elif verb == "remove" and args:
         c.writes.append(args[0])
-        if "-f" in names or "--force" in names:
+        if has(found, "-f", "--force"):
             c.flag("removes a worktree with its changes", destructive=True)
     elif verb == "repair":
         for a in args or ["."]:
             c.writes.append(join(a, ".git"))
-    elif verb == "prune" and ("-n" in names or "--dry-run" in names):
+    elif verb == "prune" and has(found, "-n", "--dry-run"):
         return
     write(gitdir)
 
