@@ -1156,6 +1156,7 @@ C("cd a && " * 3000 + "cat x", u=True, hint="read-blocked", why="repeated cd")
 C("echo $'" + "\\x41" * 100000 + "'", u=True, hint="read-blocked", why="escapes by the thousand")
 # the default-deny families (effects, remote changes, runners) live in their own file
 import shell.corpus_effects  # noqa: E402,F401
+
 # --- git verbs and git's readers (appended) ---------------------------------------------------
 C("git submodule status", p=["git"], s="allow")
 C("git submodule --quiet summary", p=["git"], s="allow")
