@@ -51,6 +51,9 @@ ROWS = [
     ("T", "normal", "git -C src log -p", SECRET),
     ("T", "normal", "cd src && git log -p", SECRET),
     ("T", "normal", "git lp", SECRET),  # an alias of log -p
+    ("T", "normal", "git -c alias.zz='log -p' zz", SECRET),
+    ("T", "normal", "git grep -- TOKEN", SECRET),  # the pattern is the first word after --
+    ("T", "normal", "git grep --recurse-submodules TOKEN", SECRET),
     ("T", "normal", "git log -p -- .", SECRET),
     ("T", "normal", "git grep TOKEN -- ':(glob)*.py' .", SECRET),
     ("T", "normal", "git show HEAD:.env", SECRET),
@@ -268,7 +271,12 @@ def test_blob_id_of_a_tracked_secret(labs):
         ["git", "rev-parse", "HEAD:.env"], cwd=proj.dir, capture_output=True, text=True
     )
     blob = out.stdout.strip()
-    for cmd in ("git cat-file -p %s" % blob[:7], "git cat-file blob %s" % blob):
+    for cmd in (
+        "git cat-file -p %s" % blob[:7],
+        "git cat-file blob %s" % blob,
+        "git show %s" % blob[:8],
+        "git diff %s %s" % (blob[:8], blob[:9]),
+    ):
         r = proj.pre("Bash", {"command": cmd})
         assert r.denied and r.denied.startswith(SECRET) and ".env" in r.denied, (cmd, r.denied)
     other = subprocess.run(

@@ -275,7 +275,10 @@ def reader(argv: list[str], base: str) -> Reader | None:
             r.scope = "untracked"
             r.ignored = any(long_match(w, "--no-exclude-standard") for w in words)
         if not any(w in ("-e", "-f") or w.startswith(("-e", "-f")) for w in words):
-            ops = ops[1:]  # the pattern
+            if ops:
+                ops = ops[1:]  # the pattern
+            elif specs:
+                specs = specs[1:]  # `git grep -- PATTERN`: the first word after `--`
     elif sub == "cat-file":
         if any(w.startswith("--batch") and not w.startswith("--batch-check") for w in words):
             r.scope = "objects"
@@ -294,6 +297,7 @@ def reader(argv: list[str], base: str) -> Reader | None:
         if not _asks_hunks(sub, rest):
             return None
     elif sub in _DIFF_DEFAULT:
+        r.objects = ops  # `git show BLOB`, `git diff BLOB BLOB` print those blobs
         if patch is False or patch is None and any(_suppresses(w) for w in words):
             return None
         if sub == "show" and ops and all(":" in o and not o.startswith(":/") for o in ops):
@@ -309,6 +313,8 @@ def reader(argv: list[str], base: str) -> Reader | None:
             return None
     elif sub not in _ALWAYS and sub != "grep":
         return None
+    if any(w.startswith(("--recurse-submodules", "--submodule=diff")) for w in words):
+        r.env.append("--recurse-submodules")  # the submodules' tracked files too
     if sub == "archive":
         ops = ops[1:]  # the tree-ish; every other operand is a path in it
         specs = (specs or []) + ops
@@ -527,6 +533,8 @@ def _secrets(ctx, top: str, r: Reader) -> list[tuple[str, str, str]]:
             cmd += ["--cached", "--others"] + ([] if r.ignored else ["--exclude-standard"])
         else:
             cmd.append("--stage")
+            if "--recurse-submodules" in r.env:
+                cmd.append("--recurse-submodules")
         text = gitrun.capture(cmd + ["--", *specs]) or ""
         for entry in text.split("\0")[:SCAN_LIMIT]:
             if not entry:
@@ -678,8 +686,19 @@ def _unalias(argv: list[str], base: str) -> list[str]:
     for _ in range(3):
         if r is None or r.sub in known or r.sub[:1] == "-":
             return argv
-        value = gitrun.capture(
-            ["git", "-C", base, *gitrun.HARDEN, "config", "--get", "alias." + r.sub]
+        given = [
+            argv[j + 1].split("=", 1)[1]
+            for j in range(1, i)
+            if argv[j] == "-c"
+            and "=" in argv[j + 1]
+            and argv[j + 1].split("=", 1)[0].lower() == "alias." + r.sub.lower()
+        ]  # `git -c alias.x='log -p' x`: the command line's own alias wins
+        value = (
+            given[-1]
+            if given
+            else gitrun.capture(
+                ["git", "-C", base, *gitrun.HARDEN, "config", "--get", "alias." + r.sub]
+            )
         )
         if not value or value.strip()[:1] in ("!", ""):
             return argv
