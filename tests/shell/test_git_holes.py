@@ -6,7 +6,8 @@
   `git grep --untracked` also searches the untracked files git does not ignore;
 - moves of the work tree (checkout/switch to the previous branch or a new branch's start
   point, read-tree of another tree, reset --hard, stash apply/pop of changes to the hooks'
-  files, worktree remove/move, update-index of their entries) are [self-protection] when the
+  files, merge/rebase/cherry-pick/revert of commits that change them, worktree remove/move,
+  update-index of their entries) are [self-protection] when the
   hooks' files differ there, and pass when they do not;
 - the verbs of stash/submodule/worktree are reads, writes or unknown (safemode).
 
@@ -150,7 +151,16 @@ ROWS = [
         "git update-index --index-info <<< $'100644 %s\\t.claude/settings.json'" % ("e" * 40),
         SELF,
     ),
+    ("U", "normal", "git merge evil", SELF),
+    ("U", "normal", "git merge -m 'take it' evil", SELF),
+    ("U", "normal", "git rebase evil", SELF),
+    ("U", "normal", "git cherry-pick evil", SELF),
+    ("U", "normal", "git cherry-pick main..evil", SELF),
+    ("U", "normal", "git revert evil", SELF),
     # ... and where they do not
+    ("U", "normal", "git merge bare", None),
+    ("U", "normal", "git rebase --continue", None),
+    ("U", "normal", "git cherry-pick --abort", None),
     ("U", "normal", "git checkout main", None),
     ("U", "normal", "git checkout -b feature", None),
     ("U", "normal", "git switch -c feature", None),
@@ -197,8 +207,9 @@ def _git(proj, *args):
 
 
 def _lab(root, tracked, safe):
-    """Hooks committed on main; `bare` (the previous branch) has none; stash@{1} changes the
-    settings, stash@{0} only README.md; .env holds a token, tracked or not."""
+    """Hooks committed on main; `bare` (the previous branch) has none; `evil` deletes the
+    settings; stash@{1} changes the settings, stash@{0} only README.md; .env holds a token,
+    tracked or not."""
     proj = Project(root)
     proj.install()
     proj.write("README.md", "readme\n")
@@ -210,6 +221,10 @@ def _lab(root, tracked, safe):
     _git(proj, "add", "-A")
     _git(proj, "commit", "-qm", "hooks")
     _git(proj, "config", "alias.lp", "log -p")
+    _git(proj, "checkout", "-qb", "evil")
+    _git(proj, "rm", "-q", ".claude/settings.json")
+    _git(proj, "commit", "-qm", "no settings")
+    _git(proj, "checkout", "-q", "main")
     proj.write(".env", "TOKEN=x\n")
     if tracked:
         _git(proj, "add", "-f", ".env")

@@ -251,6 +251,10 @@ def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
             why = "deletes the hooks' files just staged (not in HEAD)"
         elif not _tree_keeps(ctx, rev):
             why = "replaces the work tree with %s, where the hooks' files differ" % rev
+    elif sub in _BRINGERS and ops and not _has(flags, "", *_SEQUENCER):
+        brought = _brings_changes(ctx, sub, ops)
+        if brought:
+            why = "brings in %s, which changes the hooks' files" % brought
     elif sub == "update-index" and STDIN_INDEX in cmd.reasons and _protected_files(ctx):
         why = "replaces index entries read from stdin (any of the hooks' files)"
     elif sub == "worktree" and ops[:1] in (["remove"], ["move"]) and len(ops) > 1:
@@ -283,6 +287,33 @@ def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
             ".claude settings) are among them. Name paths that leave them out (e.g. `git rm -r "
             "src/old`), or ask the person." % (sub, why)
         )
+    return None
+
+
+_BRINGERS = ("merge", "rebase", "cherry-pick", "revert")
+_SEQUENCER = ("--abort", "--quit", "--continue", "--skip", "--edit-todo", "--show-current-patch")
+
+
+def _brings_changes(ctx, sub: str, ops: list[str]) -> str | None:
+    """The operand of a merge, rebase, cherry-pick or revert whose commits change a protected
+    file: a merge or rebase takes what changed on the other side since the merge base, a
+    cherry-pick or revert what the commit (or range) changes. Words that are no commit (a
+    message) make git fail here and count for nothing."""
+    files = _protected_files(ctx)
+    if not files:
+        return None
+    for op in ops[:4]:
+        if op[:1] == "-":
+            continue
+        if sub in ("merge", "rebase"):
+            span = ["HEAD..." + op]
+        elif ".." in op:
+            span = op.replace("...", "..").split("..", 1)
+        else:
+            span = [op + "^", op]
+        out = _git(ctx, "diff", "--name-only", *span, "--", *files[:200])
+        if out and out.strip():
+            return op
     return None
 
 
