@@ -53,7 +53,20 @@ ROWS = [
     ("T", "normal", "cd src && git log -p", SECRET),
     ("T", "normal", "git lp", SECRET),  # an alias of log -p
     ("T", "normal", "git -c alias.zz='log -p' zz", SECRET),
-    ("T", "normal", "git grep -- TOKEN", SECRET),  # the pattern is the first word after --
+    ("T", "normal", "git grep -- TOKEN", SECRET),
+    (
+        "T",
+        "normal",
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.q GIT_CONFIG_VALUE_0='log -p' git q",
+        SECRET,
+    ),
+    ("T", "normal", "Z='log -p' git --config-env=alias.q=Z q", SECRET),
+    (
+        "T",
+        "normal",
+        "GIT_GLOB_PATHSPECS=1 git grep TOKEN -- ':!*/.env'",
+        SECRET,
+    ),  # the pattern is the first word after --
     ("T", "normal", "git grep --recurse-submodules TOKEN", SECRET),
     ("T", "normal", "git log -p -- .", SECRET),
     ("T", "normal", "git grep TOKEN -- ':(glob)*.py' .", SECRET),
@@ -106,6 +119,9 @@ ROWS = [
     ("U", "safe", "git grep --untracked TOKEN -- src", None),
     ("U", "safe", "git grep --no-index TOKEN", SECRET),
     ("U", "safe", "git show HEAD:.env", SECRET),
+    ("U", "normal", "GIT_DIR={T}/.git git log -p", SECRET),  # {T}: the tracked lab
+    ("U", "normal", "git --git-dir={T}/.git --work-tree={T} grep TOKEN", SECRET),
+    ("U", "normal", "git -C {T} log -p", SECRET),
     # the work tree moved where the hooks' files differ
     ("U", "normal", "git checkout -", SELF),
     ("U", "normal", "git switch -", SELF),
@@ -262,6 +278,7 @@ def labs(tmp_path_factory):
 def test_git_row(labs, lab, mode, cmd, code):
     proj = labs[(lab, mode)]
     proj.prompt("rb-")
+    cmd = cmd.replace("{T}", labs[("T", "normal")].dir)
     r = proj.pre("Bash", {"command": cmd})
     if code is None:
         assert not r.denied, "false positive: %r [%s %s] -> %r" % (cmd, lab, mode, r.denied)

@@ -463,6 +463,10 @@ def h_git(c, a, p, raw):
             c.reads.append(p.ctx.home + "/.git-credentials")
         elif sub == "send-pack":
             c.flag("git send-pack changes a remote repository", remote=True)
+        elif sub == "fetch-pack":
+            write(gitdir)  # the objects it receives
+        elif sub in ("gui", "citool", "gitk"):
+            c.flag("git %s opens a program that commits and resets" % sub, unknown=True)
         elif sub == "interpret-trailers" and has(found, "--in-place"):
             write(*ops)
         # the diff family writes its output to a file (`git log --format=X --output=F`

@@ -240,8 +240,8 @@ def _top(argv: list[str]) -> tuple[Reader | None, int]:
             i += 1
             continue
         if w[:1] == "-":
-            if w in ("--literal-pathspecs", "--noglob-pathspecs"):
-                r.env.append("--literal-pathspecs")
+            if w in ("--literal-pathspecs", "--noglob-pathspecs", "--glob-pathspecs"):
+                r.env.append("--glob-pathspecs" if w[2] == "g" else "--literal-pathspecs")
             i += 1
             continue
         r.sub = w
@@ -434,6 +434,15 @@ def _is_pathspec(o: str, base: str) -> bool:
     return os.path.lexists(os.path.join(base, o))
 
 
+# git's variables that say which repository and how pathspecs read, as options
+_ENV_OPTIONS = {
+    "GIT_DIR": "--git-dir=",
+    "GIT_WORK_TREE": "--work-tree=",
+    "GIT_LITERAL_PATHSPECS": "--literal-pathspecs",
+    "GIT_GLOB_PATHSPECS": "--glob-pathspecs",
+}
+
+
 # -- the gate's side: which tracked files are secrets, and does the command print one ---------
 
 _TRACKED: dict = {}  # (top, scope, ignored, rules) -> [(path relative to top, blob id, rule)]
@@ -447,13 +456,18 @@ def check(ctx, facts) -> str | None:
         base = _base(ctx, cmd)
         if base is None:
             continue
-        argv = _unalias(cmd.argv, base)
+        argv = _unalias(cmd.argv, base, cmd.env)
         head, _ = _top(argv)
         for d in head.dirs if head else ():
             base = os.path.normpath(os.path.join(base, os.path.expanduser(d)))
         r = reader(argv, base)
         if r is None:
             continue
+        for k, opt in _ENV_OPTIONS.items():  # GIT_DIR=x git log -p: another repository
+            v = (cmd.env or {}).get(k)
+            if isinstance(v, str):
+                r.env.append(opt + v if opt.endswith("=") else opt)
+        r.env = [_absolute(e, base) for e in r.env]
         top = _worktree_top(base, r)
         if top is None:
             continue
@@ -464,6 +478,14 @@ def check(ctx, facts) -> str | None:
         if msg:
             return msg
     return None
+
+
+def _absolute(opt: str, base: str) -> str:
+    """--git-dir=X / --work-tree=X with X from where the command runs."""
+    name, eq, val = opt.partition("=")
+    if not eq or name not in ("--git-dir", "--work-tree"):
+        return opt
+    return "%s=%s" % (name, os.path.normpath(os.path.join(base, os.path.expanduser(val))))
 
 
 def _base(ctx, cmd) -> str | None:
@@ -577,7 +599,10 @@ def _judge(r: Reader, secrets: list, base: str, top: str) -> str | None:
                     )
         if r.scope == "blobs":
             continue  # prints the objects it names only
-        if _printed(path, r.specs, prefix, r.sub == "grep", literal) and _shows(r, top, path):
+        globbing = "--glob-pathspecs" in r.env
+        if _printed(path, r.specs, prefix, r.sub == "grep", literal, globbing) and _shows(
+            r, top, path
+        ):
             rel = os.path.relpath(os.path.join(top, path), base)
             what = "searches" if r.sub == "grep" else "prints or copies"
             return (
@@ -602,7 +627,9 @@ def _shows(r: Reader, top: str, path: str) -> bool:
     return out is None or bool(out.strip())
 
 
-def _printed(secret: str, specs: list[str], prefix: str, grep: bool, literal: bool) -> bool:
+def _printed(
+    secret: str, specs: list[str], prefix: str, grep: bool, literal: bool, globbing: bool = False
+) -> bool:
     """Whether the pathspecs (relative to prefix, the command's place in the tree) let the
     secret through: some positive pathspec may match it (none given: all of the tree, or the
     current directory for grep) and no exclude pathspec surely matches it."""
@@ -610,6 +637,8 @@ def _printed(secret: str, specs: list[str], prefix: str, grep: bool, literal: bo
     excluded = False
     for spec in specs:
         magic, body = _magic(spec, literal)
+        if globbing:
+            magic.add("glob")
         if "exclude" in magic:
             if _matches(magic, body, secret, prefix, sure=True):
                 excluded = True
@@ -675,9 +704,11 @@ def _matches(magic: set, body: str, secret: str, prefix: str, sure: bool) -> boo
     return s == pat or s.startswith(pat.rstrip("/") + "/")
 
 
-def _unalias(argv: list[str], base: str) -> list[str]:
-    """argv with a git alias expanded (`git lp` for `log -p`), up to 3 levels; a shell alias
-    (`!cmd`) stays as it is (unknown code, judged elsewhere)."""
+def _unalias(argv: list[str], base: str, env: dict) -> list[str]:
+    """argv with a git alias expanded (`git lp` for `log -p`), up to 3 levels, as git finds
+    it: in the repository's config and in the command's own (`-c alias.x=...`,
+    `--config-env`, GIT_CONFIG_* variables), asked of a hardened `git config`, which runs
+    nothing. A shell alias (`!cmd`) stays as it is (unknown code, judged elsewhere)."""
     from core import gitrun
     from core.shell import git
 
@@ -686,28 +717,32 @@ def _unalias(argv: list[str], base: str) -> list[str]:
     for _ in range(3):
         if r is None or r.sub in known or r.sub[:1] == "-":
             return argv
-        given = [
-            argv[j + 1].split("=", 1)[1]
-            for j in range(1, i)
-            if argv[j] == "-c"
-            and "=" in argv[j + 1]
-            and argv[j + 1].split("=", 1)[0].lower() == "alias." + r.sub.lower()
-        ]  # `git -c alias.x='log -p' x`: the command line's own alias wins
-        value = (
-            given[-1]
-            if given
-            else gitrun.capture(
-                ["git", "-C", base, *gitrun.HARDEN, "config", "--get", "alias." + r.sub]
-            )
+        own = [w for j, w in enumerate(argv[1:i], 1) if w == "-c" or argv[j - 1] == "-c"]
+        own += [w for w in argv[1:i] if w.startswith("--config-env=")]
+        environ = gitrun.env()
+        environ.update(
+            (k, v)
+            for k, v in (env or {}).items()
+            if isinstance(v, str) and (k.startswith("GIT_CONFIG") or k in _config_env_vars(argv))
         )
-        if not value or value.strip()[:1] in ("!", ""):
+        cmd = ["git", "-C", base, *own, *gitrun.HARDEN, "config", "--get", "alias." + r.sub]
+        out = gitrun.collect(gitrun.spawn(cmd, environ))
+        value = out.decode("utf-8", "replace").strip() if out else ""
+        if not value or value[:1] == "!":
             return argv
         import shlex
 
         try:
-            words = shlex.split(value.strip())
+            words = shlex.split(value)
         except ValueError:
             return argv
         argv = argv[:i] + words + argv[i + 1 :]
         r, i = _top(argv)
     return argv
+
+
+def _config_env_vars(argv: list[str]) -> set:
+    """The variables `--config-env=key=VAR` reads its values from."""
+    return {
+        w.rsplit("=", 1)[1] for w in argv if w.startswith("--config-env=") and w.count("=") >= 2
+    }
