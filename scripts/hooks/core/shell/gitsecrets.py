@@ -563,16 +563,12 @@ def _secrets(ctx, top: str, r: Reader) -> list[tuple[str, str, str]]:
 
     text = gitrun.capture(cmd) or ""
     low = fold(text)
+    if len(low) != len(text):
+        text = low  # a letter whose lower case is longer: the spans must line up
     needles = [n for n in _needles(ctx, top) if n in low]
     out: list[tuple[str, str, str]] = []
-    if needles:
-        looked = 0
-        for entry in text.split("\0"):
-            if not entry or not any(n in fold(entry) for n in needles):
-                continue
-            looked += 1
-            if looked > SCAN_LIMIT:
-                break
+    for entry in _holding(text, low, needles):
+        if entry:
             rule = paths.blocked_rule(os.path.join(top, entry), top, ctx.cfg, ctx.home)
             if rule:
                 out.append((entry, "", rule))
@@ -587,6 +583,24 @@ def _secrets(ctx, top: str, r: Reader) -> list[tuple[str, str, str]]:
         _TRACKED.clear()
     _TRACKED[key] = out
     return out
+
+
+def _holding(text: str, low: str, needles: list[str]) -> list[str]:
+    """The NUL-separated entries of text whose folded form (low) holds a needle, found by
+    searching the whole text for each needle (entries without one are never looked at), at
+    most SCAN_LIMIT of them."""
+    if "" in needles:
+        return text.split("\0", SCAN_LIMIT)[:SCAN_LIMIT]
+    spans: set = set()
+    for n in needles:
+        pos = low.find(n)
+        while pos >= 0 and len(spans) < SCAN_LIMIT:
+            start = low.rfind("\0", 0, pos) + 1
+            end = low.find("\0", pos)
+            end = len(low) if end < 0 else end
+            spans.add((start, end))
+            pos = low.find(n, end)
+    return [text[a:b] for a, b in sorted(spans)]
 
 
 def _judge(r: Reader, secrets: list, base: str, top: str) -> str | None:
