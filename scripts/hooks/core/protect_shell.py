@@ -339,7 +339,7 @@ def _switch_target(sub: str, args: list[str]) -> str | None:
             i += 1  # the new branch's name
         elif w[:2] in ("-b", "-B", "-c", "-C") and len(w) > 2 and w[:2] != "--":
             pass  # -bNAME
-        elif w in ("-f", "--force", "--discard-changes") or long_match(w, "--discard-changes"):
+        elif w == "-f" or long_match(w, "--force") or long_match(w, "--discard-changes"):
             force = True
         elif w[:1] != "-":
             revs.append(w)

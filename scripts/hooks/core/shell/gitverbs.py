@@ -4,7 +4,7 @@ does not know is `unknown` (a newer git's verb, or a typo git turns into somethi
 
 from __future__ import annotations
 
-from core.shell.command import has, join
+from core.shell.command import has, join, long_match
 
 
 def _first_op(rest: list[str], short_args: str = "", long_args: tuple = ()) -> tuple[str, int]:
@@ -147,13 +147,13 @@ def update_index(c, rest: list[str], write, gitdir: str, stdin: str | None) -> s
             named.append(w)
         elif w == "--":
             dash = True
-        elif w in ("--stdin", "--index-info") or w.startswith("--index-i"):
+        elif long_match(w, "--stdin") or long_match(w, "--index-info"):
             if stdin is None:
                 c.flag(STDIN_INDEX, unknown=True)
                 named.append(".")
             else:
-                named.extend(_stdin_paths(stdin, w != "--stdin", "-z" in rest))
-        elif w == "--cacheinfo" and i + 1 < len(rest):
+                named.extend(_stdin_paths(stdin, long_match(w, "--index-info"), "-z" in rest))
+        elif long_match(w, "--cacheinfo") and len(w) > 3 and i + 1 < len(rest):
             info = rest[i + 1]
             if "," in info:
                 named.append(info.split(",", 2)[-1])
@@ -163,9 +163,9 @@ def update_index(c, rest: list[str], write, gitdir: str, stdin: str | None) -> s
                 skip.update(rest[i + 1 : i + 3])
                 named.extend(rest[i + 3 : i + 4])
                 i += 3
-        elif w.startswith("--cacheinfo="):
+        elif w.startswith("--c") and long_match(w.split("=", 1)[0], "--cacheinfo") and "=" in w:
             named.append(w.split(",", 2)[-1])
-        elif w in _UPDATE_INDEX_ARGS and i + 1 < len(rest):
+        elif any(long_match(w, x) for x in _UPDATE_INDEX_ARGS) and i + 1 < len(rest):
             skip.add(rest[i + 1])
             i += 1
         i += 1
