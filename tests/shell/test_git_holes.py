@@ -139,6 +139,7 @@ ROWS = [
     ("U", "normal", "git add -A && git reset --hard", SELF),
     ("U", "normal", "git stash apply stash@{1}", SELF),
     ("U", "normal", "git stash pop stash@{1}", SELF),
+    ("U", "normal", "git stash apply 1", SELF),
     ("U", "normal", "git stash branch b2 stash@{1}", SELF),
     ("U", "normal", "git worktree remove .", SELF),
     ("U", "normal", "git worktree remove --force scripts", SELF),

@@ -261,7 +261,8 @@ def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
         if _covers(ctx, ops[1], cwd, root):
             why = "%ss the work tree that holds them" % ("remove" if ops[0] == "remove" else "move")
     elif sub == "stash" and ops[:1] in (["apply"], ["pop"], ["branch"]):
-        ref = ops[2 if ops[0] == "branch" else 1 :][:1] or ["stash@{0}"]
+        ref = ops[2 if ops[0] == "branch" else 1 :][:1] or ["0"]
+        ref = ["stash@{%s}" % ref[0] if ref[0].isdigit() else ref[0]]  # `apply 1`: stash@{1}
         if ops[0] == "branch" and not _tree_keeps(ctx, ref[0] + "^1"):
             why = "checks out the commit the stash was made on, where the hooks' files differ"
         elif _stash_changes(ctx, ref[0]):
