@@ -93,7 +93,12 @@ def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
                 "secrets." % (raw, hit[0], hit[1])
             )
     if facts.kind == "shell" and facts.analysis is not None:
-        return treesecrets.check(ctx, facts)
+        msg = treesecrets.check(ctx, facts)
+        if msg or not any(c.program == "git" for c in facts.analysis.commands):
+            return msg
+        from core.shell import gitsecrets  # git's own readers of tracked files
+
+        return gitsecrets.check(ctx, facts)
     return None
 
 
