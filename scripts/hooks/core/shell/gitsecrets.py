@@ -523,7 +523,7 @@ def _needles(ctx, top: str) -> list[str]:
     be one."""
     from core import pathrules
 
-    rules, _allow, _secret = pathrules.blocked(ctx.cfg, ctx.home)
+    rules = pathrules.blocked(ctx.cfg, ctx.home)[0]
     out: list[str] = []
     for pat, how, low, _head, _tail in rules:
         if how in ("name", "name-glob"):
