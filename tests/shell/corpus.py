@@ -163,7 +163,7 @@ C("f() { rm s.txt; }; f", w=["s.txt"], p=["rm", "f"])
 C("function g { rm t.txt; }", w=["t.txt"], p=["rm"])
 C("[[ -f a.txt ]] && rm a.txt", w=["a.txt"], p=["[[", "rm"])
 C("[[ $a > $b ]] && echo yes", p=["[[", "echo"], why="> inside [[ ]] compares")
-C("(( x > 5 )) && echo big", p=["echo"], why="> inside (( )) compares")
+C("(( x > 5 )) && echo big", p=["echo"], u=True, why="> compares; x inherited: evaluated")
 C("for ((i=0; i<3; i++)); do echo $i; done", p=["echo"])
 C("echo $((1 > 2))", p=["echo"])
 C("echo ${x:-$(rm u.txt)}", w=["u.txt"], p=["rm", "echo"])
@@ -881,7 +881,7 @@ C(
     why="rebase --exec runs shell code",
 )
 C("r\\\nm -rf /", w=["/"], d=True, p=["rm"], why="a line continuation inside a word")
-C("(( $(rm ar.txt) ))", w=["ar.txt"], p=["rm"])
+C("(( $(rm ar.txt) ))", w=["ar.txt"], p=["rm"], u=True, why="its output is evaluated")
 C("case $(rm cs.txt) in *) ;; esac", w=["cs.txt"], p=["rm"])
 
 # --- self-protection: the files of INTERFACES.md's table, through every writer ------------
@@ -1127,9 +1127,9 @@ C("echo > ", u=True, p=["echo"])
 # (( is arithmetic only when its paren closes right before another ); else subshells
 C("((rm x) && ls)", w=["x"], p=["rm", "ls"], why="subshells, not arithmetic")
 C("((rm x)|cat)", w=["x"], p=["rm", "cat"])
-C("(( (n) * 2 )) && ls", p=["ls"], why="arithmetic: nothing runs inside")
+C("(( (n) * 2 )) && ls", p=["ls"], u=True, why="arithmetic; n inherited: evaluated")
 C("echo $((rm y) )", w=["y"], p=["rm", "echo"], why="a command substitution of a subshell")
-C("echo $(( $(rm z) + 1 ))", w=["z"], p=["rm", "echo"])
+C("echo $(( $(rm z) + 1 ))", w=["z"], p=["rm", "echo"], u=True)
 # parameter forms: the default of an unknown variable is a path the word can be
 C('cat "${X:=.env}"', r=[".env"], p=["cat"], why="X unset: the default is read")
 C("cat ${CFG:-.env.local}", r=[".env.local"], p=["cat"])

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core.shell import envwatch
+from core.shell import arith, envwatch
 from core.shell.command import cd_to, has, opts, stdin_code, stdin_text, vague, vals
 from core.shell.lexer import DYNAMIC, DYNPOS
 
@@ -210,12 +210,22 @@ def h_declare(c, a, p, raw):
         env_code(c, env, p)
     # `declare -n r=x`: $r is whatever x holds when it is used
     ref = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
+    # `declare -i n=V`: V is arithmetic, now and in every later assignment to n
+    integer = any(w[:1] == "-" and "i" in w[1:] and w[1:2] != "-" for w in a)
     for w in a:
         if w[:1] in ("-", "+"):
             continue
         name, eq, val = w.partition("=")
-        if eq:
-            ctx.setvar(name.rstrip("+"), None if ref else val)
+        name = name.rstrip("+")
+        if integer:
+            if eq:
+                arith.check_words(c, p, [val])
+            ctx.vars.integers.add(name)
+            ctx.vars.number(name)
+        elif eq:
+            ctx.setvar(name, None if ref else val)
+            if arith.number_value(val):
+                ctx.vars.number(name)
         else:
             ctx.vars.setdefault(name, None)
 
@@ -289,8 +299,18 @@ def h_printf(c, a, p, raw):
 
 
 def h_arith(c, a, p, raw):
-    """let, test, [ [[, shift, wait, getopts: words bash may evaluate as names or numbers."""
-    envwatch.eval_words(c, a, p)
+    """let, test, [ [[, shift, wait, getopts: words bash may evaluate as names or numbers.
+    let's words and the operands of [[ -eq ]] and its kin are arithmetic; the operand of -v
+    in [[ and test is a name."""
+    envwatch.eval_words(c, a, p, names=False)
+    if c.program == "let":
+        arith.check_words(c, p, a)
+    elif c.program in ("[[", "test", "["):
+        for k, w in enumerate(a):
+            if w == "-v":
+                arith.subscripts(c, p, a[k + 1 : k + 2])
+            elif w in arith.TEST_OPS and c.program == "[[" and 0 < k < len(a) - 1:
+                arith.check_words(c, p, (a[k - 1], a[k + 1]))
     return None
 
 

@@ -123,6 +123,29 @@ class Raw:
         self.cmd = None
 
 
+class Vars(dict):
+    """Variables set earlier in the command: name -> value (None: not known). `numbers`: the
+    names whose unknown value is an integer (the result of arithmetic, or a declare -i name,
+    listed in `integers` too); any other assignment takes a name out of `numbers`."""
+
+    __slots__ = ("numbers", "integers")
+
+    def __init__(self):
+        super().__init__()
+        self.numbers = set()
+        self.integers = set()
+
+    def __setitem__(self, name, value):
+        if name not in self.integers:
+            self.numbers.discard(name)
+        super().__setitem__(name, value)
+
+    def number(self, name):
+        """name now holds the result of arithmetic."""
+        super().__setitem__(name, None)
+        self.numbers.add(name)
+
+
 class Ctx:
     """State shared by every parser of one analysis."""
 
@@ -151,7 +174,7 @@ class Ctx:
     def __init__(self, home, env, finalise):
         self.home = home
         self.env = env
-        self.vars = {}
+        self.vars = Vars()
         self.out = []
         self.errors = []
         self.budget = Budget()

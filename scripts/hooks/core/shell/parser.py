@@ -10,7 +10,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 
 from __future__ import annotations
 
-from core.shell import envwatch
+from core.shell import arith, envwatch
 from core.shell.budget import TOO_COMPLEX
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
@@ -214,7 +214,8 @@ class Parser(Substitution, Heredoc, Lexer):
                 envwatch.arith_text(self, self.s[start : self.i])
                 return None
             if t[0] == WORD:
-                for name in t[1]:
+                names = t[1]
+                for name in names:
                     self.ctx.vars[name] = None
             else:
                 self.back = t
@@ -225,12 +226,17 @@ class Parser(Substitution, Heredoc, Lexer):
                     continue
                 break
             if t[0] == WORD and t[1] == ["in"]:
+                numbers = True  # `for i in 1 2 3`, `for i in {1..9}`: i holds a number
                 while True:
                     t = self.token()
                     if t[0] != WORD:
                         break
+                    numbers = numbers and all(x.lstrip("-").isdigit() for x in t[1])
                     if len(self.ctx.listed) < 256:
                         self.ctx.listed.extend(t[1])
+                if numbers and w == "for":
+                    for name in names:
+                        self.ctx.vars.number(name)
                 if not (t[0] == OP and t[1] == ";" or t[0] == NL):
                     self.back = t
             else:
@@ -348,6 +354,7 @@ class Parser(Substitution, Heredoc, Lexer):
                 envwatch.note_assign(ctx, name, val)
                 envwatch.value_code(None, val, self)
                 ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
+                arith.assigned(self, name, val)
             return None
         raw = Raw(words, assigns, redirs, self.piped, self.prev)
         self.queue.append(raw)

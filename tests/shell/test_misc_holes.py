@@ -1,0 +1,109 @@
+"""Holes and false positives of default-deny outside git, secrets and databases: arithmetic on
+values the analysis cannot see, package installs that change the machine wherever HOME is,
+PowerShell's CLAUDECODE removal, GNU long-option prefixes in archive handlers, and read-only
+forms of system tools. Each row goes through sanetools.py in a project with the hooks
+installed (mode, [code], a piece of the reason)."""
+
+import os
+import subprocess
+
+import pytest
+
+from conftest import Project
+
+SP, SM, PO = "[self-protection]", "[safemode]", "[person-only]"
+ARITH = "arithmetic on"
+
+DENY = [
+    # bash evaluates the value of a variable an arithmetic context names; a subscript in that
+    # value runs its $(...): a value the analysis cannot see is code nobody saw
+    ("x=$(cat f); echo $((x))", "safe", SM, ARITH),
+    ("x=$(cat f); echo $(( $x + 1 ))", "safe", SM, ARITH),
+    ("read -r n < f; (( n > 2 )) && echo big", "safe", SM, ARITH),
+    ("read n; for ((i = 0; i < n; i++)); do :; done", "safe", SM, ARITH),
+    ("x=`cat f`; let y=x+1", "safe", SM, ARITH),
+    ("read v < f; [[ $v -eq 1 ]]", "safe", SM, ARITH),
+    ("[[ $FOO -lt 3 ]] && ls", "safe", SM, ARITH),
+    ("echo $((EVIL))", "safe", SM, ARITH),
+    ("echo $[EVIL]", "safe", SM, ARITH),
+    ("s=abc; read i; echo ${s:i:1}", "safe", SM, ARITH),
+    ("read i; echo ${arr[i]}", "safe", SM, ARITH),
+    ("read i; echo ${#arr[$i]}", "safe", SM, ARITH),
+    ("read -r k < f; declare -i n=$k", "safe", SM, ARITH),
+    ("declare -i n; n=$(cat f)", "safe", SM, ARITH),
+    ("x=foo; echo $((x))", "safe", SM, ARITH),
+    ("echo $(( $(cat f) ))", "safe", SM, ARITH),
+    ("read i < f; read 'a[i]' <<< 1", "safe", SM, ARITH),
+    ("for i in $(cat f); do echo $((i)); done", "safe", SM, ARITH),
+    ("x=1; read x < f; echo $((x))", "safe", SM, ARITH),
+    ("x=$((1)); read x < f; echo $((x))", "safe", SM, ARITH),
+    ("read n < f; echo ${!n}", "safe", SM, "${!n}"),
+    ("f() { echo $(($1)); }; f 2", "safe", SM, ARITH),
+    # the count of a file: its output is still text the hooks never saw
+    ("x=$(wc -l < README.md); echo $((x + 1))", "safe", SM, ARITH),
+]
+
+PASS = [
+    # literal numbers, and names set to numbers or to arithmetic earlier in the command
+    "echo $((1 + 2))",
+    "echo $[6 * 7]",
+    "echo $(( 16#ff + 0x1f + 2#101 ))",
+    "x=5; echo $((x * 2))",
+    "x=5; y=x; echo $((y + 1))",
+    "i=0; while (( i < 3 )); do i=$((i + 1)); done",
+    "for ((i = 0; i < 3; i++)); do echo $i; done",
+    "for i in 1 2 3; do echo $((i * 2)); done",
+    "for i in {1..4}; do echo $((i * i)); done",
+    "let a=1 b=a+2; echo $b",
+    "n=3; [[ $n -ge 2 ]] && echo ok",
+    "declare -i n=4; n=n+1; echo $((n))",
+    "echo $((RANDOM % 6)) $(($# + $?)) $$",
+    "s=abcdef; echo ${s:1:3} ${s: -2}",
+    'a=(x y z); echo "${a[1]}" "${#a[@]}" "${a[@]:1:2}"',
+    "x=abc; echo ${#x} $(( ${#x} + 1 ))",
+    '[ "$X" -eq 1 ] || echo no',
+]
+
+
+@pytest.fixture(scope="module")
+def labs(tmp_path_factory):
+    out = {}
+    for mode in ("normal", "safe"):
+        proj = Project(str(tmp_path_factory.mktemp("misc-" + mode)))
+        proj.install()
+        subprocess.run(["git", "init", "-q", proj.dir], check=True)
+        proj.write("README.md", "readme\n")
+        proj.write(".env", "TOKEN=x\n")
+        os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
+        proj.research()
+        if mode == "safe":
+            proj.prompt("s+")
+        out[mode] = proj
+    return out
+
+
+def _pre(labs, mode, cmd):
+    proj = labs[mode]
+    proj.prompt("rb-")
+    return proj.pre("Bash", {"command": cmd})
+
+
+@pytest.mark.parametrize("cmd,mode,code,why", DENY, ids=["%s:%s" % (r[1], r[0][:50]) for r in DENY])
+def test_hole_denied(labs, cmd, mode, code, why):
+    r = _pre(labs, mode, cmd)
+    assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
+    assert why in r.denied, r.denied
+
+
+@pytest.mark.parametrize("cmd", [r[0] for r in DENY if r[1] == "safe" and r[2] == SM])
+def test_unseen_code_runs_in_normal_mode(labs, cmd):
+    """`unknown` is denied under safemode only: normal mode keeps ordinary work going."""
+    r = _pre(labs, "normal", cmd)
+    assert not r.denied, (cmd, r.denied)
+
+
+@pytest.mark.parametrize("cmd", PASS)
+def test_seen_forms_pass(labs, cmd):
+    for mode in ("normal", "safe"):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)
