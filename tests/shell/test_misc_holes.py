@@ -107,3 +107,24 @@ def test_seen_forms_pass(labs, cmd):
     for mode in ("normal", "safe"):
         r = _pre(labs, mode, cmd)
         assert not r.denied, (cmd, mode, r.denied)
+
+
+# a package install changes the machine's programs: denied under safemode even when HOME (where
+# it writes) lives in the temp dir, as on CI
+INSTALLS = [
+    ("cargo install ripgrep", "cargo install"),
+    ("go install golang.org/x/tools/gopls@latest", "go install"),
+    ("uv tool install ruff", "uv tool install"),
+    ("scoop install git", "scoop"),
+]
+
+
+@pytest.mark.parametrize("cmd,why", INSTALLS)
+def test_install_denied_with_home_in_temp(labs, cmd, why):
+    proj = labs["safe"]
+    proj.prompt("rb-")
+    payload = proj.payload("PreToolUse", tool_name="Bash", tool_input={"command": cmd})
+    r = proj.hook("sanetools", payload, env={"TMPDIR": proj.root})
+    assert r.denied and r.denied.startswith(SM), (cmd, r.denied)
+    assert why in r.denied, r.denied
+    assert not _pre(labs, "normal", cmd).denied
