@@ -128,3 +128,37 @@ def test_install_denied_with_home_in_temp(labs, cmd, why):
     assert r.denied and r.denied.startswith(SM), (cmd, r.denied)
     assert why in r.denied, r.denied
     assert not _pre(labs, "normal", cmd).denied
+
+
+# PowerShell: removing or changing CLAUDECODE, then code, is the person's (as in bash)
+PWSH = [
+    ("$env:CLAUDECODE=''; python scripts/hooks/sane.py reset safemode", "normal", SP),
+    ('$env:CLAUDECODE = ""; node x.js', "normal", PO),
+    ("$env:CLAUDE_CODE_SESSION_ID=$null; .\\x.exe", "normal", PO),
+    ("Remove-Item Env:CLAUDECODE; python scripts/hooks/sane.py reset", "normal", SP),
+    ("Remove-Item Env:CLAUDECODE; python /tmp/s/cli.py reset", "normal", PO),
+    ("ri env:\\CLAUDE*; pwsh -File x.ps1", "safe", PO),
+    ("Set-Item -Path Env:CLAUDECODE -Value 0; python x.py", "normal", PO),
+    ("[Environment]::SetEnvironmentVariable('CLAUDECODE', $null); python x.py", "normal", PO),
+    ("[System.Environment]::SetEnvironmentVariable('CLAUDECODE','')", "safe", PO),
+]
+PWSH_PASS = ["Get-ChildItem env:CLAUDECODE", "echo $env:CLAUDECODE", "Get-Content README.md"]
+
+
+@pytest.mark.parametrize("cmd,mode,code", PWSH)
+def test_powershell_claudecode(labs, cmd, mode, code):
+    proj = labs[mode]
+    proj.prompt("rb-")
+    r = proj.pre("PowerShell", {"command": cmd})
+    assert r.denied and r.denied.startswith(code), (cmd, mode, r.denied)
+    # naming our CLI's file is denied first (PowerShell calls are not matched to our CLI)
+    assert ("sane.py" if code == SP else "CLAUDECODE") in r.denied, r.denied
+
+
+@pytest.mark.parametrize("cmd", PWSH_PASS)
+def test_powershell_reads_pass(labs, cmd):
+    for mode in ("normal", "safe"):
+        proj = labs[mode]
+        proj.prompt("rb-")
+        r = proj.pre("PowerShell", {"command": cmd})
+        assert not r.denied, (cmd, mode, r.denied)

@@ -72,6 +72,10 @@ CODE = (
     "invoke-restmethod",
     "irm",
 )
+PRINTERS = ("write-output", "echo", "write", "write-host")
+# the variables Claude Code sets for its children: our CLI reads them to tell the agent from
+# the person (core.shell.envwatch.claude_var), lower-cased
+CLAUDE_VARS = ("claudecode", "claude_code_")
 UNSAFE = ("$(", "@(", "{", "`", "-encodedcommand", "-enc ", "[scriptblock]", "[io.file]", "::")
 
 
@@ -121,6 +125,28 @@ def _words(text):
     return words
 
 
+def _claude_env(word):
+    """An Env: drive path (`Env:CLAUDECODE`, `env:\\CLAUDE*`, `Env:$n`) that may name a
+    variable Claude Code sets."""
+    low = word.lower()
+    if not low.startswith("env:"):
+        return False
+    name = low[4:].lstrip("\\/")
+    return name.startswith(CLAUDE_VARS) or any(ch in name for ch in "$*?[") or not name
+
+
+def _strips(words, low):
+    """Does this cmdlet call remove or change a variable Claude Code sets? `$env:X = v`,
+    an Env: drive cmdlet, or any mention of one by a command that is not a plain read."""
+    first = words[0].lower()
+    if first.startswith("$env:"):
+        name = first[5:].split("=", 1)[0]
+        return name.startswith(CLAUDE_VARS) and ("=" in first or words[1:2] == ["="])
+    if first in READERS or first in PRINTERS:
+        return False
+    return any(_claude_env(w) for w in words[1:]) or any(v in low for v in CLAUDE_VARS)
+
+
 def analyse(command, home=None):
     a = Analysis()
     text = command if isinstance(command, str) else ""
@@ -128,7 +154,15 @@ def analyse(command, home=None):
     if any(u in low for u in UNSAFE) or "\x00" in text or len(text) > 100000:
         a.unknown = True
         a.reasons.append("PowerShell syntax we do not analyse")
+        if any(v in low for v in CLAUDE_VARS):
+            # [Environment]::SetEnvironmentVariable('CLAUDECODE', ...) and its kin
+            cmd = Command(_words(text) or [text])
+            cmd.unknown = True
+            cmd.stripped = True
+            cmd.reasons.append("changes CLAUDECODE, then runs code we do not analyse")
+            a.commands.append(cmd)
         return a
+    stripped = False
     segments = []
     for part in text.replace("&&", ";").replace("||", ";").replace("\n", ";").split(";"):
         segments.extend(part.split("|"))
@@ -156,6 +190,16 @@ def analyse(command, home=None):
             i += 1
         cmd = Command(rest or [""])
         prog = cmd.program
+        if rest and _strips(rest, seg.lower()):
+            stripped = cmd.stripped = True
+            cmd.reasons.append("removes or changes CLAUDECODE")
+            a.commands.append(cmd)  # no file write: the Env: drive holds no files
+            continue
+        if stripped and prog not in READERS and prog not in PRINTERS:
+            # without CLAUDECODE our CLI takes its caller for the person
+            cmd.stripped = True
+            cmd.unknown = True
+            cmd.reasons.append("runs %s with CLAUDECODE removed" % prog)
         for t in redir:
             if t.lower() not in ("$null", "null"):
                 cmd.writes.append(t)
