@@ -162,3 +162,33 @@ def test_powershell_reads_pass(labs, cmd):
         proj.prompt("rb-")
         r = proj.pre("PowerShell", {"command": cmd})
         assert not r.denied, (cmd, mode, r.denied)
+
+
+# GNU long-option prefixes (getopt_long): any unambiguous prefix is the option, and an exact
+# name wins over a longer one it begins
+PREFIX = [
+    ("tar --extr -f a.tar", "normal", SP, "changes files under"),
+    ("tar --to-c=sh -xf a.tar -C /tmp/out", "safe", SM, "runs a command"),
+    ("tar --cre -f .claude/settings.json src", "normal", SP, "settings.json"),
+    ("tar --appe -f .claude/settings.json README.md", "normal", SP, "settings.json"),
+    ("zip -TT=sh -T a.zip README.md", "safe", SM, "zip -TT"),
+    ("zip --unzip=sh -T a.zip README.md", "safe", SM, "zip -TT"),
+    ("gdb -batch --eval-c='shell rm .claude/settings.json' ./a", "normal", SP, "settings.json"),
+    ("gdb -batch -iex='shell rm .claude/settings.json' ./a", "normal", SP, "settings.json"),
+    ("dpkg --inst x.deb", "safe", SM, "/usr"),
+]
+PREFIX_PASS = ["tar --list -f a.tar", "tar -t --file a.tar", "tar -tvf a.tar"]
+
+
+@pytest.mark.parametrize("cmd,mode,code,why", PREFIX)
+def test_long_option_prefix(labs, cmd, mode, code, why):
+    r = _pre(labs, mode, cmd)
+    assert r.denied and r.denied.startswith(code), (cmd, mode, r.denied)
+    assert why in r.denied, r.denied
+
+
+@pytest.mark.parametrize("cmd", PREFIX_PASS)
+def test_exact_option_wins(labs, cmd):
+    for mode in ("normal", "safe"):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)

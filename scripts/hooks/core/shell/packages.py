@@ -248,9 +248,8 @@ def h_pkg_generic(c, a, p, raw):
     if prog in _SYSTEM_PKG:
         names = [k for k, _ in found]
         if prog in ("dpkg", "rpm"):
-            changes = any(
-                k in ("-i", "--install", "-r", "--remove", "-P", "--purge", "-U", "-e", "--erase")
-                for k in names
+            changes = has(
+                found, "-i", "--install", "-r", "--remove", "-P", "--purge", "-U", "-e", "--erase"
             )
         elif prog == "pacman":
             changes = any(k in ("-S", "-R", "-U") for k in names)
