@@ -1156,3 +1156,22 @@ C("cd a && " * 3000 + "cat x", u=True, hint="read-blocked", why="repeated cd")
 C("echo $'" + "\\x41" * 100000 + "'", u=True, hint="read-blocked", why="escapes by the thousand")
 # the default-deny families (effects, remote changes, runners) live in their own file
 import shell.corpus_effects  # noqa: E402,F401
+
+# --- misc holes and false positives (arithmetic, installs, prefixes, system lookers) -------
+_SM = "[safemode]"
+C("x=$(cat f); echo $((x))", u=True, p=["cat", "echo"], s=_SM, n="allow", why="x's value runs")
+C("read n; (( n > 2 ))", u=True, p=["read"], s=_SM, n="allow")
+C("read i; echo ${s:i:1} ${a[i]}", u=True, p=["read", "echo"], s=_SM, n="allow")
+C("echo $[EVIL + 1]", u=True, p=["echo"], s=_SM, n="allow")
+C("n=4; for i in 1 2; do echo $((n * i)); done", p=["echo"], s="allow", n="allow")
+C("go install golang.org/x/tools/gopls@latest", w=[H + "/go"], u=True, p=["go"], s=_SM)
+C("tar --extr -f a.tar", w=["."], r=["a.tar"], p=["tar"], why="--extr is --extract")
+C("tar --list -f a.tar", r=["a.tar"], p=["tar"], s="allow", n="allow")
+C("bc <<< '1+2'", p=["bc"], s="allow", n="allow", why="bc prints; no shell escape")
+C("bc -l calc.bc", r=["calc.bc"], p=["bc"], s="allow")
+C("mount | head", p=["mount", "head"], s="allow", n="allow", why="no arguments: lists")
+C("mount /dev/sdb1 /mnt", r=["/mnt"], u=True, p=["mount"], s=_SM)
+C("stty size", p=["stty"], s="allow", n="allow")
+C("stty raw -echo", u=True, p=["stty"], s=_SM, why="a setting changes the terminal")
+C("make -n", u=True, p=["make"], s=_SM, n="allow", why="make -n still runs $(MAKE) and + lines")
+C("ll", u=True, p=["ll"], s=_SM, n="allow", why="an alias: the Bash tool loads the person's")

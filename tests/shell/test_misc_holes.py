@@ -192,3 +192,39 @@ def test_exact_option_wins(labs, cmd):
     for mode in ("normal", "safe"):
         r = _pre(labs, mode, cmd)
         assert not r.denied, (cmd, mode, r.denied)
+
+
+# read-only forms of system tools pass; their changing forms, dry runs that still run code and
+# alias names stay `unknown` (denied under safemode only)
+READ_ONLY = [
+    "bc <<< '1+2'",
+    "echo 'scale=3; 10/3' | bc -l",
+    "mount | head",
+    "mount -l -t ext4",
+    "stty size",
+    "stty -a",
+    "stty -g",
+]
+UNKNOWN = [
+    ("stty raw", "stty"),
+    ("stty -echo", "stty"),
+    ("mount -a", "mount"),
+    ("mount -o remount,rw /mnt", "mount"),
+    ("make -n", "make"),
+    ("make --dry-run build", "make"),
+    ("ll", "ll"),
+]
+
+
+@pytest.mark.parametrize("cmd", READ_ONLY)
+def test_read_only_system_forms(labs, cmd):
+    for mode in ("normal", "safe"):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)
+
+
+@pytest.mark.parametrize("cmd,why", UNKNOWN)
+def test_unknown_forms_safemode_only(labs, cmd, why):
+    r = _pre(labs, "safe", cmd)
+    assert r.denied and r.denied.startswith(SM) and why in r.denied, (cmd, r.denied)
+    assert not _pre(labs, "normal", cmd).denied

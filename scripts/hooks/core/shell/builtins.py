@@ -20,6 +20,12 @@ def h_readers(c, a, p, raw):
         c.writes.extend(vals(found, "-o", "--output"))
         c.reads.extend(ops)
         return None
+    if c.program == "bc":
+        # GNU bc and Gavin Howard's bc: arithmetic printed to stdout, no shell escape, no file
+        # output; operands and -f files are bc programs it reads
+        found, ops = opts(a, "ef", ("--expression", "--file"))
+        c.reads.extend(ops + vals(found, "-f", "--file"))
+        return None
     if c.program == "tree":
         found, ops = opts(
             a,
@@ -513,6 +519,31 @@ def h_look(c, a, p, raw):
         change = bool(ops) and ops[0] not in _LFS_READ
     elif prog in ("umask", "ulimit"):
         change = bool(ops)
+    elif prog == "mount":  # with no device or mount point it lists the mounts
+        found, ops = opts(a, "t", ("--types",))
+        change = bool(ops) or any(k not in _MOUNT_LIST for k, _ in found)
+    elif prog == "stty":  # -a, -g, size, speed print; any other word is a setting
+        change = _stty_sets(a)
     if change:
         c.flag("%s changes the system in this form" % prog, unknown=True)
     return None
+
+
+_MOUNT_LIST = frozenset(("-l", "--show-labels", "-t", "--types", "-h", "--help", "-V", "--version"))
+_STTY_READ = frozenset(("-a", "--all", "-g", "--save", "size", "speed", "--help", "--version"))
+
+
+def _stty_sets(a) -> bool:
+    """stty words that change the terminal: everything but the printing forms (and the device
+    they print, -F DEV / --file=DEV)."""
+    i = 0
+    while i < len(a):
+        w = a[i]
+        if w in ("-F", "--file"):
+            i += 2
+            continue
+        if w[:2] == "-F" or w[:7] == "--file=" or w in _STTY_READ:
+            i += 1
+            continue
+        return True
+    return False
