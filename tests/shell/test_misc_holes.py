@@ -228,3 +228,19 @@ def test_unknown_forms_safemode_only(labs, cmd, why):
     r = _pre(labs, "safe", cmd)
     assert r.denied and r.denied.startswith(SM) and why in r.denied, (cmd, r.denied)
     assert not _pre(labs, "normal", cmd).denied
+
+
+# a value seen when arithmetic reads it, then changed to one nobody saw: a loop or a function
+# body reads it again with the new value
+LATER = [
+    ("x=1; while read l; do echo $((x)); x=$l; done < README.md", "later sets"),
+    ("x=1; f() { echo $((x)); }; x=$(cat README.md); f", "later sets"),
+    ("n=3; i=0; while (( i < n )); do read n; i=$((i + 1)); done", "later sets"),
+    ("declare -i c=0; read c < README.md", "declare -i"),
+]
+
+
+@pytest.mark.parametrize("cmd,why", LATER)
+def test_value_changed_after_arithmetic(labs, cmd, why):
+    r = _pre(labs, "safe", cmd)
+    assert r.denied and r.denied.startswith(SM) and why in r.denied, (cmd, r.denied)

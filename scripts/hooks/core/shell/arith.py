@@ -147,14 +147,19 @@ def _subscript(text: str) -> str:
 
 def _seen(p, name: str, depth: int) -> bool:
     vars_ = p.ctx.vars
-    if name in vars_.numbers or name in _NUMERIC or name in ("#", "?", "$", "!"):
+    if name in _NUMERIC or name in ("#", "?", "$", "!"):
+        return True
+    if name in vars_.numbers:
+        vars_.used.add(name)  # a later unseen value is reported (Vars.__setitem__)
         return True
     if name == "-" or depth >= _MAX_DEPTH:
         return False
     v = p.lookup(name)
-    if v is None:
+    if v is None or unseen(p, v, depth + 1):
         return False
-    return not unseen(p, v, depth + 1)
+    if name in vars_:
+        vars_.used.add(name)
+    return True
 
 
 def check(p, text: str) -> None:
@@ -199,12 +204,15 @@ def number_value(val: str) -> bool:
     return True
 
 
-def assigned(p, name: str, val: str | None) -> None:
-    """After `name=val` (a command of its own): a declare -i name evaluates val; a value made
-    of $(( )) forms is an integer."""
+def assigned(p, name: str, val: str | None) -> bool:
+    """`name=val` (a command of its own): True when it holds a number now (a declare -i name
+    evaluates val; a value made of $(( )) forms is an integer), and the caller sets nothing."""
     if name in p.ctx.vars.integers:
         if val:
             check(p, val)
         p.ctx.vars.number(name)
-    elif val is not None and number_value(val):
+        return True
+    if val is not None and number_value(val):
         p.ctx.vars.number(name)
+        return True
+    return False

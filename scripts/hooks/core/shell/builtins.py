@@ -228,10 +228,10 @@ def h_declare(c, a, p, raw):
                 arith.check_words(c, p, [val])
             ctx.vars.integers.add(name)
             ctx.vars.number(name)
-        elif eq:
+        elif eq and (ref or not arith.number_value(val)):
             ctx.setvar(name, None if ref else val)
-            if arith.number_value(val):
-                ctx.vars.number(name)
+        elif eq:
+            ctx.vars.number(name)
         else:
             ctx.vars.setdefault(name, None)
 

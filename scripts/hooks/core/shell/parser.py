@@ -215,18 +215,17 @@ class Parser(Substitution, Heredoc, Lexer):
                 return None
             if t[0] == WORD:
                 names = t[1]
-                for name in names:
-                    self.ctx.vars[name] = None
             else:
                 self.back = t
                 return None
+            numbers = False  # `for i in 1 2 3`, `for i in {1..9}`: i holds a number
             while True:
                 t = self.token()
                 if t[0] == NL:
                     continue
                 break
             if t[0] == WORD and t[1] == ["in"]:
-                numbers = True  # `for i in 1 2 3`, `for i in {1..9}`: i holds a number
+                numbers = w == "for"
                 while True:
                     t = self.token()
                     if t[0] != WORD:
@@ -234,13 +233,15 @@ class Parser(Substitution, Heredoc, Lexer):
                     numbers = numbers and all(x.lstrip("-").isdigit() for x in t[1])
                     if len(self.ctx.listed) < 256:
                         self.ctx.listed.extend(t[1])
-                if numbers and w == "for":
-                    for name in names:
-                        self.ctx.vars.number(name)
                 if not (t[0] == OP and t[1] == ";" or t[0] == NL):
                     self.back = t
             else:
                 self.back = t
+            for name in names:
+                if numbers:
+                    self.ctx.vars.number(name)
+                else:
+                    self.ctx.vars[name] = None
             return None
         if w == "function":
             t = self.token()
@@ -353,8 +354,8 @@ class Parser(Substitution, Heredoc, Lexer):
             for name, val, dyn in assigns:
                 envwatch.note_assign(ctx, name, val)
                 envwatch.value_code(None, val, self)
-                ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
-                arith.assigned(self, name, val)
+                if not arith.assigned(self, name, val):
+                    ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
             return None
         raw = Raw(words, assigns, redirs, self.piped, self.prev)
         self.queue.append(raw)
