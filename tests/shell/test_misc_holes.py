@@ -210,8 +210,8 @@ UNKNOWN = [
     ("stty -echo", "stty"),
     ("mount -a", "mount"),
     ("mount -o remount,rw /mnt", "mount"),
-    ("make -n", "make"),
-    ("make --dry-run build", "make"),
+    ("make -n", "still runs $(MAKE)"),
+    ("make --dry-run build", "still runs $(MAKE)"),
     ("ll", "ll"),
 ]
 
@@ -244,3 +244,9 @@ LATER = [
 def test_value_changed_after_arithmetic(labs, cmd, why):
     r = _pre(labs, "safe", cmd)
     assert r.denied and r.denied.startswith(SM) and why in r.denied, (cmd, r.denied)
+
+
+def test_positional_offset_is_arithmetic(labs):
+    r = _pre(labs, "safe", "read i; set -- a b c; echo ${@:i}")
+    assert r.denied and r.denied.startswith(SM) and ARITH in r.denied, r.denied
+    assert not _pre(labs, "safe", "set -- a b c; echo ${@:2} ${*:1:2}").denied

@@ -12,8 +12,17 @@ from core.shell.command import has, long_match, opts, spawn
 _PRINTS = frozenset(("--help", "-h", "--version", "-V", "-v", "version", "help", "--list", "-l"))
 
 
+_MAKE_DRY = ("-n", "--just-print", "--dry-run", "--recon")
+
+
 def h_runner(c, a, p, raw):
     """pytest, make, cargo-less builds, compilers ...: code the hooks cannot see."""
+    if c.program in ("make", "gmake") and any(
+        w in _MAKE_DRY or w[:1] == "-" and w[1:2] != "-" and "n" in w[1:] for w in a
+    ):
+        # GNU make -n still runs recipe lines that hold $(MAKE) or start with +, and $(shell)
+        c.flag("make -n still runs $(MAKE) and + recipe lines and $(shell ...)", runner=True)
+        return None
     c.flag("%s runs code the hooks cannot see (tests, builds, scripts)" % c.program, runner=True)
     return None
 

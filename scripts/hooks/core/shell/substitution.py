@@ -212,6 +212,8 @@ class Substitution(Lexer):
         j = 0
         while j < n and body[j] in NAMEC:
             j += 1
+        if j == 0 and body[:1] in ("@", "*"):
+            j = 1  # ${@:off:len}
         if inner[:1] == "!" and j and body[j:] == "" and not body.isdigit():
             if self.lookup(body) is None and body not in self.ctx.vars.numbers:
                 self.ctx.error("${!%s} uses a name the hooks cannot see (bash evaluates it)" % body)
