@@ -188,6 +188,19 @@ def subscripts(c, p, names) -> None:
             check_words(c, p, [_subscript(w)])
 
 
+def number_word(ctx, word: str) -> bool:
+    """A word of a `for` list that is an integer: a literal one, or `$(seq ...)` with numeric
+    operands only (no -f/-s: with them seq prints any text), when seq is the system's."""
+    if word.lstrip("-").isdigit():
+        return True
+    if not (word.startswith("$(seq ") and word.endswith(")")):
+        return False
+    if "seq" in ctx.funcs or "seq" in ctx.aliases or ctx.path_changed:
+        return False
+    args = word[6:-1].split()
+    return 0 < len(args) <= 3 and all(x.lstrip("-").isdigit() for x in args)
+
+
 def number_value(val: str) -> bool:
     """An assigned value made only of $(( )) forms: an integer whatever it evaluates to."""
     if not val.startswith("$(("):

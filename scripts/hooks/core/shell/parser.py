@@ -230,7 +230,7 @@ class Parser(Substitution, Heredoc, Lexer):
                     t = self.token()
                     if t[0] != WORD:
                         break
-                    numbers = numbers and all(x.lstrip("-").isdigit() for x in t[1])
+                    numbers = numbers and all(arith.number_word(self.ctx, x) for x in t[1])
                     if len(self.ctx.listed) < 256:
                         self.ctx.listed.extend(t[1])
                 if not (t[0] == OP and t[1] == ";" or t[0] == NL):
