@@ -43,6 +43,7 @@ DENY = [
     ("f() { echo $(($1)); }; f 2", "safe", SM, ARITH),
     # the count of a file: its output is still text the hooks never saw
     ("x=$(wc -l < README.md); echo $((x + 1))", "safe", SM, ARITH),
+    ("read i; a[i]=1", "safe", SM, ARITH),
 ]
 
 PASS = [
@@ -65,6 +66,8 @@ PASS = [
     'a=(x y z); echo "${a[1]}" "${#a[@]}" "${a[@]:1:2}"',
     "x=abc; echo ${#x} $(( ${#x} + 1 ))",
     '[ "$X" -eq 1 ] || echo no',
+    "a[0]=x; a[1]=y; echo ${a[1]}",
+    'declare -A m=([a]=1); m[key]=2; echo "${m[key]}" "${m[$1]}"',
 ]
 
 

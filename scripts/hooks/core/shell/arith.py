@@ -220,6 +220,9 @@ def number_value(val: str) -> bool:
 def assigned(p, name: str, val: str | None) -> bool:
     """`name=val` (a command of its own): True when it holds a number now (a declare -i name
     evaluates val; a value made of $(( )) forms is an integer), and the caller sets nothing."""
+    k = name.find("[")
+    if k > 0 and name[:k] not in p.ctx.vars.assoc:  # a[i]=v: the subscript is arithmetic
+        check(p, _subscript(name))
     if name in p.ctx.vars.integers:
         if val:
             check(p, val)

@@ -218,11 +218,14 @@ def h_declare(c, a, p, raw):
     ref = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
     # `declare -i n=V`: V is arithmetic, now and in every later assignment to n
     integer = any(w[:1] == "-" and "i" in w[1:] and w[1:2] != "-" for w in a)
+    assoc = any(w[:1] == "-" and "A" in w[1:] and w[1:2] != "-" for w in a)
     for w in a:
         if w[:1] in ("-", "+"):
             continue
         name, eq, val = w.partition("=")
         name = name.rstrip("+")
+        if assoc:
+            ctx.vars.assoc.add(name)
         if integer:
             if eq:
                 arith.check_words(c, p, [val])

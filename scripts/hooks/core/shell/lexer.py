@@ -130,12 +130,13 @@ class Vars(dict):
     names arithmetic has read as seen; a later assignment of a value the analysis cannot see
     to one is reported through `error` (a loop or a function body reads it again)."""
 
-    __slots__ = ("numbers", "integers", "used", "error")
+    __slots__ = ("numbers", "integers", "assoc", "used", "error")
 
     def __init__(self, error=None):
         super().__init__()
         self.numbers = set()
         self.integers = set()
+        self.assoc = set()  # declare -A names: their subscripts are strings, not arithmetic
         self.used = set()
         self.error = error
 

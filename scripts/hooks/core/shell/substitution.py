@@ -222,7 +222,7 @@ class Substitution(Lexer):
             k = body.find("]", k)
             k = n if k < 0 else k + 1
             sub = body[j + 1 : k - 1]
-            if sub not in ("@", "*"):
+            if sub not in ("@", "*") and body[:j] not in self.ctx.vars.assoc:
                 arith.check(self, sub)
         if j and body[k : k + 1] == ":" and body[k + 1 : k + 2] not in ("-", "=", "+", "?"):
             for part in body[k + 1 :].split(":")[:2]:
