@@ -256,3 +256,19 @@ def test_positional_offset_is_arithmetic(labs):
     r = _pre(labs, "safe", "read i; set -- a b c; echo ${@:i}")
     assert r.denied and r.denied.startswith(SM) and ARITH in r.denied, r.denied
     assert not _pre(labs, "safe", "set -- a b c; echo ${@:2} ${*:1:2}").denied
+
+
+# PowerShell arrays: every item of `a, b` is an argument (Remove-Item removes both)
+PWSH_ARRAYS = [
+    ("Remove-Item README.md, .claude/settings.json", "settings.json"),
+    ("Remove-Item -Path README.md,scripts/hooks/sanetools.py", "sanetools.py"),
+    ("Copy-Item README.md , x.txt .claude/settings.json", "settings.json"),
+]
+
+
+@pytest.mark.parametrize("cmd,why", PWSH_ARRAYS)
+def test_powershell_array_items(labs, cmd, why):
+    proj = labs["normal"]
+    proj.prompt("rb-")
+    r = proj.pre("PowerShell", {"command": cmd})
+    assert r.denied and r.denied.startswith(SP) and why in r.denied, (cmd, r.denied)

@@ -88,8 +88,8 @@ class Command(ShellCommand):
         super().__init__()
         self.argv = argv
         self.program = argv[0].lower() if argv else ""
-        self.text = " ".join(argv)
-        self.named = argv[1:]  # checked against protected paths when the cmdlet is unknown
+        self.text = " ".join(argv).replace("\0", ", ")
+        self.named = _items(argv[1:])  # checked against protected paths when it is unknown
 
 
 class Analysis:
@@ -100,7 +100,14 @@ class Analysis:
         self.unknown = self.destructive = False
 
 
+def _items(words):
+    """The items of every word: an array argument (`a, b`) is one word, its items NUL-joined."""
+    return [x for w in words for x in w.split("\0") if x]
+
+
 def _words(text):
+    """Words after quote removal; an unquoted comma joins its neighbours into one array word
+    (`Remove-Item a, b` removes both), its items separated by NUL."""
     words, cur, quote, i = [], "", None, 0
     while i < len(text):
         c = text[i]
@@ -111,6 +118,12 @@ def _words(text):
                 cur += c
         elif c in "'\"":
             quote = c
+        elif c == ",":
+            if not cur and words:
+                cur = words.pop()
+            cur += "\0"
+            while i + 1 < len(text) and text[i + 1] in " \t":
+                i += 1
         elif c in " \t":
             if cur:
                 words.append(cur)
@@ -193,8 +206,13 @@ def analyse(command, home=None):
         if rest and _strips(rest, seg.lower()):
             stripped = cmd.stripped = True
             cmd.reasons.append("removes or changes CLAUDECODE")
-            a.commands.append(cmd)  # no file write: the Env: drive holds no files
-            continue
+            others = [w for w in rest[1:] if not _claude_env(w) and w[:1] != "-"]
+            if rest[0][:1] == "$" or not others:
+                a.commands.append(cmd)  # only the Env: drive, which holds no files
+                continue
+            # it does more than that: judged as usual, without the Env: words as paths
+            cmd.unknown = True
+            rest = [w for w in rest if not _claude_env(w)]
         if stripped and prog not in READERS and prog not in PRINTERS:
             # without CLAUDECODE our CLI takes its caller for the person
             cmd.stripped = True
@@ -217,7 +235,7 @@ def analyse(command, home=None):
             if target is None and positional:
                 target = positional[-1] if WRITERS[prog] == "destination" else positional[0]
             if target:
-                cmd.writes.append(target)
+                cmd.writes.extend(_items([target]))
             else:
                 cmd.unknown = True
             if (
@@ -228,9 +246,9 @@ def analyse(command, home=None):
                 cmd.destructive = True
                 cmd.reasons.append("recursive force delete")
             if WRITERS[prog] == "destination":
-                cmd.reads.extend(positional[:-1])
+                cmd.reads.extend(_items(positional[:-1]))
         elif prog in READERS:
-            cmd.reads.extend(w for w in rest[1:] if not w.startswith("-"))
+            cmd.reads.extend(_items(w for w in rest[1:] if not w.startswith("-")))
         a.commands.append(cmd)
     for c in a.commands:
         a.reads += [r for r in c.reads if r not in a.reads]
