@@ -272,3 +272,40 @@ def test_powershell_array_items(labs, cmd, why):
     proj.prompt("rb-")
     r = proj.pre("PowerShell", {"command": cmd})
     assert r.denied and r.denied.startswith(SP) and why in r.denied, (cmd, r.denied)
+
+
+# PowerShell: a program the hooks do not know is unknown; a program that is not a cmdlet is
+# judged by the shell analyser's profiles; Get-/Test-/Select- ... cmdlets only read
+PWSH_UNKNOWN = [
+    (".\\evil.ps1", "script or program file"),
+    ("Stop-Process -Name code", "Stop-Process"),
+    ("Set-ExecutionPolicy Bypass", "Set-ExecutionPolicy"),
+    ("frob x", "frob"),
+    ("npm test 2>&1", "npm test"),
+    ("git push --force", "git push"),
+]
+PWSH_READS = ["git status", "Get-Process | Sort-Object CPU", "Get-ChildItem src", "ls"]
+
+
+@pytest.mark.parametrize("cmd,why", PWSH_UNKNOWN)
+def test_powershell_default_deny(labs, cmd, why):
+    proj = labs["safe"]
+    proj.prompt("rb-")
+    r = proj.pre("PowerShell", {"command": cmd})
+    assert r.denied and r.denied.startswith(SM) and why in r.denied, (cmd, r.denied)
+
+
+@pytest.mark.parametrize("cmd", PWSH_READS)
+def test_powershell_reads(labs, cmd):
+    for mode in ("normal", "safe"):
+        proj = labs[mode]
+        proj.prompt("rb-")
+        r = proj.pre("PowerShell", {"command": cmd})
+        assert not r.denied, (cmd, mode, r.denied)
+
+
+def test_powershell_read_verb_names_a_secret(labs):
+    proj = labs["normal"]
+    proj.prompt("rb-")
+    r = proj.pre("PowerShell", {"command": "Get-FileHash .env"})
+    assert r.denied and r.denied.startswith("[blocked-path]") and ".env" in r.denied, r.denied

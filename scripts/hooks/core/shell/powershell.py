@@ -160,6 +160,36 @@ def _strips(words, low):
     return any(_claude_env(w) for w in words[1:]) or any(v in low for v in CLAUDE_VARS)
 
 
+# verbs of PowerShell's approved list that only read or print
+READ_VERBS = frozenset(
+    ("get", "test", "select", "measure", "compare", "find", "format", "convertto",
+     "convertfrom", "group", "sort", "where", "resolve", "split", "join", "show", "search")
+)  # fmt: skip
+
+
+def _external(a, seg, home, stripped):
+    """A program that is not a cmdlet: the segment (free of PowerShell's own syntax, which
+    made the whole command unknown) is judged by the shell analyser."""
+    from core.shell import analysis
+
+    sub = analysis.analyse(seg, home)
+    for c in sub.commands:
+        if stripped and judge_changes(c):
+            c.stripped = True
+            c.unknown = True
+            c.reasons.append("runs %s with CLAUDECODE removed" % c.program)
+        a.commands.append(c)
+    if sub.unknown and not any(c.unknown for c in sub.commands):
+        a.unknown = True
+        a.reasons.extend(sub.reasons)
+
+
+def judge_changes(c) -> bool:
+    from core.shell import judge
+
+    return judge.changes_or_runs(c)
+
+
 def analyse(command, home=None):
     a = Analysis()
     text = command if isinstance(command, str) else ""
@@ -218,9 +248,27 @@ def analyse(command, home=None):
             cmd.stripped = True
             cmd.unknown = True
             cmd.reasons.append("runs %s with CLAUDECODE removed" % prog)
+        if stripped and (prog in READERS or prog in PRINTERS):
+            cmd.stripped = False  # a plain read stays a read
         for t in redir:
-            if t.lower() not in ("$null", "null"):
+            if t.lower() not in ("$null", "null") and t[:1] != "&":  # 2>&1 is a stream
                 cmd.writes.append(t)
+        if prog in CODE or prog in WRITERS or prog in READERS or prog in PRINTERS:
+            pass
+        elif prog[:1] in ".&" or "\\" in prog or "/" in prog:
+            cmd.unknown = True
+            cmd.reasons.append("PowerShell runs a script or program file: %s" % rest[0])
+        elif "-" in prog:
+            verb = prog.split("-", 1)[0]
+            if verb in READ_VERBS:  # by PowerShell's convention these only read
+                cmd.reads.extend(_items(w for w in rest[1:] if w[:1] not in ("-", "$")))
+            else:
+                cmd.unknown = True
+                cmd.reasons.append("%s is a cmdlet the hooks do not know" % rest[0])
+        elif prog:
+            # a program (git, npm, ...): the shell analyser's profiles judge it
+            _external(a, seg, home, stripped)
+            continue
         if prog in CODE:
             cmd.unknown = True
             cmd.reasons.append("PowerShell runs code: %s" % prog)
