@@ -1154,8 +1154,61 @@ C(
 )
 C("cd a && " * 3000 + "cat x", u=True, hint="read-blocked", why="repeated cd")
 C("echo $'" + "\\x41" * 100000 + "'", u=True, hint="read-blocked", why="escapes by the thousand")
+# secrets by every reading path: tracer config files, start-up files, words of unseen code
+C("ltrace -F .env ls", r=[".env"], p=["ls"], n="[blocked-path]", s="[blocked-path]")
+C("ltrace --config=lt.conf -o /tmp/lt.txt ls", r=["lt.conf"], w=["/tmp/lt.txt"], p=["ls"])
+C("terraform plan -var-file=.env", r=[".env"], p=["terraform"], n="[blocked-path]")
+C("./run.sh -F.env", u=True, p=["run.sh"], n="[blocked-path]", why="a value stuck to -F")
+C("./run.sh key@.env", u=True, p=["run.sh"], n="[blocked-path]", why="a key@FILE value")
+# a tree fed to a program that prints no file content is no secret read
+C("find / -type f -exec du -h {} +", r=["/"], p=["find", "du"], n="allow", s="allow")
+C("find . -type f | xargs wc -l", r=["."], p=["find", "wc"], n="allow", s="allow")
+C("find . -type f -exec cat {} +", r=["."], p=["find", "cat"])
+# ~/.ssh: public keys, known_hosts and config may be read; nothing there may be written
+C("cat ~/.ssh/id_rsa.pub ~/.ssh/config", r=[H + "/.ssh/config"], p=["cat"], n="allow", s="allow")
+C("cat ~/.ssh/id_ed25519", r=[H + "/.ssh/id_ed25519"], p=["cat"], n="[blocked-path]")
+C("echo x >> ~/.ssh/config", w=[H + "/.ssh/config"], p=["echo"], n="[blocked-path]")
+# git hooks, whether or not .git exists yet
+C("echo x > .git/hooks/pre-commit", w=[".git/hooks/pre-commit"], p=["echo"], n="[self-protection]")
 # the default-deny families (effects, remote changes, runners) live in their own file
 import shell.corpus_effects  # noqa: E402,F401
+
+# --- git verbs and git's readers (appended) ---------------------------------------------------
+C("git submodule status", p=["git"], s="allow")
+C("git submodule --quiet summary", p=["git"], s="allow")
+C("git submodule foreach 'git status'", u=True, p=["git", "git"], why="runs in every submodule")
+C("git submodule update --init", w=[".", ".git"], p=["git"], s="[safemode]")
+C("git submodule frob", u=True, w=[".", ".git"], p=["git"], why="a verb the hooks do not know")
+C("git stash show -p stash@{1}", p=["git"], s="allow")
+C("git stash apply", w=["."], p=["git"], n="allow", s="[safemode]")
+C("git stash frob", u=True, w=["."], p=["git"])
+C("git stash create", w=[".git"], p=["git"])
+C("git worktree list", p=["git"], s="allow")
+C("git worktree move wt ../wt2", w=["wt", "../wt2", ".git"], p=["git"])
+C("git worktree remove --forc wt", w=["wt", ".git"], d=True, p=["git"])
+C("git worktree frob x", u=True, w=[".git"], p=["git"])
+C("git worktree prune -n", p=["git"])
+C(
+    "git update-index --skip-worktree .claude/settings.json",
+    w=[".git", ".claude/settings.json"],
+    p=["git"],
+)
+C(
+    "git update-index --cacheinfo 100644,e69de29,scripts/hooks/sanetools.py",
+    w=[".git", "scripts/hooks/sanetools.py"],
+    p=["git"],
+)
+C("git update-index --refresh", w=[".git"], p=["git"])
+C("git read-tree other", w=[".git"], p=["git"], why="the index only; the tree is judged later")
+C("git diff HEAD:.env HEAD:README.md", r=[".env"], p=["git"], why="a blob of a commit")
+C("git config --blob HEAD:.env --list", r=[".env"], p=["git"])
+C("git log -L1,5:.env", r=[".env"], p=["git"], why="lines of a file")
+C("git commit -F .env", r=[".env"], w=[".git"], p=["git"], why="a message from a file")
+C("git diff --no-index .env b.txt", r=[".env", "b.txt"], p=["git"])
+C("git grep TOKEN -- ':!.env' src", r=["src"], nr=[".env", "!.env", ":!.env"], p=["git"])
+C("git credential fill", r=[H + "/.git-credentials"], p=["git"], why="prints a stored password")
+C("git send-pack origin main", p=["git"], rc=True, s="[safemode]")
+C("git interpret-trailers --in-place --trailer x=y NEWS", w=["NEWS"], p=["git"])
 
 # --- misc holes and false positives (arithmetic, installs, prefixes, system lookers) -------
 _SM = "[safemode]"
