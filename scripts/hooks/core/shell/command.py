@@ -455,11 +455,12 @@ def prefix_of(name, full):
 
 
 def risky_prefix(a, risky):
-    """The first word of `a` that is an abbreviation of one of the `risky` long options."""
+    """The first word of `a` that is an abbreviation of one of the `risky` long options (an
+    exact name wins, as in getopt_long: `--file` is not `--files-from`)."""
     for w in a:
         if w == "--":
             break
         name = w.split("=", 1)[0]
-        if name[:2] == "--" and any(prefix_of(name, r) for r in risky):
+        if name[:2] == "--" and name not in risky and any(prefix_of(name, r) for r in risky):
             return w
     return None
