@@ -4,7 +4,7 @@ deleting, merging and archiving are destructive. Its token prints are core.shell
 
 from __future__ import annotations
 
-from core.shell.services import DESTROYS
+from core.shell.verbs import DESTROYS
 
 # gh options that take a value (the verb path skips them)
 _GH_VALUED = frozenset(
