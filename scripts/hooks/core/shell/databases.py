@@ -159,8 +159,11 @@ def _calls(text):
 
 _META_READS = frozenset(
     "d dt dn df dv di du l list tables schema indexes headers mode timing x conninfo dbinfo "
-    "databases help ? show width echo print nullvalue".split()
+    "databases help ? show width echo print nullvalue c connect pset a t encoding errverbose "
+    "sf sv z dp dx q".split()
 )
+# client commands that run a program, a file or write one (mysql `system`, `source`, `tee`)
+_SQL_CLIENT_CODE = frozenset("system source tee pager edit".split())
 # words of a WHERE clause that name no column: `WHERE 1=1` or `WHERE true` keeps every row
 _SQL_NOT_COLUMNS = frozenset("and or not true false null is like in between".split())
 
@@ -203,21 +206,25 @@ def sql_effect(sql):
                 continue
             if low[:1] == "." and meta in DESTROYS:
                 return "destroy"
-            return "change"
+            worst = "unknown"  # psql \! runs a shell; \o, .output write files; \i runs one
+            continue
+        if low.split(" ", 1)[0] in _SQL_CLIENT_CODE:
+            worst = "unknown"
+            continue
         if low.startswith("explain "):
             inner = _explained(low)
             if inner:  # EXPLAIN ANALYZE runs its statement: judge that one
                 e = sql_effect(inner)
                 if e == "destroy":
                     return e
-                worst = "change" if e == "change" else worst
+                worst = e if worst == "read" or e == "unknown" else worst
                 continue
         head = low.split(" ", 1)[0].strip("(")
         bare = " %s " % " ".join(_unquoted(low).replace("(", " ").replace(";", " ").split())
         if head in ("delete", "update"):
             if not _filters_rows(bare):
                 return "destroy"  # every row: DELETE FROM t, UPDATE t SET a=1, WHERE 1=1
-            worst = "change"
+            worst = "change" if worst == "read" else worst
             continue
         if head in _SQL_DESTROY and head != "alter" or " drop " in bare or " truncate " in bare:
             return "destroy"
@@ -228,11 +235,11 @@ def sql_effect(sql):
         ):
             return "destroy"  # dynamic SQL in a string: EXECUTE 'DROP TABLE t'
         if head in _SQL_READ and any(f not in _SQL_PURE for f in _calls(_unquoted(low))):
-            worst = "change"  # a read that calls a function which may change state
+            worst = "change" if worst == "read" else worst  # a call that may change state
         if head not in _SQL_READ or any(
             w in low for w in _SQL_NEVER if w != "=" or head == "pragma"
         ):
-            worst = "change"
+            worst = "change" if worst == "read" else worst
         if head == "with" and any(
             " %s " % w in " %s " % low for w in ("insert", "update", "delete")
         ):
@@ -283,15 +290,13 @@ def _sql_flag(c, prog, texts, seen):
     if not seen:
         c.flag("%s runs SQL the hooks cannot see" % prog, unknown=True, remote=True)
         return
-    effect = "read"
-    for t in texts:
-        e = sql_effect(t)
-        if e == "destroy" or e == "change" and effect == "read":
-            effect = e
-    if effect == "destroy":
+    effects = {sql_effect(t) for t in texts}
+    if "destroy" in effects:
         c.flag("%s SQL drops or deletes data" % prog, destructive=True, remote=True)
-    elif effect == "change":
+    elif effects - {"read"}:
         c.flag("%s SQL that changes data or reaches files" % prog, remote=True)
+    if "unknown" in effects:
+        c.flag("%s runs a client command that reaches this machine" % prog, unknown=True)
 
 
 def h_sql_client(c, a, p, raw):
@@ -382,9 +387,10 @@ _MONGO_READS = frozenset(
     "storagesize totalsize totalindexsize getindexes getindexkeys hello ismaster "
     "serverstatus dbstats version getname getsiblingdb getcollection printjson print "
     "tojson hostinfo buildinfo currentop getusers getroles getmongo listcollections "
-    "getdbnames status conf getreplicationinfo printreplicationinfo".split()
+    "getdbnames status conf getreplicationinfo printreplicationinfo foreach map".split()
 )
-_MONGO_ALL_ROWS = ("remove", "deletemany", "deleteone", "findoneanddelete")
+# calls that touch every document when their filter is empty
+_MONGO_ALL_ROWS = ("remove", "deletemany", "deleteone", "findoneanddelete", "updatemany")
 
 
 def mongo_effect(code):
@@ -397,17 +403,21 @@ def mongo_effect(code):
     worst = "read"
     for stmt in bare.replace("\n", ";").split(";"):
         low = stmt.strip().lower()
+        if any(w in _MONGO_DESTROYS for w in code_words(stmt)):
+            return "destroy"  # db.shutdownServer(), runCommand({dropDatabase: 1})
         if not low or low.split(" ", 1)[0] in ("show", "use", "it"):
             continue
         for name, method in _mongo_calls(low):
-            if not method and name not in _BSON:
+            if name in _BSON:
+                continue
+            if not method:
                 return "unknown"  # cat(), runProgram(), load(): this machine, not the database
             if name.startswith("drop"):
                 return "destroy"
             if name in _MONGO_ALL_ROWS:
                 arg = low.split(name + "(", 1)[1].replace(" ", "")
-                if arg[:1] == ")" or arg[:3] == "{})":
-                    return "destroy"  # remove({}), deleteMany({}): every document
+                if arg[:1] == ")" or arg[:2] == "{}" and arg[2:3] in (")", ","):
+                    return "destroy"  # remove({}), deleteMany({}), updateMany({}, ...)
                 worst = "change"
             elif name not in _MONGO_READS:
                 worst = "change"
@@ -416,6 +426,7 @@ def mongo_effect(code):
     return worst
 
 
+_MONGO_DESTROYS = frozenset(("drop", "shutdown", "purge", "wipe", "truncate"))
 # value constructors a filter may call
 _BSON = frozenset(
     "objectid isodate date numberlong numberint numberdecimal uuid timestamp bindata regexp "
@@ -455,7 +466,9 @@ def _mongo(c, prog, found, ops):
         return
     effects = [mongo_effect(x) for x in code]
     if "destroy" in effects:
-        c.flag("%s code drops or deletes every document" % prog, destructive=True, remote=True)
+        c.flag(
+            "%s code drops, empties or shuts down a database" % prog, destructive=True, remote=True
+        )
     if "unknown" in effects:
         c.flag("%s runs code the hooks cannot see" % prog, unknown=True, remote=True)
         hit = [w for x in code for w in code_words(x) if w in DESTROYS]
@@ -550,6 +563,9 @@ def h_redis(c, a, p, raw):
             c.flag("%s reads commands the hooks cannot see" % prog, unknown=True, remote=True)
             return set(a)
         effects = [redis_effect(line.split()) for line in body.split("\n")]
+    elif "--cluster" in a:  # redis-cli --cluster call HOST CMD ...: the command comes later
+        cmd = [w for w in words if w.lower() in _REDIS_DESTROYS or w.lower() == "del"]
+        effects = ["destroy" if cmd or "del" in a else "change"]
     else:
         effects = [redis_effect(words)]
     verb = " ".join(words[:2]) if words else "(stdin)"
@@ -591,13 +607,12 @@ def h_db_tool(c, a, p, raw):
             c.flag(
                 "%s --clean writes a dump that drops what it restores over" % prog, destructive=True
             )
-        return set(a)
+        return set()  # the files it names are reads (pg_restore -l .env)
     if clean:
         c.flag("%s drops what is there before it restores" % prog, destructive=True, remote=True)
     else:
         c.flag("%s writes to a database" % prog, remote=True)
-    c.reads.extend(w for w in a if w[:1] != "-" and w not in outs)
-    return set(a)
+    return set()
 
 
 def _short(w, letter):

@@ -120,6 +120,9 @@ PROFILES["docker-compose"] = (
     "ps logs config images ls top version port",
 )
 PROFILES["rc-service"] = ("", "status")
+# CLIs whose changes also write local files (rclone copy remote: ., restic restore, velero
+# backup download): every word is checked like unknown code's
+_LOCAL_TOO = frozenset(("rclone", "restic", "borg", "velero"))
 # a CLI's own destroying verbs, beyond verbs.DESTROYS (rclone sync deletes what the source
 # lacks; systemctl mask and isolate stop services; borg compact frees deleted archives)
 _DESTROYS_TOO = {
@@ -264,6 +267,12 @@ def h_service_cli(c, a, p, raw):
         every_word(c, a)
         return set(a)
     _judge_verbs(c, prog, words)
+    if c.remote and prog in _LOCAL_TOO:
+        c.flag("%s %s may write local files" % (prog, words[0]), unknown=True)
+    if words[:1] == ["cp"] and prog in ("kubectl", "oc", "docker", "podman", "nerdctl"):
+        ops = [w for w in a[1:] if w[:1] != "-"]
+        if ops and ":" not in ops[-1]:
+            c.writes.append(ops[-1])  # kubectl cp pod:/x ./y writes ./y
     if "--force" in a and c.remote and prog in ("kubectl", "helm"):
         c.flag("%s --force replaces state" % prog, destructive=True)
     # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads
@@ -277,8 +286,9 @@ _ANSIBLE_CODE = frozenset("command shell raw script expect".split())
 
 def h_ansible(c, a, p, raw):
     """ansible HOSTS [-m MODULE] [-a ARGS] runs a module on other machines (command by
-    default); ansible-playbook runs a playbook. Listing, syntax checks and check mode change
-    nothing; `state=absent` or a destroying command in -a destroys."""
+    default); ansible-playbook runs a playbook. Listing and syntax checks change
+    nothing; `state=absent` or a destroying command in -a destroys. Modules are code the
+    hooks cannot see: every word is checked."""
     prog = c.program.lower()
     module, args = "command", ""
     for i, w in enumerate(a):
@@ -287,16 +297,15 @@ def h_ansible(c, a, p, raw):
             module = nxt.lower().rsplit(".", 1)[-1]
         elif w in ("-a", "--args"):
             args = nxt
-    if any(
-        w in ("--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags")
-        for w in a
-    ):
+    # check mode is no read: a task with check_mode: false runs for real
+    if any(w in ("--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") for w in a):
         return set(a)
     if prog == "ansible" and module in _ANSIBLE_READS:
         return set(a)
     if prog != "ansible" or module in _ANSIBLE_CODE:
         c.flag("%s runs code on other machines" % prog, unknown=True, remote=True)
-    else:
+    else:  # copy, fetch, template read and write local files too
+        c.flag("ansible -m %s changes other machines and local files" % module, unknown=True)
         c.flag("ansible -m %s changes other machines" % module, remote=True)
     first = args.split()[:1]
     if "state=absent" in args.replace(" ", "") or first and destroying(first[0]):
