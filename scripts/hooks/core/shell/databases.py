@@ -550,7 +550,7 @@ def h_redis(c, a, p, raw):
                 c.flag("%s %s runs commands the hooks cannot see" % (prog, w), unknown=True)
                 c.flag("%s %s changes the database" % (prog, w), remote=True)
                 c.reads.extend(a[i + 1 : i + 2] if w == "--eval" else [])
-            stat = stat or w in _REDIS_READ_OPTIONS
+            stat = stat or w in _REDIS_READ_OPTIONS or w in ("--rdb", "--functions-rdb")
             i += 2 if w in _REDIS_VALUED else 1
             continue
         words.append(w)
@@ -598,6 +598,9 @@ def h_db_tool(c, a, p, raw):
             outs.append(w[2:])
         clean = clean or name in ("--clean", "--drop") or prog[:2] == "pg" and _short(w, "c")
         listing = listing or name == "--list" or prog == "pg_restore" and _short(w, "l")
+    c.reads.extend(
+        w for i, w in enumerate(a) if w[:1] != "-" and (i == 0 or a[i - 1] not in _DB_VALUED)
+    )  # the dump a restore reads, a database name (a harmless read)
     reads_only = prog in ("pg_dump", "pg_dumpall", "mongodump", "mongoexport")
     if reads_only or listing or prog == "pg_restore" and outs:
         c.writes.extend(o for o in outs if o and o != "-")
@@ -613,6 +616,14 @@ def h_db_tool(c, a, p, raw):
     else:
         c.flag("%s writes to a database" % prog, remote=True)
     return set()
+
+
+# options of the dump and restore tools that take a value
+_DB_VALUED = frozenset(
+    "-d --dbname -f --file -h --host -p --port -U --username -n --schema -t --table -F "
+    "--format -j --jobs -L --use-list -S --role -o --out --output --db -c --collection "
+    "--uri -u --password --authenticationDatabase -q --query --nsInclude --nsExclude".split()
+)
 
 
 def _short(w, letter):

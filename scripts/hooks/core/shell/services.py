@@ -302,14 +302,13 @@ def h_ansible(c, a, p, raw):
         return set(a)
     if prog == "ansible" and module in _ANSIBLE_READS:
         return set(a)
+    first = args.split()[:1]
+    if "state=absent" in args.replace(" ", "") or first and destroying(first[0]):
+        c.flag("ansible -m %s destroys state on other machines" % module, destructive=True)
     if prog != "ansible" or module in _ANSIBLE_CODE:
         c.flag("%s runs code on other machines" % prog, unknown=True, remote=True)
     else:  # copy, fetch, template read and write local files too
-        c.flag("ansible -m %s changes other machines and local files" % module, unknown=True)
-        c.flag("ansible -m %s changes other machines" % module, remote=True)
-    first = args.split()[:1]
-    if "state=absent" in args.replace(" ", "") or first and destroying(first[0]):
-        c.flag("ansible %s destroys state on other machines" % module, destructive=True)
+        c.flag("ansible -m %s changes other machines and local files" % module, True, remote=True)
     return set(a)
 
 
