@@ -38,6 +38,8 @@ DESTROYS = frozenset(
         "reset",
         "fresh",
         "rollback",
+        "undo",
+        "downgrade",
         "revoke",
         "disable",
         "unregister",
