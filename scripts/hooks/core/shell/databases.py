@@ -173,8 +173,17 @@ def _filters_rows(bare):
     k = bare.find(" where ")
     if k < 0:
         return False
-    words = "".join(ch if ch.isalnum() or ch == "_" else " " for ch in bare[k + 7 :]).split()
-    return any(not w.isdigit() and w not in _SQL_NOT_COLUMNS for w in words)
+    cur: list[str] = []
+    for ch in bare[k + 7 :] + " ":
+        if ch.isalnum() or ch == "_":
+            cur.append(ch)
+            continue
+        if cur:
+            w = "".join(cur)
+            if not w.isdigit() and w not in _SQL_NOT_COLUMNS:
+                return True  # the first column ends the scan
+            cur = []
+    return False
 
 
 def _explained(low):
@@ -183,18 +192,29 @@ def _explained(low):
     if rest[:1] == "(":  # EXPLAIN (ANALYZE, BUFFERS) stmt
         opts_, _, rest = rest[1:].partition(")")
         return rest.strip() if "analyze" in opts_ else ""
-    words = rest.split(" ")
     runs = False
-    while words and words[0] in ("analyze", "analyse", "verbose", "extended", "query", "plan"):
-        runs = runs or words[0] in ("analyze", "analyse")
-        words = words[1:]
-    return " ".join(words) if runs else ""
+    i = 0
+    while True:
+        word, _, tail = rest[i:].partition(" ")
+        if word not in ("analyze", "analyse", "verbose", "extended", "query", "plan"):
+            break
+        runs = runs or word in ("analyze", "analyse")
+        i += len(word) + 1
+    return rest[i:] if runs else ""
 
 
 def sql_effect(sql):
-    """'read', 'change' or 'destroy' for a SQL text (and psql/sqlite meta-commands)."""
+    """'read', 'change', 'destroy' or 'unknown' (a client command that reaches this machine)
+    for a SQL text (and psql/sqlite meta-commands)."""
+    return _sql_effect(_strip_comments(sql), 0)
+
+
+def _sql_effect(text, depth):
+    """sql_effect of a text without comments; `depth` counts EXPLAIN ANALYZE nesting."""
+    if depth > 2:
+        return "unknown"  # EXPLAIN ANALYZE EXPLAIN ANALYZE ...: not worth following
     worst = "read"
-    for stmt in _statements(_strip_comments(sql)):
+    for stmt in _statements(text):
         low = " ".join(stmt.lower().split())
         if not low:
             continue
@@ -214,7 +234,7 @@ def sql_effect(sql):
         if low.startswith("explain "):
             inner = _explained(low)
             if inner:  # EXPLAIN ANALYZE runs its statement: judge that one
-                e = sql_effect(inner)
+                e = _sql_effect(inner, depth + 1)
                 if e == "destroy":
                     return e
                 worst = e if worst == "read" or e == "unknown" else worst
@@ -342,6 +362,16 @@ def h_sql_client(c, a, p, raw):
         )
         _mongo(c, prog, found, ops)
         return set(a)
+    elif prog == "clickhouse-client":
+        found, ops = opts(
+            a,
+            "qdhu",
+            ("--query", "--database", "--host", "--port", "--user", "--password", "--queries-file"),
+        )
+        sql = [v for k, v in found if k in ("-q", "--query") and v is not True]
+        files = [v for k, v in found if k == "--queries-file" and v is not True]
+        outs = []
+        listing = False
     else:
         found, ops = opts(
             a,
@@ -403,7 +433,9 @@ def mongo_effect(code):
     worst = "read"
     for stmt in bare.replace("\n", ";").split(";"):
         low = stmt.strip().lower()
-        if any(w in _MONGO_DESTROYS for w in code_words(stmt)):
+        if any(v in low for v in _MONGO_DESTROYS) and any(
+            w in _MONGO_DESTROYS for w in code_words(stmt)
+        ):
             return "destroy"  # db.shutdownServer(), runCommand({dropDatabase: 1})
         if not low or low.split(" ", 1)[0] in ("show", "use", "it"):
             continue
@@ -415,7 +447,8 @@ def mongo_effect(code):
             if name.startswith("drop"):
                 return "destroy"
             if name in _MONGO_ALL_ROWS:
-                arg = low.split(name + "(", 1)[1].replace(" ", "")
+                k = low.find(name + "(") + len(name) + 1
+                arg = low[k : k + 16].replace(" ", "")
                 if arg[:1] == ")" or arg[:2] == "{}" and arg[2:3] in (")", ","):
                     return "destroy"  # remove({}), deleteMany({}), updateMany({}, ...)
                 worst = "change"
@@ -437,9 +470,8 @@ _BSON = frozenset(
 def _mongo_calls(text):
     """(name, is a method) for each call in Mongo shell code."""
     out = []
-    for j, ch in enumerate(text):
-        if ch != "(":
-            continue
+    j = text.find("(")
+    while j >= 0:
         k = j
         while k > 0 and text[k - 1] == " ":
             k -= 1
@@ -448,6 +480,7 @@ def _mongo_calls(text):
             k -= 1
         if e > k:
             out.append((text[k:e], k > 0 and text[k - 1] == "."))
+        j = text.find("(", j + 1)
     return out
 
 

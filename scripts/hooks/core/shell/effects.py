@@ -174,6 +174,7 @@ def _destroy_verbs(c, args):
     destroy, drop, purge, reset or replace. --force is one for a remote change."""
     name = c.program.lower()
     hit = ""
+    judged_sql = programs.family(programs.key(c.program)).startswith("databases.")
     if c.unknown and not c.remote and name.startswith(_DESTROY_PREFIX):
         hit = name  # dropdb, dropuser
     elif c.unknown and not c.remote and "-" in name and destroying(name):
@@ -182,7 +183,7 @@ def _destroy_verbs(c, args):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
         if " " in w and w.split()[0].lower() in _SQL_HEADS:
-            if sql_effect(w) == "destroy":  # clickhouse-client -q 'DROP TABLE t'
+            if not judged_sql and sql_effect(w) == "destroy":  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue
         if vague(w) or "." in w and w is not args[1]:

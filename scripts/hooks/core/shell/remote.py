@@ -403,6 +403,9 @@ def url_verbs(c, prog, urls):
     for u in urls:
         path = u.split("://", 1)[-1].partition("/")[2]
         for seg in path.replace("?", "/").replace("&", "/").split("/"):
+            low = seg.lower()
+            if not any(v in low for v in _URL_DESTROYS):
+                continue  # the common case, without splitting the word
             if any(w in _URL_DESTROYS for w in code_words(seg.split("=")[0])):
                 c.flag("%s %s names a delete" % (prog, seg), destructive=True)
                 return
