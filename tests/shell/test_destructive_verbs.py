@@ -85,6 +85,10 @@ DESTROYS = [
     ("curl -X POST http://x:9200/logs/_delete_by_query -d '{}'", "delete"),
     ("gh release delete v1.0.0 --yes", "gh release delete"),
     ("gh repo delete owner/repo --yes", "gh repo delete"),
+    ("aws secretsmanager put-secret-value --secret-id x --secret-string y", "put-secret-value"),
+    ("aws ssm put-parameter --name x --value y --overwrite", "put-parameter"),
+    ("kubectl rollout undo deployment/web", "undo"),
+    ("alembic downgrade base", "downgrade"),
 ]
 
 # reads by the profile: they pass safemode (and normal mode)
@@ -147,6 +151,8 @@ ORDINARY = [
     "docker cp README.md web:/x",
     "ffmpeg -i video.rm out.mp4",
     "frob convert delete.txt",
+    "npm stop",
+    "aws ssm put-parameter --name x --value y",
 ]
 
 

@@ -160,6 +160,7 @@ def _judge(c, args, key, p, raw):
 # db:drop, gsutil rm, heroku apps:destroy, manage.py flush, prisma migrate reset)
 _DESTROY_VERBS = DESTROYS | frozenset(("flush", "nuke", "teardown", "clear", "clobber"))
 _DESTROY_PREFIX = ("drop", "purge", "wipe", "destroy", "delete", "remove", "nuke", "erase")
+_STOPS = frozenset(("stop", "kill", "down", "shutdown", "disable"))
 _SQL_HEADS = frozenset(("drop", "truncate", "delete", "alter", "with", "do", "execute"))
 _DESTROY_OPTION_PARTS = frozenset(
     ("delete", "purge", "prune", "wipe", "drop", "destroy", "reset", "truncate")
@@ -188,6 +189,8 @@ def _destroy_verbs(c, args):
             continue
         if vague(w) or "." in w and w is not args[1]:
             continue  # a word the hooks cannot see; a dotted word after the verb (alias.x)
+        if c.runner and w.lower() in _STOPS:
+            continue  # npm stop, a project's own script: not a service taken down
         if destroying(w, _DESTROY_VERBS):  # db:drop, ecto.reset, delete_user, apps:destroy
             hit = w
     for w in args[1:] if not hit else ():

@@ -199,6 +199,10 @@ def _judge_verbs(c, prog, words):
         if words[0] != "s3" and op.startswith(_CLOUD_READ_PREFIX) and op != "get-object":
             return
         first = op
+        if words[0] in ("secretsmanager", "ssm") and op.startswith(("put-", "update-")):
+            # a new secret value replaces the one clients use (ssm: with --overwrite)
+            if words[0] == "secretsmanager" or "--overwrite" in c.argv:
+                first = "replace"
     elif prog in ("gcloud", "az"):
         hit = [w for w in words if destroying(w)]
         if hit:
@@ -223,7 +227,7 @@ def _judge_verbs(c, prog, words):
         return
     verb = " ".join(words[:2])
     extra = _DESTROYS_TOO.get(prog, frozenset())
-    if any(destroying(w, extra) for w in words[: 3 if group else 2]):
+    if destroying(first, extra) or any(destroying(w, extra) for w in words[: 3 if group else 2]):
         c.flag("%s %s destroys or replaces state" % (prog, verb), destructive=True, remote=True)
     else:
         c.flag("%s %s changes a remote system or service" % (prog, verb), remote=True)
