@@ -139,6 +139,22 @@ UNSEEN = [
     ("rclone copy remote:x .claude/", "[self-protection]"),
     ("kubectl cp pod:/x scripts/hooks/sanetools.py", "[self-protection]"),
     ("ansible all -m copy -a 'src=.env dest=/tmp/x'", "[blocked-path]"),
+    ("vault operator raft snapshot save .claude/settings.json", "[self-protection]"),
+]
+
+# a change that copies or saves to a local path writes that path
+WRITES = [
+    ("aws s3 cp s3://b/x .claude/settings.json", "[self-protection]"),
+    ("aws --profile p s3 sync s3://b scripts/hooks", "[self-protection]"),
+    ("gcloud storage cp gs://b/x .claude/settings.json", "[self-protection]"),
+    ("docker cp web:/x .claude/settings.json", "[self-protection]"),
+    ("docker save -o .claude/settings.json img", "[self-protection]"),
+    ("helm pull x --untar --untardir scripts/hooks", "[self-protection]"),
+    ("consul snapshot save .claude/settings.json", "[self-protection]"),
+    ("az storage blob download -f .claude/settings.json -n x -c y", "[self-protection]"),
+    ("aws s3 cp s3://b/x README.md", "allow"),
+    ("aws s3 cp README.md s3://b/x", "allow"),
+    ("docker cp README.md web:/x", "allow"),
 ]
 
 # ordinary work whose words look like verbs: no ask
@@ -213,6 +229,12 @@ def test_change_passes_normal_mode_only(labs, cmd):
 
 @pytest.mark.parametrize("cmd,code", UNSEEN, ids=[r[0][:50] for r in UNSEEN])
 def test_client_command_reaching_this_machine_is_checked(labs, cmd, code):
+    got = _answer(labs, "normal", cmd)
+    assert got.startswith(code), "%r -> %r" % (cmd, got)
+
+
+@pytest.mark.parametrize("cmd,code", WRITES, ids=[r[0][:50] for r in WRITES])
+def test_copy_to_a_local_path_writes_it(labs, cmd, code):
     got = _answer(labs, "normal", cmd)
     assert got.startswith(code), "%r -> %r" % (cmd, got)
 

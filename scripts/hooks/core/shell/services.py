@@ -121,8 +121,8 @@ PROFILES["docker-compose"] = (
 )
 PROFILES["rc-service"] = ("", "status")
 # CLIs whose changes also write local files (rclone copy remote: ., restic restore, velero
-# backup download): every word is checked like unknown code's
-_LOCAL_TOO = frozenset(("rclone", "restic", "borg", "velero"))
+# backup download, pg_ctl start -l log): every word is checked like unknown code's
+_LOCAL_TOO = frozenset(("rclone", "restic", "borg", "velero", "pg_ctl"))
 # a CLI's own destroying verbs, beyond verbs.DESTROYS (rclone sync deletes what the source
 # lacks; systemctl mask and isolate stop services; borg compact frees deleted archives)
 _DESTROYS_TOO = {
@@ -233,6 +233,61 @@ def _judge_verbs(c, prog, words):
         c.flag("%s %s changes a remote system or service" % (prog, verb), remote=True)
 
 
+# verbs that copy from one side to the other: the last of two or more paths is the target
+_COPIES = frozenset("cp mv sync rsync copy copyto moveto get-object".split())
+# verbs that write a file named by an option or (save, export) by their last path
+_FETCHES = frozenset("download save export pull fetch".split())
+# options whose value is a local file or directory the verb writes
+_OUT_OPTIONS = frozenset(
+    "-o --output --output-file --out --untardir --destination --file --dest --target-dir".split()
+)
+
+
+def _local_targets(prog, a):
+    """The local paths a change writes: the destination of a copy (aws s3 cp s3://b/x ./y,
+    docker cp c:/x ./y), the file a save names (consul snapshot save f), and output options
+    of those verbs (docker save -o f, helm pull --untardir d, az storage blob download -f f)."""
+    valued = _VALUED.get(prog, frozenset())
+    out = []
+    pos = []
+    i = 0
+    while i < len(a):
+        w = a[i]
+        if w == "--":
+            break  # kubectl exec pod -- cp a b: a command in the container
+        name, eq, val = w.partition("=")
+        if w[:1] == "-" and len(w) > 1:
+            if name in _OUT_OPTIONS or name in ("-f", "-d") and prog not in ("kubectl", "oc"):
+                out.append(val if eq else (a[i + 1] if i + 1 < len(a) else ""))
+                i += 1 if eq else 2
+                continue
+            i += 2 if not eq and w in valued else 1
+            continue
+        pos.append(w)
+        i += 1
+    # the verb may be the fifth word: vault operator raft snapshot save f
+    k = next((i for i, w in enumerate(pos[:5]) if _copy_verb(w)), -1)
+    if k < 0:
+        return []
+    verb = pos[k]
+    pos = pos[k + 1 :]  # the words after the verb
+    if verb in _COPIES and len(pos) > 1:
+        out.append(pos[-1])
+    elif verb in ("save", "export") and pos and ("." in pos[-1] or "/" in pos[-1]):
+        out.append(pos[-1])
+    return [w for w in out if w and w != "-" and "://" not in w and not _remote_path(w)]
+
+
+def _copy_verb(w):
+    return w in _COPIES or w in _FETCHES or w[:8] == "download"
+
+
+def _remote_path(w):
+    """host:path, pod:/path, container:/x: a path on the other side."""
+    k = w.find(":")
+    return k > 0 and "/" not in w[:k]
+
+
 def _journalctl(c, words):
     return None
 
@@ -273,10 +328,8 @@ def h_service_cli(c, a, p, raw):
     _judge_verbs(c, prog, words)
     if c.remote and prog in _LOCAL_TOO:
         c.flag("%s %s may write local files" % (prog, words[0]), unknown=True)
-    if words[:1] == ["cp"] and prog in ("kubectl", "oc", "docker", "podman", "nerdctl"):
-        ops = [w for w in a[1:] if w[:1] != "-"]
-        if ops and ":" not in ops[-1]:
-            c.writes.append(ops[-1])  # kubectl cp pod:/x ./y writes ./y
+    if c.remote:
+        c.writes.extend(_local_targets(prog, a))
     if "--force" in a and c.remote and prog in ("kubectl", "helm"):
         c.flag("%s --force replaces state" % prog, destructive=True)
     # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads
