@@ -51,6 +51,7 @@ DESTROYS = [
     ('mongosh --eval "db.users.remove({})"', "drops"),
     ('mongosh --eval "db.users.updateMany({}, {$set: {a: 1}})"', "drops"),
     ('mongosh --eval "db.shutdownServer()"', "shuts down"),
+    ("echo 'db.dropDatabase()' | mongosh app", "drops"),
     # framework task runners: the task word's parts split on : - _ .
     ("rails db:drop", "db:drop"),
     ("rake db:drop:all", "db:drop:all"),
@@ -98,6 +99,7 @@ READS = [
     "mysqladmin status",
     'mongosh --eval "db.users.find()"',
     'mongosh --eval "show dbs"',
+    "echo 'db.users.find()' | mongosh",
     "mongosh --eval 'db.users.find({_id: ObjectId(\"x\")}).limit(5)'",
     'sqlite3 test.db "SELECT * FROM users"',
     'sqlite3 test.db ".tables"',

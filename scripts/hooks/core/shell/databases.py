@@ -360,7 +360,7 @@ def h_sql_client(c, a, p, raw):
                 "--authenticationDatabase",
             ),
         )
-        _mongo(c, prog, found, ops)
+        _mongo(c, prog, found, ops, raw)
         return set(a)
     elif prog == "clickhouse-client":
         found, ops = opts(
@@ -484,11 +484,14 @@ def _mongo_calls(text):
     return out
 
 
-def _mongo(c, prog, found, ops):
+def _mongo(c, prog, found, ops, raw):
     """mongosh/mongo: --eval code judged; files and stdin are code the hooks cannot see."""
     code = [v for k, v in found if k == "--eval" and v is not True]
     files = [v for k, v in found if k in ("--file", "-f") and v is not True]
     files += [o for o in ops[1:] if o.endswith(".js")]
+    body = stdin_text(raw) if c.stdin_is_data and not code else None
+    if body:
+        code.append(body)  # echo 'db.users.find()' | mongosh: the code is on the line
     if files or (c.stdin_is_data and not code):
         c.flag("%s runs code the hooks cannot see" % prog, unknown=True, remote=True)
         c.reads.extend(files)
