@@ -97,6 +97,7 @@ def expand(raw, p):
         _destroy_verbs(c, args)
     _redirects(c)
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
+    _startup_files(c, args[1:])
     _settle(c, cwd, links)
     if c.writes and c.program not in _META_ONLY:
         _remember_writes(c, raw, ctx)
@@ -320,6 +321,8 @@ def _option_files(a):
                     out.append(a[i + 2])
             continue
         v = x.split("=", 1)[1] if x[:1] == "-" and "=" in x else x
+        if x[:1] == "-" and x.split("=", 1)[0].lstrip("-").lower().endswith(_FILE_OPTION_ENDS):
+            out.append(v)  # -var-file=.env, --token-file=.env
         for scheme in _SCHEMES:
             k = v.find(scheme)
             if k >= 0:
@@ -334,6 +337,30 @@ def _option_files(a):
         elif "=@" in v:
             out.append(v.split("=@", 1)[1])
     return [x for x in out if x and pathlike(x)]
+
+
+# option names whose value is a file of commands the program runs first (sqlite3 -init,
+# --init-file, --rcfile): code nobody saw, whatever the program
+_STARTUP_ENDS = ("init-file", "initfile", "rcfile", "rc-file", "init-script", "startup-file")
+
+
+def _startup_files(c, a):
+    for i, x in enumerate(a):
+        if x[:1] != "-" or len(x) < 3:
+            continue
+        name, eq, val = x.lstrip("-").lower().replace("_", "-").partition("=")
+        single = x[1] != "-" and name == "init"  # sqlite3 -init FILE (not the --init flag)
+        if not (single or name == "init" and eq or name.endswith(_STARTUP_ENDS)):
+            continue
+        v = val if eq else (a[i + 1] if i + 1 < len(a) and a[i + 1][:1] != "-" else "")
+        if v:
+            if v not in c.reads:
+                c.reads.append(v)
+            if not c.unknown:
+                c.flag(
+                    "%s runs the commands in %s, which the hooks cannot see" % (x, v), unknown=True
+                )
+            return
 
 
 def _generic_reads(c, a, skip):

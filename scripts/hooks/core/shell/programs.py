@@ -21,8 +21,8 @@ builtins.h_prints: exit return break continue logout apt-cache top htop pwd whoa
 builtins.h_arith: let test [ [[ wait getopts
 builtins.h_callbacks: compgen complete hash enable
 builtins.h_look: date hostname sysctl timedatectl hostnamectl localectl ifconfig nvidia-smi ss
-                 git-lfs umask ulimit
-builtins.h_readers: hadolint markdownlint actionlint eza exa lsd dir vdir shellcheck info whatis apropos zipinfo zcmp zdiff
+                 git-lfs umask ulimit mount stty
+builtins.h_readers: bc hadolint markdownlint actionlint eza exa lsd dir vdir shellcheck info whatis apropos zipinfo zcmp zdiff
                     jless fx glow mdcat highlight colordiff wdiff icdiff delta difft
                     cloc tokei scc sloccount pdftotext pdfinfo identify ffprobe
                     mediainfo envsubst json_pp jsonlint yamllint xq htmlq pup sqlformat
