@@ -181,14 +181,14 @@ def _destroy_verbs(c, args):
         hit = name  # dropdb, dropuser
     elif c.unknown and not c.remote and "-" in name and destroying(name):
         hit = name  # kafka-delete-records (a bare `kill PID` is not a verb of a CLI)
-    for w in args[1:6]:
+    for i, w in enumerate(args[1:6]):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
         if " " in w and w.split()[0].lower() in _SQL_HEADS:
             if not judged_sql and sql_effect(w) == "destroy":  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue
-        if vague(w) or "." in w and w is not args[1]:
+        if vague(w) or "." in w and i > 0:
             continue  # a word the hooks cannot see; a dotted word after the verb (alias.x)
         if c.runner and w.lower() in _STOPS:
             continue  # npm stop, a project's own script: not a service taken down
