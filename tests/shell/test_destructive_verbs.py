@@ -90,6 +90,7 @@ DESTROYS = [
     ("aws ssm put-parameter --name x --value y --overwrite", "put-parameter"),
     ("kubectl rollout undo deployment/web", "undo"),
     ("alembic downgrade base", "downgrade"),
+    ("consul catalog deregister -node x", "deregister"),
 ]
 
 # reads by the profile: they pass safemode (and normal mode)
@@ -116,6 +117,10 @@ READS = [
     "docker compose ps",
     "ansible all -m ping",
     "consul members",
+    "consul catalog services",
+    "velero backup get",
+    "service --status-all",
+    "mysql -e 'SELECT 1\\G'",
 ]
 
 # changes that destroy nothing: normal mode passes, safemode denies
@@ -142,6 +147,9 @@ UNSEEN = [
     ("kubectl cp pod:/x scripts/hooks/sanetools.py", "[self-protection]"),
     ("ansible all -m copy -a 'src=.env dest=/tmp/x'", "[blocked-path]"),
     ("vault operator raft snapshot save .claude/settings.json", "[self-protection]"),
+    ("psql -c 'SELECT 1 \\g .claude/settings.json'", "[self-protection]"),
+    ("ansible all -m setup --tree .claude/", "[self-protection]"),
+    ("ansible all -m ping -e @.env", "[blocked-path]"),
 ]
 
 # a change that copies or saves to a local path writes that path

@@ -220,8 +220,8 @@ def _sql_effect(text, depth):
             continue
         if low[:1] in ("\\", "."):
             meta = low[1:].split(" ", 1)[0].rstrip("+")
-            if meta in _META_READS:
-                continue
+            if meta in _META_READS or meta in ("g", "gx") and " " not in low:
+                continue  # \g alone runs the query buffer; \g FILE writes a file
             if meta[:1] == "d" and meta.isalpha() and len(meta) <= 4 and low[:1] == "\\":
                 continue
             if low[:1] == "." and meta in DESTROYS:
@@ -284,9 +284,13 @@ def _unquoted(s):
 
 
 def _statements(sql):
+    """The statements of a SQL text: split at `;`; a client command (`\\x`, `.x`) runs to the
+    end of its line, and one inside a line (`SELECT 1 \\g out.txt`) starts a new statement."""
     out = []
-    cur = []
+    cur: list[str] = []
     quote = None
+    blank = True  # nothing but spaces in `cur` so far
+    meta = False  # `cur` is a client command: it ends at the newline
     for ch in sql:
         if quote:
             cur.append(ch)
@@ -295,10 +299,14 @@ def _statements(sql):
             continue
         if ch in ("'", '"'):
             quote = ch
-        if ch == ";" or ch == "\n" and cur and "".join(cur).lstrip()[:1] in ("\\", "."):
+        if ch == ";" or ch == "\n" and meta or ch == "\\" and not blank and not meta:
             out.append("".join(cur))
-            cur = []
-            continue
+            cur, blank, meta = [], True, False
+            if ch != "\\":
+                continue
+        if blank and not ch.isspace():
+            blank = False
+            meta = ch in ("\\", ".")
         cur.append(ch)
     out.append("".join(cur))
     return out

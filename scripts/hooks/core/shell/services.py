@@ -86,7 +86,8 @@ PROFILES = {
     ),
     "consul": (
         "-http-addr -datacenter -token -namespace -partition",
-        "members info version catalog monitor kv-get operator-raft-list-peers acl-policy-list "
+        "members info version catalog-services catalog-nodes catalog-datacenters monitor kv-get "
+        "operator-raft-list-peers acl-policy-list "
         "acl-token-list intention-list intention-get",
     ),
     "nomad": (
@@ -111,7 +112,8 @@ PROFILES = {
     "pg_ctl": ("-D --pgdata -l --log -m --mode -o --options -t --timeout", "status"),
     "velero": (
         "-n --namespace --kubeconfig --kubecontext -o --output",
-        "get describe logs version",
+        "version get describe backup-get backup-describe backup-logs restore-get "
+        "restore-describe restore-logs schedule-get schedule-describe",
     ),
 }
 PROFILES["podman"] = PROFILES["nerdctl"] = PROFILES["docker"]
@@ -220,7 +222,7 @@ def _judge_verbs(c, prog, words):
         return  # vault kv metadata get
     elif not group and (first in reads or pair in reads) or not words and prog in _BARE_READS:
         return
-    if prog == "service" and "--status-all" in words:
+    if prog == "service" and "--status-all" in c.argv:
         return
     if not words:
         c.flag("%s with no command reads its commands from stdin" % prog, unknown=True, remote=True)
@@ -354,6 +356,14 @@ def h_ansible(c, a, p, raw):
             module = nxt.lower().rsplit(".", 1)[-1]
         elif w in ("-a", "--args"):
             args = nxt
+    for i, w in enumerate(a):  # files it reads: inventory, keys, vars files (-e @vars.yml)
+        nxt = a[i + 1] if i + 1 < len(a) else ""
+        if w in ("-i", "--inventory", "--private-key", "--key-file", "--vault-password-file"):
+            c.reads.append(nxt)
+        elif w in ("-e", "--extra-vars") and nxt[:1] == "@":
+            c.reads.append(nxt[1:])
+        elif w == "--tree":
+            c.writes.append(nxt)  # one output file per host
     # check mode is no read: a task with check_mode: false runs for real
     if any(w in ("--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") for w in a):
         return set(a)
