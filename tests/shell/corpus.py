@@ -843,15 +843,15 @@ C("set -- a b; shift; rm $1", w=["b"], p=["set", "shift", "rm"])
 C('set -euo pipefail; rm -rf "$1"', d=True, p=["set", "rm"], why="$1 is empty at the top level")
 C(
     'f() { rm -rf "$1"; }; f /',
-    w=["$1"],
+    w=["$1", "/"],
     u=True,
     d=True,
     r=["/"],
     p=["rm", "f"],
-    why="inside a function body $1 is the caller's: unknown",
+    why="inside a function body $1 is unknown, and may be any argument of a call here",
 )
-C('function g { cp "$1" "$2"; }; g a b', w=["$2"], u=True, p=["cp", "g"])
-C('h() ( rm "$@" ); h x', w=["$@"], u=True, p=["rm", "h"])
+C('function g { cp "$1" "$2"; }; g a b', w=["$2", "a", "b"], u=True, p=["cp", "g"])
+C('h() ( rm "$@" ); h x', w=["$@", "x"], u=True, p=["rm", "h"])
 C("{ echo a; { rm b; }; }; rm c", w=["b", "c"], p=["echo", "rm", "rm"])
 C("rm $EMPTY x", w=["$EMPTY", "x"], u=True, p=["rm"])
 C("HOME=/etc; rm -rf ~/x", w=["/etc/x"], d=True, p=["rm"], why="~ follows a HOME set earlier")
@@ -1048,7 +1048,7 @@ C('echo hi > "$OUT"', w=["$OUT"], u=True, p=["echo"], why="an unresolved write t
 C("echo hi > $(date +%s).log", w=["$(date +%s).log"], u=True, p=["date", "echo"])
 C(
     'cp x "${DEST:-/tmp/d}"',
-    w=["${DEST:-/tmp/d}"],
+    w=["${DEST:-/tmp/d}", "/tmp/d"],
     u=True,
     r=["x"],
     p=["cp"],
@@ -1056,7 +1056,7 @@ C(
 )
 C('DEST=; cp x "${DEST:-/tmp/d}"', w=["/tmp/d"], r=["x"], p=["cp"])
 C('rm -rf "$TMPDIR/build"', w=["$TMPDIR/build"], u=True, d=True, p=["rm"])
-C('for f in *.txt; do rm "$f"; done', w=["$f"], u=True, p=["rm"])
+C('for f in *.txt; do rm "$f"; done', w=["$f", "*.txt"], u=True, p=["rm"])
 C('read -r name; rm "$name"', w=["$name"], u=True, p=["read", "rm"])
 C('PWD_BACKUP=$PWD; rm -rf "$PWD"', w=["."], d=True, p=["rm"])
 

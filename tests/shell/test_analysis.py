@@ -525,8 +525,12 @@ def test_unknown_variable_strip_forms_stay_dynamic():
 
 
 def test_default_form_write_target_stays_unknown():
+    """The target as written stays (unknown), and its default is written too."""
     a = analyse('cp x "${DEST:-scripts/hooks/core/x.py}"', home=HOME)
-    assert a.unknown and a.writes == ["${DEST:-scripts/hooks/core/x.py}"], a
+    assert a.unknown and a.writes == [
+        "${DEST:-scripts/hooks/core/x.py}",
+        "scripts/hooks/core/x.py",
+    ], a
 
 
 # --- quoted glob characters are names, not globs ------------------------------------------

@@ -614,9 +614,28 @@ def dyn_protected(path, cwd, project, cfg, home=None):
     ]
 
 
+def tree_roots(path, cwd, home=None):
+    """The directories a tree reader's operand names: a glob (`~/.con*`) its matches, or,
+    when there are too many to list, its literal prefix (every path the glob can reach)."""
+    if not has_glob(path):
+        return [path]
+    matches, complete = expand(path, cwd, home, False, {"entries": 4000, "matches": 200})
+    if complete:
+        return matches
+    parts = normalise(path, cwd, home).split("/")
+    k = next(i for i, part in enumerate(parts) if has_glob(part))
+    return ["/".join(parts[:k]) or "/"]
+
+
 def tree_holds(path, cwd, cfg, home=None):
     """(root, rule) when path is a directory at or above a blocked directory or our config
-    dir (rule None), else None."""
+    dir (rule None), else None. A glob stands for every directory it matches."""
+    if has_glob(path):
+        for q in tree_roots(path, cwd, home):
+            hit = tree_holds(q, cwd, cfg, home)
+            if hit:
+                return hit
+        return None
     for p in forms(path, cwd, home):
         if not os.path.isdir(p):
             continue

@@ -57,7 +57,8 @@ def check(ctx, facts):
     allow = ctx.cfg.list("paths.blocked_allow")
     plain = [d for c in facts.analysis.commands for d in getattr(c, "plain_tree", None) or []]
     seen = set()
-    for raw, dots in [(d, hidden) for d in dirs] + [(d, False) for d in plain]:
+    todo = [(d, hidden) for d in dirs] + [(d, False) for d in plain]
+    for raw, dots in [(r, dots) for d, dots in todo for r in _roots(d, ctx) if r]:
         root = paths.normalise(raw, ctx.cwd, ctx.home)
         if (root, dots) in seen or not os.path.isdir(root):
             continue
@@ -70,6 +71,14 @@ def check(ctx, facts):
                 "narrower directory." % (raw, hit[0], hit[1], _exclude_opt(hit[0]), hit[2], hit[2])
             )
     return None
+
+
+def _roots(raw: str, ctx) -> list[str]:
+    """A globbed operand (`grep -r . ~/.con*`) reads the trees of its matches, or, past the
+    bound, every path its literal prefix reaches."""
+    if "$" in raw or "`" in raw or not paths.has_glob(raw):
+        return [raw]
+    return paths.tree_roots(raw, ctx.cwd, ctx.home)
 
 
 def _exclude_opt(path: str) -> str:

@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 
 from core.globs import fnmatchcase  # shared with paths and review: no `re`
-from core.shell import feeds
+from core.shell import feeds, globopts
 from core.shell.budget import TOO_COMPLEX, Budget
 from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
 from core.shell.lexer import MAX_LEN, Bound, Ctx, Redirect  # noqa: F401 (API)
@@ -174,8 +174,9 @@ def analyse(
         ctx.error(bound)
     except Exception as e:  # never crash a hook: an analyser bug is `unknown`
         ctx.error("analyser error (%s)" % type(e).__name__)
-    if ctx.alts:
-        _defaults(ctx)
+    bound = bound or globopts.call_values(ctx)
+    bound = bound or globopts.substitute(ctx)
+    globopts.apply(ctx)
     feeds.apply(ctx)
     for c in ctx.out:
         if c.cwd == "$PWD":
@@ -183,18 +184,6 @@ def analyse(
             if args and args[0].startswith("$PWD/"):
                 c.flag("sane.py run from a directory the analysis cannot know", unknown=True)
     return Analysis(command, ctx.out, ctx.errors, bound, frozenset(ctx.literal - ctx.globbed))
-
-
-def _defaults(ctx):
-    """A read of "${X:-.env}" (X unknown) may read .env: list the defaults' paths as reads
-    too.  Writes stay as written: a dynamic target already makes its command `unknown`."""
-    for c in ctx.out:
-        extra = []
-        for r in c.reads:
-            for word, alts in ctx.alts.items():
-                if word in r:
-                    extra.extend(r.replace(word, a) for a in alts)
-        c.reads.extend(x for x in extra if x and x not in c.reads)
 
 
 def _tmpdir():

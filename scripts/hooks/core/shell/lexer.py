@@ -222,9 +222,13 @@ class Ctx:
             self.errors.append(reason)
 
     def alternative(self, word: str, alt: str) -> None:
-        """A word the analysis keeps dynamic may also be alt (a parameter's default)."""
-        if len(self.alts) < 64:
-            self.alts.setdefault(word, []).append(alt)
+        """A word the analysis keeps dynamic may also be alt (a parameter's default, a loop
+        variable's value). Past the bound the command is too complex: a value left out could
+        be the one that names a protected path."""
+        vals = self.alts.get(word)
+        if vals is None and len(self.alts) >= 64 or vals is not None and len(vals) >= 256:
+            raise Bound(TOO_COMPLEX + " (too many values for shell words to follow)")
+        self.alts.setdefault(word, []).append(alt)
 
     def setvar(self, name, value):
         if value is not None and value.startswith("$(mktemp") and value.endswith(")"):

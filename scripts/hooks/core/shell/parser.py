@@ -226,13 +226,23 @@ class Parser(Substitution, Heredoc, Lexer):
                 break
             if t[0] == WORD and t[1] == ["in"]:
                 numbers = w == "for"
+                static: list[str] = []
+                dynamic = False
                 while True:
                     t = self.token()
                     if t[0] != WORD:
                         break
                     numbers = numbers and all(arith.number_word(self.ctx, x) for x in t[1])
-                    if len(self.ctx.listed) < 256:
-                        self.ctx.listed.extend(t[1])
+                    if t[2] & F_DYN:
+                        dynamic = True
+                    static.extend(t[1])
+                if dynamic and len(self.ctx.listed) < 256:
+                    self.ctx.listed.extend(static[:256])
+                if not numbers:  # the variable takes each word (a glob: each match)
+                    for name in names:
+                        for v in static:
+                            self.ctx.alternative("$" + name, v)
+                            self.ctx.alternative("${%s}" % name, v)
                 if not (t[0] == OP and t[1] == ";" or t[0] == NL):
                     self.back = t
             else:

@@ -1,0 +1,239 @@
+"""Words whose value the analysis follows after parsing: a loop variable takes every word of
+its list, a function's $@/$1.. take the arguments of its calls in the same command, and
+`shopt` options that change what a glob matches (extglob, nocaseglob, globstar, dotglob,
+nullglob) widen every glob word to what it could match under them."""
+
+from __future__ import annotations
+
+from core.shell.budget import Bound
+
+_POSITIONAL = ("$@", "${@}", "$*", "${*}") + tuple(
+    f for i in range(1, 10) for f in ("$%d" % i, "${%d}" % i)
+)
+# shopt options that change which names a glob word stands for
+_GLOB_OPTS = frozenset(
+    ("extglob", "nocaseglob", "nocasematch", "globstar", "dotglob", "nullglob", "failglob")
+)
+_EXT = "?*+@!"
+_DEPTH = 6  # directory levels a read's `**` is followed down
+
+
+def call_values(ctx) -> str:
+    """$@ $* $1..$9 inside a function this command defines may be any argument of any call
+    of it here (shift and set -- move them). Returns a too-complex reason, or ""."""
+    try:
+        for c in ctx.out:
+            if c.program not in ctx.funcs:
+                continue
+            for a in c.argv[1:]:
+                for k in _POSITIONAL:
+                    ctx.alternative(k, a)
+    except Bound as e:
+        ctx.error(str(e))
+        return str(e)
+    return ""
+
+
+def _at(r: str, word: str, i: int) -> bool:
+    """word occurs at r[i]: whole ($f is not the start of $foo; $1 is in $10, as in bash)."""
+    if not r.startswith(word, i):
+        return False
+    end = i + len(word)
+    last = word[-1]
+    if end < len(r) and (last.isalpha() or last == "_" or last.isdigit() and word[1:2] != "{"):
+        nx = r[end]
+        if word[1:].isdigit():
+            return True
+        return not (nx.isalnum() or nx == "_")
+    return True
+
+
+def _replace(r: str, word: str, alt: str) -> str | None:
+    out = []
+    i = k = 0
+    hit = False
+    while True:
+        j = r.find(word, i)
+        if j < 0:
+            break
+        if _at(r, word, j):
+            out.append(r[k:j])
+            out.append(alt)
+            k = j + len(word)
+            hit = True
+        i = j + 1
+    if not hit:
+        return None
+    out.append(r[k:])
+    return "".join(out)
+
+
+def substitute(ctx) -> str:
+    """Reads and writes that hold a word with known values ("${X:-.env}", a loop variable,
+    a function's "$1") are also read or written with each value (a few rounds: a loop over
+    "$d"/* inside a loop over d). Returns a too-complex reason, or ""."""
+    if not ctx.alts:
+        return ""
+    try:
+        for c in ctx.out:
+            for field in (c.reads, c.writes):
+                todo = list(field)
+                for _ in range(3):
+                    extra = []
+                    for r in todo:
+                        if "$" not in r:
+                            continue
+                        for word, alts in ctx.alts.items():
+                            if word not in r:
+                                continue
+                            for a in alts:
+                                ctx.budget.spend(2)
+                                x = _replace(r, word, a)
+                                if x and x not in field and x not in extra:
+                                    extra.append(x)
+                    if not extra:
+                        break
+                    field.extend(extra)
+                    todo = extra
+    except Bound as e:
+        ctx.error(str(e))
+        return str(e)
+    return ""
+
+
+def options(ctx) -> set[str]:
+    """The glob options `shopt -s` turns on anywhere in this command (all of them when the
+    option name is dynamic); GLOBIGNORE set turns on dotglob."""
+    on: set[str] = set()
+    for c in ctx.out:
+        if c.program != "shopt":
+            continue
+        args = c.argv[1:]
+        if not any(a[:1] == "-" and "s" in a for a in args):
+            continue
+        for a in args:
+            if a[:1] == "-":
+                continue
+            if "$" in a or "`" in a:
+                on |= _GLOB_OPTS
+            elif a in _GLOB_OPTS:
+                on.add(a)
+    if "GLOBIGNORE" in ctx.vars:
+        on.add("dotglob")
+    return on
+
+
+def _ext_paren(s: str, i: int) -> int:
+    """End (after the ')') of the extglob group whose '(' is at s[i], or -1."""
+    depth = 0
+    for j in range(i, len(s)):
+        if s[j] == "(":
+            depth += 1
+        elif s[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return -1
+
+
+def _has_ext(w: str) -> bool:
+    return any(w[i] in _EXT and w[i + 1] == "(" for i in range(len(w) - 1))
+
+
+def _dot_group(part: str) -> bool:
+    """An extglob group that starts the name and has a sub-pattern beginning with a dot
+    (`@(.e)nv`): it may match a dot file, as bash matches one without dotglob."""
+    return part[:1] in _EXT and part[1:2] == "(" and ("(." in part or "|." in part)
+
+
+def _component(part: str, on: set[str]) -> str:
+    if "extglob" in on:
+        out = []
+        i = 0
+        while i < len(part):
+            if part[i] in _EXT and part[i + 1 : i + 2] == "(":
+                end = _ext_paren(part, i + 1)
+                if end > 0:
+                    out.append("*")  # any of the names the group can match, or more
+                    i = end
+                    continue
+            out.append(part[i])
+            i += 1
+        part = "".join(out)
+    if not any(ch in part for ch in "*?["):
+        return part
+    if "globstar" in on and "**" in part:
+        return "**"
+    if on & {"nocaseglob", "nocasematch"}:
+        if "[" in part:
+            return "*"
+        part = "".join("[%s%s]" % (ch.lower(), ch.upper()) if ch.isalpha() else ch for ch in part)
+    return part
+
+
+def widen(word: str, on: set[str], tree: bool = True) -> list[str]:
+    """What a glob word may match under the options `on`, as plain globs: extglob groups are
+    `*`, letters of a no-case component match both cases, `**` (globstar) is every path below
+    its prefix (`tree`: a write or a tree) or the pattern at each depth up to a bound (a
+    read), and with dotglob a component that starts with a wildcard may name a dot file.
+    Not a glob: [] (the word names itself)."""
+    if not (any(ch in word for ch in "*?[") or "extglob" in on and _has_ext(word)):
+        return []
+    raw = word.split("/")
+    parts = [_component(p, on) for p in raw]
+    if "**" in parts:
+        k = parts.index("**")
+        if tree:
+            parts = parts[:k] + ["*"]  # a shorter pattern names every path below its prefix
+        else:  # zero or more directories: each depth up to a bound
+            return [
+                "/".join(parts[:k] + ["*"] * d + parts[k + 1 :])
+                for d in range(_DEPTH)
+                if d or parts[k + 1 :]
+            ]
+    base = "/".join(parts)
+    out = [base]
+    # a leading wildcard may name a dot file under dotglob; an extglob group may spell the dot
+    dots = [i for i, p in enumerate(parts) if p[:1] in ("*", "?", "[")]
+    if "dotglob" not in on:
+        dots = [i for i in dots if "extglob" in on and _dot_group(raw[i])]
+    if dots:
+        lead = dots[:4]
+        for mask in range(1, 1 << len(lead)):
+            ps = list(parts)
+            for b, i in enumerate(lead):
+                if mask >> b & 1:
+                    ps[i] = "." + ps[i]
+            out.append("/".join(ps))
+    return [w for w in out if w != word]
+
+
+def apply(ctx, cwd_default: str = ".") -> None:
+    """Widen the glob words every command reads or writes when `shopt` changed what globs
+    match. nullglob: a glob that matches nothing vanishes, so a reader may read its
+    default (the cwd: grep -r PAT *.none) and find may start at '.' instead."""
+    on = options(ctx)
+    if not on:
+        return
+    for c in ctx.out:
+        for field in (c.reads, c.writes, c.tree):
+            extra: list[str] = []
+            for w in list(field):
+                if "$" in w or "`" in w:
+                    continue
+                wide = widen(w, on, field is not c.reads)
+                extra.extend(x for x in wide if x not in field and x not in extra)
+            field.extend(extra[:256])
+        globbed = [w for w in c.argv[1:] if any(ch in w for ch in "*?[") or _has_ext(w)]
+        if "nullglob" in on and globbed:
+            here = c.cwd if isinstance(c.cwd, str) and c.cwd != "$PWD" else cwd_default
+            if here not in c.reads:
+                c.reads.append(here)
+            if c.program == "find" and any(w in c.writes for w in globbed):
+                c.writes.append(here)
+            c.flag(
+                "nullglob: a glob that matches nothing vanishes and the words after it move",
+                unknown=True,
+            )
+        if "nullglob" in on and c.argv and any(ch in c.argv[0] for ch in "*?["):
+            c.flag("the program name is a glob", unknown=True)
