@@ -1021,8 +1021,8 @@ C('bash "$SCRIPT"', u=True, p=["bash"])
 C("cd .claude && rm state.json", w=[".claude/state.json"], r=[".claude"], p=["cd", "rm"])
 C("cd .claude; echo {} > state.json", w=[".claude/state.json"], p=["cd", "echo"])
 C("cd /etc && cat shadow", r=["/etc/shadow"], p=["cd", "cat"])
-C("cd $DIR && rm x", w=["x"], u=True, p=["cd", "rm"], why="after a cd to an unknown place")
-C("cd - && rm x", w=["x"], u=True, p=["cd", "rm"])
+C("cd $DIR && rm x", w=["x", "$PWD/x"], u=True, p=["cd", "rm"], why="after a cd to an unknown place")
+C("cd - && rm x", w=["x", "$PWD/x"], u=True, p=["cd", "rm"])
 C("(cd sub && touch a); touch b", w=["sub/a", "b"], p=["cd", "touch", "touch"])
 C(
     "pushd /tmp && touch a && popd && touch b",

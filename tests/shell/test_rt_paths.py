@@ -45,6 +45,34 @@ DENY = [
     ('function f { cat "$*"; }; f .env', N, BP, ".env"),
     ('rm "${X:-.claude/settings.json}"', N, SP, "settings.json"),
     ('g(){ grep -r . "$@"; }; g ~/.con*', S, SP, "sane-hooks secret"),
+    # K6: working-directory changes: wrapper options, CDPATH, an unknown cwd
+    ("CDPATH=scripts cd hooks && rm sanetools.py", N, SP, "sanetools.py"),
+    ("export CDPATH=$PWD/scripts\ncd hooks\nrm sanetools.py", N, SP, "sanetools.py"),
+    ("CDPATH=scripts; cd hooks; echo x > sanetools.py", N, SP, "sanetools.py"),
+    ("CDPATH=:scripts pushd hooks && truncate -s0 sanetools.py", N, SP, "sanetools.py"),
+    ("unshare --wd=.claude rm settings.json", N, SP, "settings.json"),
+    ("unshare -w .claude rm settings.json", N, SP, "settings.json"),
+    ("unshare --w .claude sh -c 'rm settings.json'", N, SP, "settings.json"),
+    ("tmux new -d -c .claude 'rm settings.json'", N, SP, "settings.json"),
+    ("tmux new-window 'rm sanetools.py'", N, SP, "sanetools.py"),
+    ("nsenter -w.claude rm settings.json", N, SP, "settings.json"),
+    ("nsenter --wd=.claude rm settings.json", N, SP, "settings.json"),
+    ("nsenter -t 1 -w rm settings.json", N, SP, "settings.json"),
+    ("systemd-run --working-directory=.claude rm settings.json", N, SP, "settings.json"),
+    ("systemd-run -p WorkingDirectory=.claude rm settings.json", N, SP, "settings.json"),
+    ("systemd-run --user rm settings.json", N, SP, "settings.json"),
+    ("parallel --workdir=.claude rm ::: settings.json", N, SP, "settings.json"),
+    ("parallel --wd .claude rm ::: settings.json", N, SP, "settings.json"),
+    ("sudo -D .claude rm settings.json", N, SP, "settings.json"),
+    ("sudo --chdir=.claude rm settings.json", N, SP, "settings.json"),
+    ("firejail --private-cwd=.claude rm settings.json", N, SP, "settings.json"),
+    ("env -C .claude rm settings.json", N, SP, "settings.json"),
+    ("env -C /tmp true; rm .claude/settings.json", N, SP, "settings.json"),
+    ("env -C /tmp true > .claude/settings.json", N, SP, "settings.json"),
+    ("git -C .claude rm settings.json", N, SP, "settings.json"),
+    ("make -C scripts/hooks install", N, SP, "scripts/hooks"),
+    ("npm --prefix .claude install x", N, SP, ".claude"),
+    ('cd "$X" && rm settings.json', N, SP, "settings.json"),
     # K8: globbed operands of recursive readers
     ("grep -rah . ~/.con*", N, SP, "sane-hooks secret"),
     ("grep -r . ~/.c*", S, SP, "sane-hooks secret"),
@@ -61,6 +89,11 @@ DENY = [
 ]
 
 PASS = [
+    "cd src && ls",
+    "CDPATH=. cd src && ls",
+    "CDPATH=scripts cd ./src && cat app.py",
+    "env -C src ls",
+    "unshare -r ls",
     'for f in *.md; do wc -l "$f"; done',
     'for f in *.md; do cat "$f"; done',
     'for f in src/*.py; do head -n 3 "$f"; done',
@@ -70,6 +103,15 @@ PASS = [
     'shopt -s nullglob; for f in *.md; do cat "$f"; done',
     "shopt -s extglob; ls !(*.md)",
     "shopt -s globstar; ls src/**/*.py",
+]
+
+# changes ordinary work makes (safemode denies them as changes, not for their paths)
+PASS_NORMAL = [
+    'cd "$D" && git add . && git commit -m x',
+    'cd "$D" && npm install && rm -rf build',
+    "for f in src/*.py; do sed -i 's/a/b/' \"$f\"; done",
+    'f(){ touch "$1"; }; f src/new.py',
+    "git -C src status && make -C src",
 ]
 
 
@@ -110,3 +152,9 @@ def test_passes(labs, cmd):
     for mode in (N, S):
         r = _pre(labs, mode, cmd)
         assert not r.denied, (cmd, mode, r.denied)
+
+
+@pytest.mark.parametrize("cmd", PASS_NORMAL)
+def test_passes_normal(labs, cmd):
+    r = _pre(labs, N, cmd)
+    assert not r.denied, (cmd, r.denied)

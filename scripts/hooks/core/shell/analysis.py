@@ -152,6 +152,8 @@ def analyse(
     home = home.rstrip("/") or "/"
     if env is None or "TMPDIR" not in env:
         env = dict(env or (), TMPDIR=_tmpdir())
+    if "CDPATH" not in env and os.environ.get("CDPATH"):
+        env = dict(env, CDPATH=os.environ["CDPATH"])  # inherited: cd searches it
     ctx = Ctx(home, env, expand)
     text = command if isinstance(command, str) else ""
     if not isinstance(command, str):

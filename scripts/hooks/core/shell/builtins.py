@@ -125,7 +125,26 @@ def h_cd(c, a, p, raw):
         return None
     if c.program == "pushd":
         p.ctx.stack.append(p.ctx.cwd)
+    if _cdpath_may_move(c, p, target):
+        target = "-"  # an entry of CDPATH/target may win over ./target: where is not known
     cd_to(p.ctx, target)
+
+
+def _cdpath_may_move(c, p, target: str) -> bool:
+    """cd looks a relative name up in each CDPATH directory before the cwd (not /x, ., ..,
+    ./x or ../x). CDPATH set on the cd, earlier in the command, or in the environment the
+    command inherits (the hooks' own): the cd may land elsewhere."""
+    if target[:1] in ("/", "") or target in (".", "..") or target.startswith(("./", "../")):
+        return False
+    if "CDPATH" in c.env:
+        val = c.env["CDPATH"]
+    elif "CDPATH" in p.ctx.vars:
+        val = p.ctx.vars["CDPATH"]
+    else:
+        val = (p.ctx.env or {}).get("CDPATH")
+    if val is None:
+        return "CDPATH" in c.env or "CDPATH" in p.ctx.vars  # set to what we cannot see
+    return any(e not in ("", ".", "./") for e in val.split(":"))
 
 
 # variables whose value is a command some program runs, and ones that load code

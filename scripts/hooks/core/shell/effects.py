@@ -52,6 +52,7 @@ def expand(raw, p):
         alias_use(args, p)
     hops = 0
     key = None
+    outer = ctx.cwd  # a wrapper's working-directory option moves only the command it runs
     while args and hops < 32:
         hops += 1
         key = programs.key(prog_name(args[0]))
@@ -99,10 +100,30 @@ def expand(raw, p):
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
     _startup_files(c, args[1:])
     _settle(c, cwd, links)
+    if cwd is not outer:
+        _outer_redirects(c, outer)
+        ctx.cwd = outer
     if c.writes and c.program not in _META_ONLY:
         _remember_writes(c, raw, ctx)
     if c.unknown:
         every_word(c, args[1:] + list(c.env.values()) + [r.target for r in c.redirects] + c.code)
+
+
+def _outer_redirects(c, outer):
+    """The shell opens a redirect in its own cwd, before a wrapper moves the command."""
+    for r in c.redirects:
+        t = r.target if isinstance(r.target, str) else ""
+        if not t or t[:1] in ("/", "&") or t.isdigit():
+            continue
+        if outer is DYNAMIC:
+            c.flag("redirect target in a directory the analysis cannot know", unknown=True)
+            w = "$PWD/" + t
+        else:
+            w = join(outer, t) if outer is not None else t
+        if r.op in (">", ">>", ">|", "<>", "&>", "&>>") and w not in c.writes:
+            c.writes.append(w)
+        elif w not in c.reads:
+            c.reads.append(w)
 
 
 # programs run by path from these directories are the system's own
@@ -397,6 +418,13 @@ def _settle(c, cwd, links=None):
         if w[:1] != "/" and cwd is not None:
             if cwd is DYNAMIC:
                 c.flag("write after cd to an unknown directory", unknown=True)
+                # the same name in any directory: checked against every protected path
+                name = w[2:] if w[:2] == "./" else w
+                if "$" not in w and name.rstrip("/") not in ("", ".", ".git"):
+                    there = "$PWD/" + name  # a repository's store is not a name to match
+                    if there not in seen:
+                        seen.add(there)
+                        out.append(there)
             else:
                 w = join(cwd, w)
         if w not in seen:

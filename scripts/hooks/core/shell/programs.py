@@ -65,7 +65,9 @@ services.h_twine: twine
 wrappers.w_sudo: sudo
 wrappers.w_doas: doas
 wrappers.w_env: env
-wrappers.w_nohup: nohup setsid builtin unbuffer torsocks unshare firejail catchsegv
+wrappers.w_nohup: nohup setsid builtin unbuffer torsocks catchsegv
+wrappers.w_unshare: unshare
+wrappers.w_firejail: firejail
 wrappers.w_time: time
 wrappers.w_nice: nice
 wrappers.w_timeout: timeout

@@ -6,7 +6,8 @@ that command is analysed as well."""
 
 from __future__ import annotations
 
-from core.shell.command import has, long_match, opts, spawn
+from core.shell.command import has, long_match, opts, spawn, vals
+from core.shell.wrappers import cwd_of
 
 # options of a runner that only print
 _PRINTS = frozenset(("--help", "-h", "--version", "-V", "-v", "version", "help", "--list", "-l"))
@@ -131,6 +132,7 @@ def h_gdb(c, a, p, raw):
     return set(a)
 
 
+_TMUX_HERE = frozenset(("new-session", "new"))  # started in the client's cwd
 _TMUX_RUNS = frozenset(
     (
         "new-session",
@@ -195,7 +197,11 @@ def h_tmux(c, a, p, raw):
         if rest:
             code = rest[0] if len(rest) == 1 else " ".join(rest)
             c.code.append(code)
-            p.subparse(code)
+            # -c DIR: the shell command runs there; a window or pane of a running session
+            # without it starts in that session's directory, not this shell's
+            wd = vals(found, "-c")
+            with cwd_of(p, wd[-1] if wd else None if sub in _TMUX_HERE else True):
+                p.subparse(code)
         elif sub not in ("run-shell", "run"):
             c.flag("tmux %s opens a shell the hooks cannot see" % sub, unknown=True)
         return set(a)

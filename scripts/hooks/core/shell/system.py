@@ -4,6 +4,7 @@ parallel, openssl, ssh-keygen."""
 from __future__ import annotations
 
 from core.shell.command import has, opts, spawn, stdin_code, vals
+from core.shell.wrappers import cwd_of
 
 
 def h_openssl(c, a, p, raw):
@@ -248,6 +249,7 @@ def h_parallel(c, a, p, raw):
             "--results",
             "--joblog",
             "--workdir",
+            "--wd",
             "--env",
             "--halt",
         ),
@@ -255,14 +257,17 @@ def h_parallel(c, a, p, raw):
     )
     c.reads.extend(vals(found, "-a", "--arg-file"))
     args = tail[:16] if tail and not any(x == "::::" for x in a) else ["$(parallel-input)"]
-    if not tmpl:
+    # --wd DIR: the jobs run there ('...' is a fresh dir under ~/.parallel/tmp)
+    wd = [v if v != "..." else True for v in vals(found, "--workdir", "--wd")]
+    with cwd_of(p, wd[-1] if wd else None):
+        if not tmpl:
+            for x in args:
+                c.code.append(x)
+                p.subparse(x)
+            return set(a)
+        code = " ".join(tmpl)
         for x in args:
-            c.code.append(x)
-            p.subparse(x)
-        return set(a)
-    code = " ".join(tmpl)
-    for x in args:
-        line = code.replace("{}", x) if "{}" in code else code + " " + x
-        c.code.append(line)
-        p.subparse(line)
+            line = code.replace("{}", x) if "{}" in code else code + " " + x
+            c.code.append(line)
+            p.subparse(line)
     return set(a)

@@ -3,6 +3,8 @@ returns the wrapped command's words, or None when the wrapper runs nothing itsel
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from core.shell.command import cd_to, has, long_match, opts, prog_name, stdin_text, vague, vals
 from core.shell.envwatch import claude_var
 
@@ -41,6 +43,8 @@ def w_sudo(c, a, p, raw):
     )
     if has(found, "-e", "--edit"):
         return ["sudoedit"] + rest
+    for v in vals(found, "-D", "--chdir"):
+        workdir(c, p, v)
     if not has(found, "-E", "--preserve-env") and not c.stripped:
         c.stripped = 2  # env_reset: the command runs without CLAUDECODE
     rest = _env_assigns(c, rest)
@@ -333,24 +337,145 @@ w_uv = w_run(
 w_poetry = w_run()
 w_conda = w_run("np", ("--name", "--prefix"))
 w_micromamba = w_run("np", ("--name",))
-w_nsenter = w_plain("tTSG")
-w_systemd_run = w_plain(
-    "upMEH",
-    (
-        "--unit",
-        "--property",
-        "--machine",
-        "--setenv",
-        "--host",
-        "--description",
-        "--slice",
-        "--uid",
-        "--gid",
-        "--working-directory",
-        "--on-calendar",
-        "--on-active",
-    ),
+
+
+def workdir(c, p, val) -> None:
+    """A launcher option that sets the working directory of what it runs: relative paths of
+    that command land under val (effects puts the cwd back after the command). A value the
+    analysis cannot see is an unknown cwd; a new root (chroot, --root) is one too."""
+    if val is True or not isinstance(val, str) or val == "":
+        cd_to(p.ctx, "-")
+        return
+    if val[:1] == "~" and (len(val) == 1 or val[1] == "/"):
+        val = p.ctx.home + val[1:]
+    cd_to(p.ctx, val)
+
+
+@contextmanager
+def cwd_of(p, val):
+    """Judge what a launcher runs (tmux -c, parallel --wd) in its working directory: val,
+    True (one the analysis cannot know) or None (this shell's)."""
+    saved = p.ctx.cwd
+    if val is not None:
+        workdir(None, p, val)
+    try:
+        yield
+    finally:
+        p.ctx.cwd = saved
+
+
+_UNSHARE_LONG = (
+    "--wd",
+    "--root",
+    "--setuid",
+    "--setgid",
+    "--propagation",
+    "--setgroups",
+    "--map-user",
+    "--map-group",
+    "--map-users",
+    "--map-groups",
+    "--monotonic",
+    "--boottime",
 )
+
+
+def w_unshare(c, a, p, raw):
+    """unshare -w/--wd DIR runs the command there; -R/--root DIR makes DIR its '/'."""
+    found, rest = opts(a[1:], "wRSG", _UNSHARE_LONG, True)
+    for k, v in found:
+        if k in ("-w", "--wd"):
+            workdir(c, p, v)
+        elif k in ("-R", "--root"):
+            workdir(c, p, True)
+            c.flag("unshare --root: paths of the command are under another root", unknown=True)
+    return rest or None
+
+
+def w_firejail(c, a, p, raw):
+    """firejail's options are --name[=value]; --private-cwd[=DIR] and --chroot move where
+    the command's relative paths land."""
+    i = 1
+    while i < len(a) and a[i][:1] == "-":
+        name, eq, val = a[i].partition("=")
+        i += 1
+        if name == "--":
+            break
+        if name == "--private-cwd":
+            workdir(c, p, val if eq else "~")
+        elif name in ("--chroot", "--private", "--overlay", "--overlay-named"):
+            workdir(c, p, True)
+    return a[i:] or None
+
+
+def w_nsenter(c, a, p, raw):
+    """nsenter -w[DIR]/--wd[=DIR] (the value is optional: without one, the target process's
+    cwd) and -r[DIR]/--root[=DIR] move where the command's relative paths land."""
+    i = 1
+    while i < len(a):
+        w = a[i]
+        if w == "--":
+            i += 1
+            break
+        if w[:1] != "-" or w == "-":
+            break
+        i += 1
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
+            if long_match(name, "--wd") and name != "--":
+                workdir(c, p, val if eq else True)
+            elif long_match(name, "--root") and len(name) > 3:
+                workdir(c, p, True)
+            elif not eq and any(
+                long_match(name, x) for x in ("--target", "--setuid", "--setgid", "--env")
+            ):
+                i += name != "--env"  # options with a required value take the next word
+            continue
+        for j in range(1, len(w)):
+            ch = w[j]
+            if ch == "w":
+                workdir(c, p, w[j + 1 :] or True)
+                break
+            if ch == "r":
+                workdir(c, p, True)
+                break
+            if ch in "tSG":
+                i += j == len(w) - 1
+                break
+    return a[i:] or None
+
+
+_SYSTEMD_LONG = (
+    "--unit",
+    "--property",
+    "--machine",
+    "--setenv",
+    "--host",
+    "--description",
+    "--slice",
+    "--uid",
+    "--gid",
+    "--working-directory",
+    "--on-calendar",
+    "--on-active",
+)
+
+
+def w_systemd_run(c, a, p, raw):
+    """systemd-run starts the command as a unit: in --working-directory (or a
+    WorkingDirectory= property), in the caller's cwd with -d/--same-dir or --scope, else in
+    the service manager's (not this shell's) directory."""
+    found, rest = opts(a[1:], "upMEH", _SYSTEMD_LONG, True)
+    props = [v for v in vals(found, "-p", "--property") if isinstance(v, str)]
+    wd = vals(found, "--working-directory") + [
+        v.split("=", 1)[1] for v in props if v.split("=", 1)[0].strip() == "WorkingDirectory"
+    ]
+    roots = [v for v in props if v.split("=", 1)[0].strip() in ("RootDirectory", "RootImage")]
+    if wd:
+        workdir(c, p, wd[-1].lstrip("-"))
+    elif roots or not has(found, "-d", "--same-dir", "--scope", "-S", "--shell"):
+        workdir(c, p, True)
+    return rest or None
 
 
 def w_prlimit(c, a, p, raw):
