@@ -405,6 +405,7 @@ def _settle(c, cwd, links=None):
     see through symlinks this same command made earlier."""
     out = []
     seen = set()
+    there = ""  # after a cd to an unknown place: the same name in any directory
     for w in c.writes:
         if w in NOT_FILES or w.startswith("/dev/fd/") or w.startswith("/proc/self/fd/"):
             continue
@@ -422,14 +423,13 @@ def _settle(c, cwd, links=None):
                 name = w[2:] if w[:2] == "./" else w
                 if "$" not in w and name.rstrip("/") not in ("", ".", ".git"):
                     there = "$PWD/" + name  # a repository's store is not a name to match
-                    if there not in seen:
-                        seen.add(there)
-                        out.append(there)
             else:
                 w = join(cwd, w)
-        if w not in seen:
-            seen.add(w)
-            out.append(w)
+        for x in (w, there) if there else (w,):
+            if x not in seen:
+                seen.add(x)
+                out.append(x)
+        there = ""
         for t in _through(w, links) if links else ():
             if t not in seen:
                 seen.add(t)
