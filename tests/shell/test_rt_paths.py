@@ -73,6 +73,31 @@ DENY = [
     ("make -C scripts/hooks install", N, SP, "scripts/hooks"),
     ("npm --prefix .claude install x", N, SP, ".claude"),
     ('cd "$X" && rm settings.json', N, SP, "settings.json"),
+    # K13: symlinks that arrive earlier in the same command
+    ("ln -s .claude x; rm x/settings.json", N, SP, "settings.json"),
+    ("ln -sf ../.claude/settings.json $TMPDIR/l && echo > $TMPDIR/l", N, SP, "settings.json"),
+    ("ln -s .claude /tmp/x; mv /tmp/x y; rm y/settings.json", N, SP, ".claude"),
+    ("mv /tmp/x y; rm y/settings.json", N, SP, "settings.json"),
+    ("cp -a /tmp/slb2 /tmp/u3 && : > /tmp/u3/lnk/scripts/hooks/sanetools.py", N, SP, "sanetools"),
+    ("tar -xf /tmp/sl2.tar -C /tmp/u2 && rm -rf /tmp/u2/lnk/scripts", N, SP, "scripts"),
+    (
+        "unzip -o /tmp/a.zip -d /tmp/t3 && echo x > /tmp/t3/l/.claude/settings.json",
+        N,
+        SP,
+        "settings",
+    ),
+    ("rsync -a /tmp/slb/ /tmp/t7 && rm -rf /tmp/t7/lnk/scripts/hooks", N, SP, "hooks"),
+    ("cp -r /tmp/s /tmp/d && tee /tmp/d/x/settings.json < /dev/null", N, SP, "settings.json"),
+    ("git clone /tmp/r /tmp/c && echo x > /tmp/c/l/sanetools.py", N, SP, "sanetools.py"),
+    (
+        "mkdir -p /tmp/t && tar -xf /tmp/sl.tar -C /tmp/t && echo pwned > /tmp/t/lnk/README.md",
+        S,
+        SM,
+        "",
+    ),
+    ("unzip -o /tmp/sl.zip -d /tmp/t3 && echo x > /tmp/t3/lnk/README.md", S, SM, ""),
+    ("rsync -a /tmp/slb/ /tmp/t7 && rm -rf /tmp/t7/lnk/src", S, SM, ""),
+    ("cp -P /tmp/ss /tmp/t2 && rm -rf /tmp/t2/", S, SM, ""),
     # K8: globbed operands of recursive readers
     ("grep -rah . ~/.con*", N, SP, "sane-hooks secret"),
     ("grep -r . ~/.c*", S, SP, "sane-hooks secret"),
@@ -112,6 +137,8 @@ PASS_NORMAL = [
     "for f in src/*.py; do sed -i 's/a/b/' \"$f\"; done",
     'f(){ touch "$1"; }; f src/new.py',
     "git -C src status && make -C src",
+    "cp -r src /tmp/dist && echo x > /tmp/dist/app.js",
+    "tar -xzf /tmp/x.tgz -C /tmp/x && sed -i s/a/b/ /tmp/x/config.txt",
 ]
 
 

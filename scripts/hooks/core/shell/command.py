@@ -3,6 +3,7 @@ stdin text, paths joined onto an earlier `cd`, scripts written earlier in the sa
 
 from __future__ import annotations
 
+from core.shell.budget import TOO_COMPLEX, Bound
 from core.shell.lexer import DYNAMIC, Raw
 
 
@@ -318,7 +319,9 @@ def link(p, name, raw_target, maybe_dir):
             targets.insert(0, join(name.rstrip("/").rsplit("/", 1)[0], raw_target))
         name = norm(join(cwd, name) if cwd else name)
         targets = [norm(join(cwd, t) if cwd and t[:1] not in ("/", "$") else t) for t in targets]
-        if not vague(name) and len(p.ctx.links) < 256:
+        if not vague(name):
+            if len(p.ctx.links) >= 256:  # a link left out could be the one written through
+                raise Bound(TOO_COMPLEX + " (more symlinks than it follows)")
             p.ctx.links[name.rstrip("/")] = [t.rstrip("/") or "/" for t in targets]
 
 

@@ -10,7 +10,7 @@ generic "looks like a path" read rule must skip (patterns, scripts, messages).
 
 from __future__ import annotations
 
-from core.shell import authprint, envwatch, outputs, programs
+from core.shell import arrivals, authprint, envwatch, outputs, programs
 from core.shell.builtins import alias_use, env_code
 from core.shell.command import (
     DISKS,
@@ -105,6 +105,8 @@ def expand(raw, p):
         ctx.cwd = outer
     if c.writes and c.program not in _META_ONLY:
         _remember_writes(c, raw, ctx)
+    if c.writes and arrivals.carrier(programs.key(c.program), c.argv):
+        arrivals.note(ctx.links, c.writes)
     if c.unknown:
         every_word(c, args[1:] + list(c.env.values()) + [r.target for r in c.redirects] + c.code)
 
@@ -434,6 +436,12 @@ def _settle(c, cwd, links=None):
             if t not in seen:
                 seen.add(t)
                 out.append(t)
+                if t.startswith(arrivals.ARRIVED):
+                    c.flag(
+                        "writes below what an archive, copy or clone put there earlier in "
+                        "the command: a symlink there may lead anywhere",
+                        unknown=True,
+                    )
     c.writes = out
     out = []
     seen = set()
@@ -457,7 +465,11 @@ def _through(path, links):
     path = norm(path)
     out = []
     for name, targets in links.items():
-        if path == name:
+        if targets == [arrivals.ARRIVED]:
+            if path == name or path.startswith(name + "/") or name == ".":
+                rest = path if name == "." else path[len(name) :]
+                out.extend(arrivals.through(rest))
+        elif path == name:
             out.extend(targets)
         elif path.startswith(name + "/"):
             out.extend(t.rstrip("/") + path[len(name) :] for t in targets)
