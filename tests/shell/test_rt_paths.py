@@ -98,6 +98,22 @@ DENY = [
     ("unzip -o /tmp/sl.zip -d /tmp/t3 && echo x > /tmp/t3/lnk/README.md", S, SM, ""),
     ("rsync -a /tmp/slb/ /tmp/t7 && rm -rf /tmp/t7/lnk/src", S, SM, ""),
     ("cp -P /tmp/ss /tmp/t2 && rm -rf /tmp/t2/", S, SM, ""),
+    # K5: every git config form that sets a value writes the config; program keys run later
+    ("git config --add core.hooksPath /tmp/x", N, SP, "core.hooksPath"),
+    ("git config --add include.path /tmp/gc", S, SP, "include.path"),
+    ("git config --add alias.st '!rm .claude/settings.json'", N, SP, "alias.st"),
+    ("git config --add core.sshCommand 'rm README.md'", N, SP, "git key"),
+    ("git config --path include.path /tmp/gc", N, SP, "include.path"),
+    ("git config --local --add core.hooksPath /tmp", N, SP, "git key"),
+    ("git config --ad core.fsmonitor x", N, SP, "git key"),
+    ("git config --replace-all core.pager 'sh -c x'", N, SP, "git key"),
+    ("git config --type=path include.path /tmp/gc", N, SP, "git key"),
+    ("git config --rename-section foo alias", N, SP, "git key"),
+    ("git config --comment x core.hooksPath /tmp", N, SP, "git key"),
+    ("git config set --append core.hooksPath /tmp", N, SP, "git key"),
+    ("git config set core.fsmonitor /tmp/x", N, SP, "git key"),
+    ("git config --add user.name x", S, SM, ""),
+    ("git config set user.name x", S, SM, ""),
     # K8: globbed operands of recursive readers
     ("grep -rah . ~/.con*", N, SP, "sane-hooks secret"),
     ("grep -r . ~/.c*", S, SP, "sane-hooks secret"),
@@ -119,6 +135,10 @@ PASS = [
     "CDPATH=scripts cd ./src && cat app.py",
     "env -C src ls",
     "unshare -r ls",
+    "git config user.name",
+    "git config --get user.name",
+    "git config -l --show-origin",
+    "git config get core.editor",
     'for f in *.md; do wc -l "$f"; done',
     'for f in *.md; do cat "$f"; done',
     'for f in src/*.py; do head -n 3 "$f"; done',
@@ -139,6 +159,9 @@ PASS_NORMAL = [
     "git -C src status && make -C src",
     "cp -r src /tmp/dist && echo x > /tmp/dist/app.js",
     "tar -xzf /tmp/x.tgz -C /tmp/x && sed -i s/a/b/ /tmp/x/config.txt",
+    "git config user.email a@b.c",
+    "git config --add user.name x",
+    "git config --global alias.co checkout",
 ]
 
 

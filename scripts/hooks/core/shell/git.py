@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.shell import gitverbs
 from core.shell.archives import patch_targets
-from core.shell.command import has, join, opts, spawn, stdin_text, vals
+from core.shell.command import has, join, long_match, opts, spawn, stdin_text, vals
 
 _GIT_READ = frozenset(
     (
@@ -566,7 +566,7 @@ def h_git(c, a, p, raw):
         elif sub == "lfs" and ops[:1] in (["ls-files"], ["status"], ["env"], ["version"], ["logs"]):
             return skip
         elif sub == "config":
-            return _git_config(c, found, ops, repo, gitdir, p) or skip
+            return _git_config(c, rest, repo, gitdir, p, skip)
         elif sub == "push":
             c.flag("git push changes a remote repository", remote=True)
             if any(
@@ -690,60 +690,155 @@ def h_git(c, a, p, raw):
     return skip
 
 
-def _git_config(c, found, ops, repo, gitdir, p):
-    names = [k for k, _ in found]
+# git config's own options (parse-options: an unambiguous prefix is the option)
+_CFG_VALUED = ("--file", "--blob", "--type", "--default", "--comment", "--value", "--url")
+_CFG_READS = (
+    "--get",
+    "--get-all",
+    "--get-regexp",
+    "--get-urlmatch",
+    "--get-color",
+    "--get-colorbool",
+    "--list",
+)
+_CFG_WRITES = (
+    "--add",
+    "--replace-all",
+    "--append",
+    "--unset",
+    "--unset-all",
+    "--rename-section",
+    "--remove-section",
+    "--edit",
+)
+_CFG_FLAGS = (
+    "--global",
+    "--system",
+    "--local",
+    "--worktree",
+    "--bool",
+    "--int",
+    "--bool-or-int",
+    "--path",
+    "--expiry-date",
+    "--null",
+    "--name-only",
+    "--show-origin",
+    "--show-scope",
+    "--fixed-value",
+    "--includes",
+    "--no-includes",
+    "--all",
+    "--regexp",
+    "--no-type",
+)
+_CFG_LONG = _CFG_VALUED + _CFG_READS + _CFG_WRITES + _CFG_FLAGS
+_CFG_SHORT = {"-f": "--file", "-t": "--type", "-l": "--list", "-e": "--edit", "-z": "--null"}
+_CFG_SUBS = frozenset(("list", "get", "set", "unset", "rename-section", "remove-section", "edit"))
+
+
+def _config_args(c, rest):
+    """git config's words -> (option names, option values, operands). An option it does not
+    know is flagged (default-deny)."""
+    names: list[str] = []
+    values: dict[str, str] = {}
+    ops: list[str] = []
+    i = 0
+    while i < len(rest):
+        w = rest[i]
+        i += 1
+        if w == "--":
+            ops.extend(rest[i:])
+            break
+        if w[:1] != "-" or w == "-":
+            ops.append(w)
+            continue
+        name, eq, val = w.partition("=")
+        if name[:2] != "--":
+            bundle = [_CFG_SHORT.get("-" + ch) for ch in name[1:]]
+            if not bundle or None in bundle:
+                c.flag("git config option %s the hooks do not know" % w, unknown=True)
+                continue
+            name = bundle[-1]
+            names.extend(bundle[:-1])
+            val, eq = w[len(bundle) + 1 :], ""
+            if name in _CFG_VALUED and val:
+                eq = "="
+        else:
+            full = [x for x in _CFG_LONG if long_match(name, x)]
+            exact = name if name in _CFG_LONG else None
+            name = exact or (full[0] if len(full) == 1 else name)
+            if name not in _CFG_LONG and not name.startswith("--no-"):
+                c.flag("git config option %s the hooks do not know" % name, unknown=True)
+        names.append(name)
+        if name in _CFG_VALUED:
+            if not eq and i < len(rest):
+                val = rest[i]
+                i += 1
+            values[name] = val
+    return names, values, ops
+
+
+def _git_config(c, rest, repo, gitdir, p, skip):
+    """git config: a form that sets, adds, replaces, unsets or renames writes the config
+    file; a key that names a program to run (hooksPath, fsmonitor, pager, alias.x=!..,
+    include.path) is one that runs outside every check later."""
+    names, values, ops = _config_args(c, rest)
+    strange = any(n not in _CFG_LONG for n in names)
+    sub = ops[0] if ops and ops[0] in _CFG_SUBS else ""  # a key always has a dot
+    args = ops[1:] if sub else ops
+    if any(n in _CFG_READS for n in names) or sub in ("list", "get"):
+        return skip
     writing = (
-        any(
-            k
-            in (
-                "--unset",
-                "--unset-all",
-                "--add",
-                "--replace-all",
-                "--edit",
-                "-e",
-                "--rename-section",
-                "--remove-section",
-            )
-            for k in names
-        )
-        or len(ops) >= 2
-        and ops[0] not in ("get", "list", "--get")
-        or ops[:1] in (["set"], ["unset"], ["edit"], ["rename-section"], ["remove-section"])
+        any(n in _CFG_WRITES for n in names)
+        or sub in ("set", "unset", "edit", "rename-section", "remove-section")
+        or len(args) >= 2
+        or strange
+        and bool(args)
     )
-    if not writing or any(
-        k in ("--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch") for k in names
-    ):
-        return None
-    files = vals(found, "-f", "--file")
-    if files:
-        c.writes.extend(files)
+    if not writing:
+        return skip
+    skip = skip | set(ops)
+    if "--file" in values:
+        c.writes.append(values["--file"])
     elif "--global" in names:
         c.writes.append(p.ctx.home + "/.gitconfig")
     elif "--system" in names:
         c.writes.append("/etc/gitconfig")
     else:
         c.writes.append(gitdir + "/config")
-    at = 1 if ops[:1] == ["set"] else 0
-    key = (ops[at] if len(ops) > at else "").lower()
-    value = ops[at + 1] if len(ops) > at + 1 else ""
-    if (
-        key.startswith("alias.")
-        and not value.startswith("!")
-        and not any(w[:1] == "-" for w in value.split())
+    if any(n in ("--unset", "--unset-all", "--remove-section") for n in names) or sub in (
+        "unset",
+        "remove-section",
     ):
-        pass  # `alias.co checkout`: another git subcommand, judged when it runs
-    elif key.startswith(_GIT_RISKY_CONFIG) and _plain_program(key, value):
-        # `core.editor vim`, `core.pager less`: a known program, no shell: a change the
-        # hooks cannot follow, not a self-protection one
-        c.flag("git config sets a program to run", unknown=True)
-    elif key.startswith(_GIT_RISKY_CONFIG) or any(
-        k in ("--edit", "-e", "--rename-section") for k in names
+        return skip
+    renames = "--rename-section" in names or sub == "rename-section"
+    keys = [k.lower() for k in (args[:2] if renames else args[:1])]
+    value = "" if renames else (args[1] if len(args) > 1 else "")
+    if "--edit" in names or sub == "edit":
+        c.flag(RUNS_CONFIG, unknown=True)  # an editor writes whatever it likes
+    elif any(
+        k.startswith(_GIT_RISKY_CONFIG) or k.rstrip(".") + "." in _GIT_RISKY_CONFIG for k in keys
     ):
-        # a key that names a program runs it in the person's own git later, outside every
-        # check (the hooks run git hardened): a write of a file that runs outside
-        c.flag(RUNS_CONFIG, unknown=True)
-    return set(ops)
+        key = keys[-1] if keys else ""
+        if (
+            key.startswith("alias.")
+            and not renames
+            and not value.startswith("!")
+            and not any(w[:1] == "-" for w in value.split())
+        ):
+            pass  # `alias.co checkout`: another git subcommand, judged when it runs
+        elif not renames and _plain_program(key, value):
+            # `core.editor vim`, `core.pager less`: a known program, no shell: a change the
+            # hooks cannot follow, not a self-protection one
+            c.flag("git config sets a program to run", unknown=True)
+        else:
+            # a key that names a program runs it in the person's own git later, outside
+            # every check (the hooks run git hardened): a write of a file that runs outside
+            c.flag(RUNS_CONFIG, unknown=True)
+    elif any(not k or "$" in k or "`" in k for k in keys):
+        c.flag(RUNS_CONFIG, unknown=True)  # a key the analysis cannot see may be any
+    return skip
 
 
 def h_gh(c, a, p, raw):
