@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.shell import gitverbs
 from core.shell.archives import patch_targets
-from core.shell.command import has, join, long_match, opts, spawn, stdin_text, vals
+from core.shell.command import has, join, opts, spawn, stdin_text, vals
 
 _GIT_READ = frozenset(
     (
@@ -690,107 +690,18 @@ def h_git(c, a, p, raw):
     return skip
 
 
-# git config's own options (parse-options: an unambiguous prefix is the option)
-_CFG_VALUED = ("--file", "--blob", "--type", "--default", "--comment", "--value", "--url")
-_CFG_READS = (
-    "--get",
-    "--get-all",
-    "--get-regexp",
-    "--get-urlmatch",
-    "--get-color",
-    "--get-colorbool",
-    "--list",
-)
-_CFG_WRITES = (
-    "--add",
-    "--replace-all",
-    "--append",
-    "--unset",
-    "--unset-all",
-    "--rename-section",
-    "--remove-section",
-    "--edit",
-)
-_CFG_FLAGS = (
-    "--global",
-    "--system",
-    "--local",
-    "--worktree",
-    "--bool",
-    "--int",
-    "--bool-or-int",
-    "--path",
-    "--expiry-date",
-    "--null",
-    "--name-only",
-    "--show-origin",
-    "--show-scope",
-    "--fixed-value",
-    "--includes",
-    "--no-includes",
-    "--all",
-    "--regexp",
-    "--no-type",
-)
-_CFG_LONG = _CFG_VALUED + _CFG_READS + _CFG_WRITES + _CFG_FLAGS
-_CFG_SHORT = {"-f": "--file", "-t": "--type", "-l": "--list", "-e": "--edit", "-z": "--null"}
-_CFG_SUBS = frozenset(("list", "get", "set", "unset", "rename-section", "remove-section", "edit"))
-
-
-def _config_args(c, rest):
-    """git config's words -> (option names, option values, operands). An option it does not
-    know is flagged (default-deny)."""
-    names: list[str] = []
-    values: dict[str, str] = {}
-    ops: list[str] = []
-    i = 0
-    while i < len(rest):
-        w = rest[i]
-        i += 1
-        if w == "--":
-            ops.extend(rest[i:])
-            break
-        if w[:1] != "-" or w == "-":
-            ops.append(w)
-            continue
-        name, eq, val = w.partition("=")
-        if name[:2] != "--":
-            bundle = [_CFG_SHORT.get("-" + ch) for ch in name[1:]]
-            if not bundle or None in bundle:
-                c.flag("git config option %s the hooks do not know" % w, unknown=True)
-                continue
-            name = bundle[-1]
-            names.extend(bundle[:-1])
-            val, eq = w[len(bundle) + 1 :], ""
-            if name in _CFG_VALUED and val:
-                eq = "="
-        else:
-            full = [x for x in _CFG_LONG if long_match(name, x)]
-            exact = name if name in _CFG_LONG else None
-            name = exact or (full[0] if len(full) == 1 else name)
-            if name not in _CFG_LONG and not name.startswith("--no-"):
-                c.flag("git config option %s the hooks do not know" % name, unknown=True)
-        names.append(name)
-        if name in _CFG_VALUED:
-            if not eq and i < len(rest):
-                val = rest[i]
-                i += 1
-            values[name] = val
-    return names, values, ops
-
-
 def _git_config(c, rest, repo, gitdir, p, skip):
     """git config: a form that sets, adds, replaces, unsets or renames writes the config
     file; a key that names a program to run (hooksPath, fsmonitor, pager, alias.x=!..,
     include.path) is one that runs outside every check later."""
-    names, values, ops = _config_args(c, rest)
-    strange = any(n not in _CFG_LONG for n in names)
-    sub = ops[0] if ops and ops[0] in _CFG_SUBS else ""  # a key always has a dot
+    names, values, ops = gitverbs.config_args(c, rest)
+    strange = any(n not in gitverbs.CFG_LONG for n in names)
+    sub = ops[0] if ops and ops[0] in gitverbs.CFG_SUBS else ""  # a key always has a dot
     args = ops[1:] if sub else ops
-    if any(n in _CFG_READS for n in names) or sub in ("list", "get"):
+    if any(n in gitverbs.CFG_READS for n in names) or sub in ("list", "get"):
         return skip
     writing = (
-        any(n in _CFG_WRITES for n in names)
+        any(n in gitverbs.CFG_WRITES for n in names)
         or sub in ("set", "unset", "edit", "rename-section", "remove-section")
         or len(args) >= 2
         or strange

@@ -204,3 +204,92 @@ def pathspec(spec: str) -> tuple[bool, str]:
         i += 1
     body = spec[i + 1 :] if spec[i : i + 1] == ":" else spec[i:]
     return "!" in spec[1:i] or "^" in spec[1:i], body
+
+
+# git config's own options (parse-options: an unambiguous prefix is the option)
+CFG_VALUED = ("--file", "--blob", "--type", "--default", "--comment", "--value", "--url")
+CFG_READS = (
+    "--get",
+    "--get-all",
+    "--get-regexp",
+    "--get-urlmatch",
+    "--get-color",
+    "--get-colorbool",
+    "--list",
+)
+CFG_WRITES = (
+    "--add",
+    "--replace-all",
+    "--append",
+    "--unset",
+    "--unset-all",
+    "--rename-section",
+    "--remove-section",
+    "--edit",
+)
+CFG_FLAGS = (
+    "--global",
+    "--system",
+    "--local",
+    "--worktree",
+    "--bool",
+    "--int",
+    "--bool-or-int",
+    "--path",
+    "--expiry-date",
+    "--null",
+    "--name-only",
+    "--show-origin",
+    "--show-scope",
+    "--fixed-value",
+    "--includes",
+    "--no-includes",
+    "--all",
+    "--regexp",
+    "--no-type",
+)
+CFG_LONG = CFG_VALUED + CFG_READS + CFG_WRITES + CFG_FLAGS
+CFG_SHORT = {"-f": "--file", "-t": "--type", "-l": "--list", "-e": "--edit", "-z": "--null"}
+CFG_SUBS = frozenset(("list", "get", "set", "unset", "rename-section", "remove-section", "edit"))
+
+
+def config_args(c, rest):
+    """git config's words -> (option names, option values, operands). An option it does not
+    know is flagged (default-deny)."""
+    names: list[str] = []
+    values: dict[str, str] = {}
+    ops: list[str] = []
+    i = 0
+    while i < len(rest):
+        w = rest[i]
+        i += 1
+        if w == "--":
+            ops.extend(rest[i:])
+            break
+        if w[:1] != "-" or w == "-":
+            ops.append(w)
+            continue
+        name, eq, val = w.partition("=")
+        if name[:2] != "--":
+            bundle = [CFG_SHORT.get("-" + ch) for ch in name[1:]]
+            if not bundle or None in bundle:
+                c.flag("git config option %s the hooks do not know" % w, unknown=True)
+                continue
+            name = bundle[-1]
+            names.extend(bundle[:-1])
+            val, eq = w[len(bundle) + 1 :], ""
+            if name in CFG_VALUED and val:
+                eq = "="
+        else:
+            full = [x for x in CFG_LONG if long_match(name, x)]
+            exact = name if name in CFG_LONG else None
+            name = exact or (full[0] if len(full) == 1 else name)
+            if name not in CFG_LONG and not name.startswith("--no-"):
+                c.flag("git config option %s the hooks do not know" % name, unknown=True)
+        names.append(name)
+        if name in CFG_VALUED:
+            if not eq and i < len(rest):
+                val = rest[i]
+                i += 1
+            values[name] = val
+    return names, values, ops
