@@ -244,6 +244,11 @@ SAVE = object()
 RESTORE = object()
 
 
+def _bare_name(t: str) -> bool:
+    """$name as a dynamic segment renders it (no braces)."""
+    return len(t) > 1 and t[0] == "$" and t[1] in NAME0 and all(ch in NAMEC for ch in t[2:])
+
+
 def _mktemp(text, ctx):
     """`f=$(mktemp ...)` names a fresh temp path: keep it static so writes to "$f" are known."""
     parts = text.split()
@@ -657,7 +662,9 @@ class Lexer:
             segs = [(first, k0)] + segs[1:]
         parts = []
         words = []
-        for t, k in segs:
+        for n, (t, k) in enumerate(segs):
+            if k == DYN and n + 1 < len(segs) and _bare_name(t) and segs[n + 1][0][:1] in NAMEC:
+                t = "${%s}" % t[1:]  # "${x}"y is not $xy
             if k == SPLIT:
                 if parts:
                     words.append("".join(parts))
