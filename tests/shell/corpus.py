@@ -1021,7 +1021,13 @@ C('bash "$SCRIPT"', u=True, p=["bash"])
 C("cd .claude && rm state.json", w=[".claude/state.json"], r=[".claude"], p=["cd", "rm"])
 C("cd .claude; echo {} > state.json", w=[".claude/state.json"], p=["cd", "echo"])
 C("cd /etc && cat shadow", r=["/etc/shadow"], p=["cd", "cat"])
-C("cd $DIR && rm x", w=["x", "$PWD/x"], u=True, p=["cd", "rm"], why="after a cd to an unknown place")
+C(
+    "cd $DIR && rm x",
+    w=["x", "$PWD/x"],
+    u=True,
+    p=["cd", "rm"],
+    why="after a cd to an unknown place",
+)
 C("cd - && rm x", w=["x", "$PWD/x"], u=True, p=["cd", "rm"])
 C("(cd sub && touch a); touch b", w=["sub/a", "b"], p=["cd", "touch", "touch"])
 C(
@@ -1228,3 +1234,66 @@ C("stty size", p=["stty"], s="allow", n="allow")
 C("stty raw -echo", u=True, p=["stty"], s=_SM, why="a setting changes the terminal")
 C("make -n", u=True, p=["make"], s=_SM, n="allow", why="make -n still runs $(MAKE) and + lines")
 C("ll", u=True, p=["ll"], s=_SM, n="allow", why="an alias: the Bash tool loads the person's")
+
+# --- paths followed to where they land: shopt globs, loop and function values, cwd changes,
+# arrived symlinks, globbed tree operands, git config writes ---------------------------------
+_SP = "[self-protection]"
+C(
+    "shopt -s extglob\nrm .claude/@(settings).json",
+    w=[".claude/@(settings).json", ".claude/*.json"],
+    p=["shopt", "rm"],
+    n=_SP,
+    why="an extglob group is `*` or more",
+)
+C(
+    "shopt -s nocaseglob; rm .claude/SETTINGS.JSO?",
+    w=[".claude/SETTINGS.JSO?", ".claude/[sS][eE][tT][tT][iI][nN][gG][sS].[jJ][sS][oO]?"],
+    u=True,
+    p=["shopt", "rm"],
+    hint="unknown",
+    why="a glob: what it matches decides (test_rt_paths has the files)",
+)
+C('for f in .claude/*; do rm "$f"; done', w=["$f", ".claude/*"], u=True, p=["rm"], n=_SP)
+C(
+    'f(){ rm "$@"; }; f .claude/sett*',
+    w=["$@", ".claude/sett*"],
+    u=True,
+    p=["rm", "f"],
+    hint="unknown",
+)
+C('for f in *.md; do wc -l "$f"; done', r=["*.md"], p=["wc"], n="allow", s="allow")
+C(
+    "CDPATH=scripts cd hooks && rm sanetools.py",
+    w=["sanetools.py", "$PWD/sanetools.py"],
+    u=True,
+    p=["cd", "rm"],
+    why="cd searches CDPATH first: the name in any directory",
+)
+C("unshare --wd=.claude rm settings.json", w=[".claude/settings.json"], p=["rm"], n=_SP)
+C("tmux new -d -c .claude 'rm settings.json'", w=[".claude/settings.json"], p=["tmux", "rm"])
+C("nsenter -w.claude rm settings.json", w=[".claude/settings.json"], p=["rm"], n=_SP)
+C("systemd-run --working-directory=.claude rm settings.json", w=[".claude/settings.json"], p=["rm"])
+C(
+    "parallel --workdir=.claude rm ::: settings.json",
+    w=[".claude/settings.json"],
+    p=["parallel", "rm"],
+)
+C(
+    "env -C /tmp true; rm .claude/settings.json",
+    w=[".claude/settings.json"],
+    p=["true", "rm"],
+    n=_SP,
+    why="env -C moves only the command it runs",
+)
+C(
+    "tar -xf /tmp/sl.tar -C /tmp/t && echo x > /tmp/t/lnk/README.md",
+    w=["/tmp/t", "/tmp/t/lnk/README.md", "$ARRIVED/lnk/README.md", "$ARRIVED/README.md"],
+    u=True,
+    r=["/tmp/sl.tar"],
+    p=["tar", "echo"],
+    why="an extracted link may lead anywhere",
+)
+C("git config --add core.hooksPath /tmp/x", w=[".git/config"], u=True, p=["git"], n=_SP, s=_SP)
+C("git config --path include.path /tmp/gc", w=[".git/config"], u=True, p=["git"], n=_SP)
+C("git config --add user.name x", w=[".git/config"], p=["git"], n="allow", s="[safemode]")
+C("grep -rah . ~/.con*", r=[H + "/.con*"], p=["grep"], why="a glob stands for its matches")
