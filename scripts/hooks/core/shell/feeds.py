@@ -57,6 +57,7 @@ def apply(ctx) -> None:
     plain: list[str] = []
     globs: list[str] = []
     names: list[str] = []
+    listers: list[tuple[list[str], list[str]]] = []  # (dirs, name globs) of path listers
     for w in ctx.listed:
         if any(ch in _GLOB for ch in w):
             d, g = _split_glob(w)
@@ -84,6 +85,10 @@ def apply(ctx) -> None:
         globs.extend(own)
         if c.tree:  # find -exec: the command it runs reads the files the tests select
             c.globs.extend(own[:64])
+        if c.program != "ls" or _deep(c.argv[1:]):
+            either = any(w in ("!", "-not", "-o", "-or", "(", "-prune") for w in argv)
+            listers.append((starts[:8], [] if either else own[:8]))
+    _fed_writes(ctx, listers)
     if not (dirs or plain or globs or names):
         return
     for c in ctx.out:
@@ -104,3 +109,23 @@ def apply(ctx) -> None:
         for n in names:
             if n not in c.reads and len(c.reads) < 256:
                 c.reads.append(n)
+
+
+def _fed_writes(ctx, listers) -> None:
+    """A write to a name that arrives from a lister (`find D | while read f; do rm "$f"`,
+    `for f in $(find D)`) may be any path it lists: D/<anything><name glob>, checked as a
+    half-seen target (a dynamic part for what comes between), or every entry of D."""
+    if not listers:
+        return
+    for c in ctx.out:
+        if c.program in _LISTERS and "xargs" not in c.wrappers:
+            continue
+        if not any("$" in w or "`" in w for w in c.writes):
+            continue
+        for starts, names in listers:
+            for d in starts:
+                d = d.rstrip("/") or "/"
+                # no name test: every entry below d (a glob: names protected paths below)
+                for w in [d + "/${FEED}" + g for g in names] or [d + "/*", d + "/.*"]:
+                    if w not in c.writes and len(c.writes) < 256:
+                        c.writes.append(w)
