@@ -212,9 +212,9 @@ def apply(ctx, cwd_default: str = ".") -> None:
     """Widen the glob words every command reads or writes when `shopt` changed what globs
     match. nullglob: a glob that matches nothing vanishes, so a reader may read its
     default (the cwd: grep -r PAT *.none) and find may start at '.' instead."""
-    on = options(ctx)
-    if not on:
-        return
+    # extglob on or not: without it `@(` is a syntax error, and the person's shell snapshot
+    # (bash-completion turns it on) may carry it into the Bash tool
+    on = options(ctx) | {"extglob"}
     for c in ctx.out:
         for field in (c.reads, c.writes, c.tree):
             extra: list[str] = []
