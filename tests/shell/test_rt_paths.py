@@ -21,7 +21,7 @@ DENY = [
     ("shopt -s extglob\nrm -r !(src|.x)", N, BP, ".env"),
     ("shopt -s extglob\nrm .claude/+(s|x)ettings.json", N, SP, "settings.json"),
     ("shopt -s extglob\ncat @(.e)nv", N, BP, ".env"),
-    ("rm .claude/@(settings).json", N, SP, "settings.json"),
+    ("rm .claude/@(settings).json", N, SP, ".claude"),
     ("rm -r scripts/+(h)ooks", N, SP, "scripts/hooks"),
     ("cat @(.e)nv", S, BP, ".env"),
     ("shopt -s nocaseglob\nrm .claude/SETTINGS.JSO?", N, SP, "settings.json"),

@@ -181,7 +181,7 @@ def widen(word: str, on: set[str], tree: bool = True) -> list[str]:
         return []
     raw = word.split("/")
     parts = [_component(p, on) for p in raw]
-    if "**" in parts:
+    if "globstar" in on and "**" in parts:
         k = parts.index("**")
         if tree:
             parts = parts[:k] + ["*"]  # a shorter pattern names every path below its prefix
