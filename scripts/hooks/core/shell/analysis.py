@@ -178,7 +178,7 @@ def analyse(
         ctx.error("analyser error (%s)" % type(e).__name__)
     bound = bound or globopts.call_values(ctx)
     bound = bound or globopts.substitute(ctx)
-    globopts.apply(ctx)
+    bound = globopts.apply(ctx) or bound
     feeds.apply(ctx)
     for c in ctx.out:
         if c.cwd == "$PWD":

@@ -137,7 +137,12 @@ def _ext_paren(s: str, i: int) -> int:
 
 
 def _has_ext(w: str) -> bool:
-    return any(w[i] in _EXT and w[i + 1] == "(" for i in range(len(w) - 1))
+    i = w.find("(")
+    while i > 0:
+        if w[i - 1] in _EXT:
+            return True
+        i = w.find("(", i + 1)
+    return False
 
 
 def _dot_group(part: str) -> bool:
@@ -208,7 +213,17 @@ def widen(word: str, on: set[str], tree: bool = True) -> list[str]:
     return [w for w in out if w != word]
 
 
-def apply(ctx, cwd_default: str = ".") -> None:
+def apply(ctx, cwd_default: str = ".") -> str:
+    """_apply, bounded: returns a too-complex reason, or ""."""
+    try:
+        _apply(ctx, cwd_default)
+    except Bound as e:
+        ctx.error(str(e))
+        return str(e)
+    return ""
+
+
+def _apply(ctx, cwd_default: str) -> None:
     """Widen the glob words every command reads or writes when `shopt` changed what globs
     match. nullglob: a glob that matches nothing vanishes, so a reader may read its
     default (the cwd: grep -r PAT *.none) and find may start at '.' instead."""
@@ -222,10 +237,14 @@ def apply(ctx, cwd_default: str = ".") -> None:
                 if "$" in w or "`" in w:
                     continue
                 wide = widen(w, on, field is not c.reads)
+                if wide:
+                    ctx.budget.spend(len(wide) * (1 + len(w) // 64))
                 extra.extend(x for x in wide if x not in field and x not in extra)
-            field.extend(extra[:256])
+            field.extend(extra)
+        if "nullglob" not in on:
+            continue
         globbed = [w for w in c.argv[1:] if any(ch in w for ch in "*?[") or _has_ext(w)]
-        if "nullglob" in on and globbed:
+        if globbed:
             here = c.cwd if isinstance(c.cwd, str) and c.cwd != "$PWD" else cwd_default
             if here not in c.reads:
                 c.reads.append(here)
@@ -235,5 +254,5 @@ def apply(ctx, cwd_default: str = ".") -> None:
                 "nullglob: a glob that matches nothing vanishes and the words after it move",
                 unknown=True,
             )
-        if "nullglob" in on and c.argv and any(ch in c.argv[0] for ch in "*?["):
+        if c.argv and any(ch in c.argv[0] for ch in "*?["):
             c.flag("the program name is a glob", unknown=True)
