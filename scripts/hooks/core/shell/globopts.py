@@ -21,12 +21,19 @@ _DEPTH = 6  # directory levels a read's `**` is followed down
 def call_values(ctx) -> str:
     """$@ $* $1..$9 inside a function this command defines may be any argument of any call
     of it here (shift and set -- move them). Returns a too-complex reason, or ""."""
+    used = [
+        k
+        for k in _POSITIONAL
+        if any(k in w for c in ctx.out for w in c.reads + c.writes if "$" in w)
+    ]
+    if not used or not ctx.funcs:
+        return ""
     try:
         for c in ctx.out:
             if c.program not in ctx.funcs:
                 continue
             for a in c.argv[1:]:
-                for k in _POSITIONAL:
+                for k in used:
                     ctx.alternative(k, a)
     except Bound as e:
         ctx.error(str(e))
