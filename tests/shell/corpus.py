@@ -1019,7 +1019,7 @@ C('bash "$SCRIPT"', u=True, p=["bash"])
 
 # --- cd and variables ---------------------------------------------------------------------
 C("cd .claude && rm state.json", w=[".claude/state.json"], r=[".claude"], p=["cd", "rm"])
-C("cd .claude; echo {} > state.json", w=[".claude/state.json"], p=["cd", "echo"])
+C("cd .claude; echo {} > state.json", w=[".claude/state.json", "state.json"], p=["cd", "echo"])
 C("cd /etc && cat shadow", r=["/etc/shadow"], p=["cd", "cat"])
 C(
     "cd $DIR && rm x",

@@ -86,6 +86,14 @@ DENY = [
     ("make -C scripts/hooks install", N, SP, "scripts/hooks"),
     ("npm --prefix .claude install x", N, SP, ".claude"),
     ('cd "$X" && rm settings.json', N, SP, "settings.json"),
+    # a cd that fails leaves what follows (not chained by &&) where it was
+    ("cd /nonexistent; rm scripts/hooks/sanetools.py", N, SP, "sanetools.py"),
+    ("cd /nonexistent\nrm scripts/hooks/sanetools.py", N, SP, "sanetools.py"),
+    ("cd /nonexistent; cd scripts; rm hooks/sanetools.py", N, SP, "sanetools.py"),
+    ("cd /tmp || rm scripts/hooks/sanetools.py", N, SP, "sanetools.py"),
+    ("cd /tmp && ls; rm scripts/hooks/sanetools.py", N, SP, "sanetools.py"),
+    ('cd ""; rm scripts/hooks/sanetools.py', N, SP, "sanetools.py"),
+    ("pushd -n /tmp && rm scripts/hooks/sanetools.py", N, SP, "sanetools.py"),
     # K13: symlinks that arrive earlier in the same command
     ("ln -s .claude x; rm x/settings.json", N, SP, "settings.json"),
     ("ln -sf ../.claude/settings.json $TMPDIR/l && echo > $TMPDIR/l", N, SP, "settings.json"),
@@ -165,6 +173,10 @@ PASS = [
 
 # changes ordinary work makes (safemode denies them as changes, not for their paths)
 PASS_NORMAL = [
+    "cd /nonexistent && rm scripts/hooks/sanetools.py",
+    "cd /nonexistent || exit 1; rm scripts/hooks/sanetools.py",
+    "set -e; cd /nonexistent; rm scripts/hooks/sanetools.py",
+    "cd src; echo x > new.py",
     'cd "$D" && git add . && git commit -m x',
     'cd "$D" && npm install && rm -rf build',
     "for f in src/*.py; do sed -i 's/a/b/' \"$f\"; done",

@@ -120,14 +120,21 @@ def h_cd(c, a, p, raw):
     found, ops = opts(a, "")
     target = ops[0] if ops else p.ctx.home
     c.reads.extend(ops[:1])
+    old = p.ctx.cwd
     if c.program == "popd":
         p.ctx.cwd = p.ctx.stack.pop() if p.ctx.stack else DYNAMIC
         return None
+    if target == "" or c.program == "pushd" and has(found, "-n"):
+        return None  # `cd ""` stays; `pushd -n` only adds to the stack
     if c.program == "pushd":
         p.ctx.stack.append(p.ctx.cwd)
+        if target[:1] in ("+", "-") and target[1:].isdigit():
+            target = "-"  # rotates the stack: where it lands is not known here
     if _cdpath_may_move(c, p, target):
         target = "-"  # an entry of CDPATH/target may win over ./target: where is not known
     cd_to(p.ctx, target)
+    if hasattr(p, "cd_done"):
+        p.cd_done(old, target)  # a cd that fails leaves later commands where they were
 
 
 def _cdpath_may_move(c, p, target: str) -> bool:

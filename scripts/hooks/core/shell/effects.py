@@ -82,6 +82,8 @@ def expand(raw, p):
     c.program = prog_name(args[0]) if args else ""
     c.text = " ".join([c.program] + args[1:]) if args else ""
     skip = None
+    # a cd before it may have failed (not joined to it by &&): it may run where it was
+    fallback = p.cd_fallback(raw, c) if hasattr(p, "cd_fallback") else None
     links = dict(ctx.links) if ctx.links else None  # links this command makes apply later
     if args:
         resolved = _which(args[0])
@@ -99,7 +101,11 @@ def expand(raw, p):
     _redirects(c)
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
     _startup_files(c, args[1:])
+    rel = [w for w in c.writes if w[:1] not in ("/", "$", "~")] if fallback else []
     _settle(c, cwd, links)
+    for f in fallback or ():
+        if f is not cwd:
+            c.writes.extend(x for x in (_at_cwd(f, w) for w in rel) if x not in c.writes)
     if cwd is not outer:
         _outer_redirects(c, outer)
         ctx.cwd = outer
@@ -109,6 +115,15 @@ def expand(raw, p):
         arrivals.note(ctx.links, c.writes)
     if c.unknown:
         every_word(c, args[1:] + list(c.env.values()) + [r.target for r in c.redirects] + c.code)
+
+
+def _at_cwd(cwd, w: str) -> str:
+    """w as a command run in cwd writes it (None: the caller's cwd; DYNAMIC: any dir)."""
+    if cwd is None:
+        return w
+    if cwd is DYNAMIC:
+        return "$PWD/" + w
+    return join(cwd, w)
 
 
 def _outer_redirects(c, outer):

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from core.shell import arith, envwatch
 from core.shell.budget import TOO_COMPLEX
+from core.shell.command import join
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
+    DYNAMIC,
     DYNPOS,
     EOF,
     F_ASSIGN,
@@ -37,6 +39,14 @@ from core.shell.lexer import (
 from core.shell.substitution import Substitution
 
 
+def _errexit(c) -> bool:
+    """set -e / set -o errexit (bash: the script stops at a failing command)."""
+    if c.program != "set":
+        return False
+    a = c.argv[1:]
+    return any(w[:1] == "-" and w[1:2] != "-" and "e" in w for w in a) or "errexit" in a
+
+
 class Parser(Substitution, Heredoc, Lexer):
     """One pass over one string.  Substitutions inside it share this parser; strings run
     again as code (`bash -c`, `eval`, heredocs fed to a shell, backticks) get a child."""
@@ -52,6 +62,10 @@ class Parser(Substitution, Heredoc, Lexer):
         self.piped = False
         self.prev = None
         self.funcbody = False
+        self.joined = ";"  # the operator before the command being read
+        self.joins: dict = {}  # id(Raw) -> the operator that joined it to the one before
+        self.cd_alt: list | None = None  # where later commands run if a cd here failed
+        self.cd_chain = False  # the command just judged ran only if that cd succeeded
 
     def child(self, text: str, pos, arg0: str) -> Parser:
         """A parser for text run as code from here, one nesting level down."""
@@ -86,6 +100,37 @@ class Parser(Substitution, Heredoc, Lexer):
                     ctx.budget.paths(c.writes)
                     ctx.budget.spend(len(c.argv))
 
+    def _joined(self, raw) -> None:
+        if len(self.joins) < 4096:
+            self.joins[id(raw)] = self.joined
+        self.joined = ";"
+
+    def cd_done(self, old, target: str) -> None:
+        """A cd here moved the cwd from `old`; when it fails, the commands not chained to it
+        by && run where they would have: in old (or where an earlier uncertain cd left, or
+        that place joined with a relative target)."""
+        if any(_errexit(c) for c in self.ctx.out[-256:]):
+            return  # set -e: a failed cd ends the script
+        prev = self.cd_alt or []
+        alts = [old] + prev
+        if target[:1] != "/":
+            alts += [target if f is None else join(f, target) for f in prev if f is not DYNAMIC]
+        self.cd_alt = list(dict.fromkeys(alts))[:8]
+        self.cd_chain = True
+
+    def cd_fallback(self, raw, c) -> list | None:
+        """The other cwds `raw` may run in (a cd before it may have failed), or None."""
+        if self.cd_alt is None:
+            return None
+        op = self.joins.get(id(raw), ";")
+        if op == "&&" and self.cd_chain:
+            return None  # ran only if the cd succeeded
+        alts = self.cd_alt
+        self.cd_chain = False
+        if op == "||" and c.program in ("exit", "return"):
+            self.cd_alt = None  # `cd x || exit`: what follows runs only in x
+        return alts
+
     def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
         """Analyse text as shell code run from here (bash -c, eval, heredoc to a shell)."""
         ctx = self.ctx
@@ -96,6 +141,14 @@ class Parser(Substitution, Heredoc, Lexer):
             ctx.cwd = saved
 
     def parse_list(self, closer):
+        joined = self.joined
+        try:
+            return self._parse_list(closer)
+        finally:
+            if closer == ")":
+                self.joined = joined  # a $(..) or ( .. ) has its own operators
+
+    def _parse_list(self, closer):
         ctx = self.ctx
         self.piped = False
         self.prev = None
@@ -112,12 +165,14 @@ class Parser(Substitution, Heredoc, Lexer):
                 raw = self.simple(tok)
                 self.piped = False
                 if raw is not None:
+                    self._joined(raw)
                     self.prev = raw
                     if not self.heredocs:
                         self.flush()
                 continue
             if k == OP:
                 v = tok[1]
+                self.joined = v if v in ("&&", "||") else ";"
                 if v == "|" or v == "|&":
                     self.piped = True
                     continue
@@ -142,6 +197,7 @@ class Parser(Substitution, Heredoc, Lexer):
                 self.prev = None
                 continue
             if k == NL:
+                self.joined = ";"
                 self.piped = False
                 self.prev = None
                 self.flush()
@@ -150,6 +206,7 @@ class Parser(Substitution, Heredoc, Lexer):
                 raw = self.simple(tok)
                 self.piped = False
                 if raw is not None:
+                    self._joined(raw)
                     self.prev = raw
                     if not self.heredocs:
                         self.flush()
