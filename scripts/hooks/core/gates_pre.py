@@ -10,9 +10,6 @@ import hashlib
 import os
 
 from core import breaker, paths, policy, research, treesecrets
-from core.intents import hooks as intents
-from core.learning import hooks as learning
-from core.review import hooks as review
 
 TYPE_CHECKING = False  # only the type checker imports these
 if TYPE_CHECKING:
@@ -610,6 +607,26 @@ def file_size(ctx: Ctx, facts: Facts) -> str | None:
     return None
 
 
+# The review, learning and intent gates come late: a call an earlier gate turns away never
+# loads their modules.
+def review_gate(ctx: Ctx, facts: Facts) -> str | None:
+    from core.review import hooks
+
+    return hooks.pre_tool(ctx, facts)
+
+
+def learning_gate(ctx: Ctx, facts: Facts) -> str | None:
+    from core.learning import hooks
+
+    return hooks.pre_tool(ctx, facts)
+
+
+def intents_gate(ctx: Ctx, facts: Facts) -> str | None:
+    from core.intents import hooks
+
+    return hooks.pre_tool(ctx, facts)
+
+
 GATES: list[Gate] = [
     tamper_lock,
     lock_busy,
@@ -620,9 +637,9 @@ GATES: list[Gate] = [
     breaker.gate,
     breaker.halt_gate,
     safemode,
-    review.pre_tool,
-    learning.pre_tool,
-    intents.pre_tool,
+    review_gate,
+    learning_gate,
+    intents_gate,
     research.gate,
     file_size,
 ]
