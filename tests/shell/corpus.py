@@ -767,12 +767,26 @@ C("rg -n 'tee' src", r=["src"], nr=["tee"], p=["rg"], why="rg is not tee")
 C("rg --files -g '*.py' src", r=["src"], nr=["*.py"], p=["rg"])
 C("cat .env | base64", r=[".env"], p=["cat", "base64"])
 C("cat < ~/.netrc", r=[H + "/.netrc"], p=["cat"])
-C("wc -l $HOME/.docker/config.json", r=[H + "/.docker/config.json"], p=["wc"])
+C(
+    "wc -l $HOME/.docker/config.json",
+    nr=[H + "/.docker/config.json"],
+    p=["wc"],
+    n="allow",
+    s="allow",
+    why="a line count is a look, not a read",
+)
 C("diff a.txt b.txt", r=["a.txt", "b.txt"], p=["diff"])
-C("ls -la ./src", r=["./src"], p=["ls"])
-C("stat /etc/shadow", r=["/etc/shadow"], p=["stat"])
+C("ls -la ./src", nr=["./src"], p=["ls"], why="names and sizes: a look")
+C("stat /etc/shadow", nr=["/etc/shadow"], p=["stat"], n="allow", s="allow", why="a look")
 C("jq .version package.json", r=["package.json"], nr=[".version"], p=["jq"])
-C("file ~/.config/sane-hooks/secret", r=[H + "/.config/sane-hooks/secret"], p=["file"])
+C(
+    "file ~/.config/sane-hooks/secret",
+    nr=[H + "/.config/sane-hooks/secret"],
+    p=["file"],
+    n="[self-protection]",
+    s="[self-protection]",
+    why="a look at the secret is still touching it",
+)
 C(
     "echo ~/.config/sane-hooks/counters.json",
     r=[H + "/.config/sane-hooks/counters.json"],

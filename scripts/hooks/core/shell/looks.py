@@ -1,0 +1,84 @@
+"""Looking at a file without reading it: the one notion of which programs learn only a file's
+name, size, times, type, line count or a link's target, never a byte of its content.
+
+Their operands are `looks` (Command.looks), not `reads`: `ls -la .env`, `stat .env`,
+`[ -f .env ]`, `du -sh ~/.ssh` reveal no secret, so the blocked-path rule lets them pass;
+self-protection still covers them. An option that makes such a program read content turns
+the form into a read: `du --files0-from=F` and `wc --files0-from=F` print F's words in their
+errors, `file -f F` / `file -m F` do the same (a magic file's bad line is printed),
+`tree --fromfile F` prints F's lines as a tree.
+
+A checksum is not a look at a named file: the digest of a short secret can be guessed back.
+Fed every file of a tree by `find -exec` or xargs, checksums are accepted (TREE_SAFE): what
+they print there is no file's text.
+"""
+
+from __future__ import annotations
+
+from core.shell.command import long_match, opts, vals
+
+# print names, sizes, times, modes, types, counts or link targets, whatever their options
+# (but the content options below)
+LOOKERS = frozenset(
+    ("ls", "dir", "vdir", "eza", "exa", "lsd", "stat", "du", "wc", "file", "tree")
+    + ("realpath", "readlink", "test", "[", "[[")
+)
+DIGESTS = frozenset(
+    ("cksum", "sum", "b2sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum")
+    + ("sha512sum", "shasum", "md5")
+)
+# fed every file of a tree, they reveal no file's text (`find / -exec du -h {} +`)
+TREE_SAFE = LOOKERS | DIGESTS | frozenset(("touch",))
+
+# program -> (short options whose value it reads as content, long ones, other valued shorts,
+# other valued longs): the values are reads, every other word a look
+_CONTENT = {
+    "du": ("X", ("--exclude-from", "--files0-from"), "BdtT", ("--block-size", "--max-depth")),
+    "wc": ("", ("--files0-from",), "", ()),
+    "file": ("fm", ("--files-from", "--magic-file"), "eFP", ("--exclude", "--separator")),
+}
+_TREE_FROM = ("--fromfile", "--fromtabfile")
+
+
+def content_values(prog: str, a: list[str]) -> list[str] | None:
+    """The words of `prog a...` it reads as content ([] when none); None when every operand
+    is read (tree --fromfile), or when prog is no looker."""
+    if prog == "tree":
+        if any(long_match(w.split("=", 1)[0], f) for w in a for f in _TREE_FROM):
+            return None
+        return []
+    if prog not in LOOKERS:
+        return None
+    spec = _CONTENT.get(prog)
+    if spec is None:
+        return []
+    short, long_, other_short, other_long = spec
+    found, _ = opts(a, short + other_short, long_ + other_long)
+    names = tuple("-" + ch for ch in short) + long_
+    return [v for v in vals(found, *names) if v]
+
+
+def only_looks(prog: str, a: list[str]) -> bool:
+    """`prog a...` reads no file's content (a digest is no content in a tree walk)."""
+    if prog in DIGESTS or prog == "touch":
+        return not any(w in ("-c", "--check") or long_match(w, "--check") for w in a)
+    return content_values(prog, a) == []
+
+
+def split(c, a: list[str]) -> set[str] | None:
+    """Give a looker's words to c.looks, its content values to c.reads; -> the words the
+    generic path rule must skip. None (nothing changed) when this form reads content."""
+    content = content_values(c.program, a)
+    if content is None:
+        return None
+    c.reads.extend(content)
+    skip = set()
+    for w in a:
+        if w in content:
+            continue
+        if w[:2] == "--" and "=" in w:
+            w = w.split("=", 1)[1]
+        if w and w not in content and w[:1] != "-":
+            c.looks.append(w)
+            skip.add(w)
+    return skip
