@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 
 from core.globs import fnmatchcase  # shared with paths and review: no `re`
-from core.shell import feeds
+from core.shell import feeds, looks
 from core.shell.budget import TOO_COMPLEX, Budget
 from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
 from core.shell.lexer import MAX_LEN, Bound, Ctx, Redirect  # noqa: F401 (API)
@@ -177,6 +177,7 @@ def analyse(
     if ctx.alts:
         _defaults(ctx)
     feeds.apply(ctx)
+    looks.fed_back(ctx.out)
     for c in ctx.out:
         if c.cwd == "$PWD":
             args = sane_args(c)

@@ -82,3 +82,36 @@ def split(c, a: list[str]) -> set[str] | None:
             c.looks.append(w)
             skip.add(w)
     return skip
+
+
+# stdin text filters: what they print is made of the text they are given, never of a file
+# that text names (unless told to read names: --files0-from, --files-from)
+_FILTERS = frozenset(
+    ("grep", "egrep", "fgrep", "head", "tail", "wc", "sort", "uniq", "cut", "tr", "column")
+    + ("nl", "cat", "less", "more", "fold", "fmt", "rev", "tac")
+)
+
+
+def fed_back(commands: list) -> None:
+    """A looker prints the names it looks at. When this same command can turn printed text
+    into file names (xargs, a read of a dynamic word such as "$f" or $(..), a pipe or a
+    redirect into anything but a plain text filter, code nobody saw), a looked-at name may
+    be read: every look is then a read, as any printed path is (`ls .env | xargs cat`)."""
+    if any(c.looks for c in commands) and any(_takes_names(c) for c in commands):
+        for c in commands:
+            c.reads.extend(x for x in c.looks if x not in c.reads)
+            c.looks = []
+
+
+def _takes_names(c) -> bool:
+    if "xargs" in c.wrappers or c.unknown and (c.stdin_is_data or any(map(_dynamic, c.argv))):
+        return True
+    if any(_dynamic(x) for x in c.reads + c.writes):
+        return True
+    if not c.stdin_is_data:
+        return False
+    return c.program not in _FILTERS or any(w[:6] == "--file" for w in c.argv)
+
+
+def _dynamic(word: str) -> bool:
+    return "$" in word or "`" in word
