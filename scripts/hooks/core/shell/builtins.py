@@ -32,7 +32,6 @@ def h_readers(c, a, p, raw):
             "oLPIHT",
             (
                 "--filelimit",
-                "--fromfile",
                 "--charset",
                 "--sort",
                 "--timefmt",
@@ -41,10 +40,14 @@ def h_readers(c, a, p, raw):
             ),
         )
         c.writes.extend(vals(found, "-o"))
+        if has(found, "-R"):  # with -H or -o it writes 00Tree.html into every directory
+            c.flag("tree -R writes a listing into every directory", unknown=True)
         skip = looks.split(c, a)
         if skip is None:  # tree --fromfile F prints F's lines
             c.reads.extend(ops)
         return skip
+    if c.program == "file" and has(opts(a, "eFfmP")[0], "-C", "--compile"):
+        c.flag("file -C writes a compiled magic file", unknown=True)
     if c.program in looks.LOOKERS:
         skip = looks.split(c, a)
         if skip is not None:

@@ -33,11 +33,17 @@ TREE_SAFE = LOOKERS | DIGESTS | frozenset(("touch",))
 # program -> (short options whose value it reads as content, long ones, other valued shorts,
 # other valued longs): the values are reads, every other word a look
 _CONTENT = {
-    "du": ("X", ("--exclude-from", "--files0-from"), "BdtT", ("--block-size", "--max-depth")),
+    "du": (
+        "X",
+        ("--exclude-from", "--files0-from"),
+        "Bdt",
+        ("--block-size", "--max-depth", "--exclude", "--threshold", "--time-style"),
+    ),
     "wc": ("", ("--files0-from",), "", ()),
     "file": ("fm", ("--files-from", "--magic-file"), "eFP", ("--exclude", "--separator")),
 }
 _TREE_FROM = ("--fromfile", "--fromtabfile")
+_TEST_WORDS = frozenset(("]", "]]", "!", "(", ")", "=", "==", "!=", "<", ">", "=~", "&&", "||"))
 
 
 def content_values(prog: str, a: list[str]) -> list[str] | None:
@@ -73,8 +79,9 @@ def split(c, a: list[str]) -> set[str] | None:
         return None
     c.reads.extend(content)
     skip = set()
+    test = c.program in ("test", "[", "[[")
     for w in a:
-        if w in content:
+        if w in content or test and w in _TEST_WORDS:
             continue
         if w[:2] == "--" and "=" in w:
             w = w.split("=", 1)[1]
