@@ -104,8 +104,11 @@ def fed_back(commands: list) -> None:
     into file names (xargs, a read of a dynamic word such as "$f" or $(..), a pipe or a
     redirect into anything but a plain text filter, code nobody saw), a looked-at name may
     be read: every look is then a read, as any printed path is (`ls .env | xargs cat`)."""
-    if any(c.looks for c in commands) and any(_takes_names(c) for c in commands):
-        for c in commands:
+    if not any(c.looks for c in commands):
+        return
+    fed = any(_takes_names(c) for c in commands)
+    for c in commands:
+        if fed or c.unknown:  # a looker in a form that writes (tree -R) is no looker
             c.reads.extend(x for x in c.looks if x not in c.reads)
             c.looks = []
 
