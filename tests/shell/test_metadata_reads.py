@@ -95,6 +95,8 @@ READS = [
     ("ls .env | sh", BP, ".env"),
     ("ls .env > /tmp/l; xargs cat < /tmp/l", BP, ".env"),
     ("ls -d ~/.ssh/* | xargs cat", BP, ".ssh"),
+    ('ls "${X:-.env}" | xargs cat', BP, ".env"),
+    ("ls .e* | xargs cat", BP, ".env"),
     ("eval \"$(ls .env | sed 's/^/cat /')\"", BP, ".env"),
     # programs that may read what they name
     ("frob .env", BP, ".env"),

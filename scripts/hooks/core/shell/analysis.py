@@ -177,7 +177,8 @@ def analyse(
     if ctx.alts:
         _defaults(ctx)
     feeds.apply(ctx)
-    looks.fed_back(ctx.out)
+    if looks.fed_back(ctx.out) and ctx.alts:
+        _defaults(ctx)  # the looks just made reads: "${X:-.env}" may be .env
     for c in ctx.out:
         if c.cwd == "$PWD":
             args = sane_args(c)

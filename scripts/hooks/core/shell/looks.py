@@ -99,18 +99,22 @@ _FILTERS = frozenset(
 )
 
 
-def fed_back(commands: list) -> None:
+def fed_back(commands: list) -> bool:
     """A looker prints the names it looks at. When this same command can turn printed text
     into file names (xargs, a read of a dynamic word such as "$f" or $(..), a pipe or a
     redirect into anything but a plain text filter, code nobody saw), a looked-at name may
-    be read: every look is then a read, as any printed path is (`ls .env | xargs cat`)."""
+    be read: every look is then a read, as any printed path is (`ls .env | xargs cat`).
+    True when a look became a read."""
     if not any(c.looks for c in commands):
-        return
+        return False
     fed = any(_takes_names(c) for c in commands)
+    moved = False
     for c in commands:
-        if fed or c.unknown:  # a looker in a form that writes (tree -R) is no looker
+        if c.looks and (fed or c.unknown):  # a looker in a form that writes (tree -R) is none
             c.reads.extend(x for x in c.looks if x not in c.reads)
             c.looks = []
+            moved = True
+    return moved
 
 
 def _takes_names(c) -> bool:
