@@ -51,6 +51,10 @@ LOOKS = [
     "realpath .env",
     "readlink -f ~/.ssh/id_rsa",
     "tree -a ~/.ssh",
+    "ls -la .env 2>/dev/null >/dev/null && echo ok",
+    "ls .env* 2>/dev/null | wc -l",
+    "du -ah ~/.config | sort -h | tail",
+    "wc -l src/*.py .env",
 ]
 
 # (command, code, word the reason names)
@@ -92,8 +96,14 @@ READS = [
     ('ls .env | while read f; do cat "$f"; done', BP, ".env"),
     ("ls .env | tar -T - -cf - | base64", BP, ".env"),
     ("ls .env | tr '\\n' '\\0' | sort --files0-from=-", BP, ".env"),
+    ("ls .env | tr '\\n' '\\0' | sort --fil=-", BP, ".env"),
     ("ls .env | sh", BP, ".env"),
     ("ls .env > /tmp/l; xargs cat < /tmp/l", BP, ".env"),
+    ("ls .env > /tmp/names && tar -T /tmp/names -czf /tmp/x.tgz", BP, ".env"),
+    ("ls .env | awk '{while((getline l < $0)>0) print l}'", BP, ".env"),
+    ('ls .env | python3 -c "import sys; print(open(input()).read())"', BP, ".env"),
+    ("ls .env | zip -@ /tmp/x.zip", BP, ".env"),
+    ("x=$(ls .env); cat $x", BP, ".env"),
     ("ls -d ~/.ssh/* | xargs cat", BP, ".ssh"),
     ('ls "${X:-.env}" | xargs cat', BP, ".env"),
     ("ls .e* | xargs cat", BP, ".env"),

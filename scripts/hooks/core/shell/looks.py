@@ -92,7 +92,7 @@ def split(c, a: list[str]) -> set[str] | None:
 
 
 # stdin text filters: what they print is made of the text they are given, never of a file
-# that text names (unless told to read names: --files0-from, --files-from)
+# that text names (unless told to read names: --files0-from)
 _FILTERS = frozenset(
     ("grep", "egrep", "fgrep", "head", "tail", "wc", "sort", "uniq", "cut", "tr", "column")
     + ("nl", "cat", "less", "more", "fold", "fmt", "rev", "tac")
@@ -110,7 +110,9 @@ def fed_back(commands: list) -> bool:
     fed = any(_takes_names(c) for c in commands)
     moved = False
     for c in commands:
-        if c.looks and (fed or c.unknown):  # a looker in a form that writes (tree -R) is none
+        # a looker in a form that writes (tree -R) is none; one whose listing goes to a file
+        # hands the names on (`ls .env > n; tar -T n -cf x`)
+        if c.looks and (fed or c.unknown or _lists_to_file(c)):
             c.reads.extend(x for x in c.looks if x not in c.reads)
             c.looks = []
             moved = True
@@ -124,8 +126,16 @@ def _takes_names(c) -> bool:
         return True
     if not c.stdin_is_data:
         return False
-    return c.program not in _FILTERS or any(w[:6] == "--file" for w in c.argv)
+    # --files0-from and its prefixes (`sort --fil=-`): names to read, on stdin
+    return c.program not in _FILTERS or any(w[:3] == "--f" for w in c.argv)
 
 
 def _dynamic(word: str) -> bool:
     return "$" in word or "`" in word
+
+
+def _lists_to_file(c) -> bool:
+    for r in c.redirects:
+        if r.fd in (None, 1) and r.op in (">", ">>", ">|", "&>", "&>>") and r.target != "/dev/null":
+            return True
+    return False
