@@ -112,7 +112,7 @@ def _may_write(facts: Facts) -> set:
 
 
 def self_protection(ctx: Ctx, facts: Facts) -> str | None:
-    for raw in facts.raw_reads + facts.raw_writes:
+    for raw in facts.raw_reads + facts.raw_writes + facts.raw_looks:
         if paths.untouchable(raw, ctx.cwd, ctx.home):
             return (
                 "[self-protection] %s is the hook secret, counters, last verified state or "

@@ -290,6 +290,7 @@ class Facts:
         "reasons",
         "raw_reads",
         "raw_writes",
+        "raw_looks",
         "tree_reads",
         "foreign_sane",
         "unchecked",
@@ -309,6 +310,7 @@ class Facts:
         self.writes: list[str] = []
         self.raw_reads: list[str] = []
         self.raw_writes: list[str] = []
+        self.raw_looks: list[str] = []  # only looked at (ls, stat, test -f, Glob): no content
         self.unknown: bool = False
         self.destructive: bool = False
         self.sane_calls: list[SaneCall] = []
@@ -394,11 +396,13 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
             if p:
                 f.raw_reads.append(p)
     base = _str(ti.get("path")) or cwd
+    if tool in ("Glob", "LS"):  # they list names, never a file's text
+        f.raw_looks, f.raw_reads = f.raw_reads, []
     if tool == "Glob":
         pat = _str(ti.get("pattern"))
         prefix = pat.split("*")[0].split("?")[0].split("[")[0]
         if prefix and ("/" in prefix or prefix.startswith("~") or prefix.startswith(".")):
-            f.raw_reads.append(prefix if prefix.startswith("~") else os.path.join(base, prefix))
+            f.raw_looks.append(prefix if prefix.startswith("~") else os.path.join(base, prefix))
     if tool == "Grep":
         g = _str(ti.get("glob"))
         if g:
@@ -495,6 +499,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if not args:
             f.raw_reads.extend(cmd.reads)
             f.raw_writes.extend(cmd.writes)
+        f.raw_looks.extend(cmd.looks)
         if cmd.program not in NAMES_ONLY and (cmd.unknown or not judge.plain(cmd)):
             f.tree_reads.extend(cmd.reads)
         f.tree_reads.extend(cmd.tree)

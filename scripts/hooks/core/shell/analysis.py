@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 
 from core.globs import fnmatchcase  # shared with paths and review: no `re`
-from core.shell import feeds
+from core.shell import feeds, looks
 from core.shell.budget import TOO_COMPLEX, Budget
 from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
 from core.shell.lexer import MAX_LEN, Bound, Ctx, Redirect  # noqa: F401 (API)
@@ -177,6 +177,8 @@ def analyse(
     if ctx.alts:
         _defaults(ctx)
     feeds.apply(ctx)
+    if looks.fed_back(ctx.out) and ctx.alts:
+        _defaults(ctx)  # the looks just made reads: "${X:-.env}" may be .env
     for c in ctx.out:
         if c.cwd == "$PWD":
             args = sane_args(c)
