@@ -178,7 +178,7 @@ def _destroy_verbs(c, args):
     for w in args[1:6]:
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
-        if " " in w and w.split()[0].lower() in _SQL_HEADS:
+        if " " in w and w.strip() and w.split()[0].lower() in _SQL_HEADS:
             if sql_effect(w) == "destroy":  # clickhouse-client -q 'DROP TABLE t'
                 hit = w.split()[0]
             continue

@@ -36,6 +36,17 @@ from core.shell.lexer import (
 )
 from core.shell.substitution import Substitution
 
+# compound commands: the words that open one, and what each later word must follow
+_OPENS = frozenset(("if", "while", "until"))
+_AFTER = {
+    "then": ("if", "elif"),
+    "elif": ("then",),
+    "else": ("then",),
+    "fi": ("then", "else"),
+    "do": ("while", "until", "for", "select"),
+    "done": ("do",),
+}
+
 
 class Parser(Substitution, Heredoc, Lexer):
     """One pass over one string.  Substitutions inside it share this parser; strings run
@@ -52,6 +63,8 @@ class Parser(Substitution, Heredoc, Lexer):
         self.piped = False
         self.prev = None
         self.funcbody = False
+        self.base = 0
+        self.open: list[str] = []  # compound commands begun and not yet closed (if, do, ...)
 
     def child(self, text: str, pos, arg0: str) -> Parser:
         """A parser for text run as code from here, one nesting level down."""
@@ -96,6 +109,39 @@ class Parser(Substitution, Heredoc, Lexer):
             ctx.cwd = saved
 
     def parse_list(self, closer):
+        """Commands up to `closer`; an if/while/for begun here must end here, as in bash.
+        A list inside `[[ ]]` ($(..), <(..)) is read as commands, not as test words."""
+        base, test = self.base, self.test
+        self.base = len(self.open)
+        self.test = False
+        try:
+            r = self._list(closer)
+        finally:
+            if len(self.open) > self.base:
+                self.ctx.error("syntax error: %s without its end" % self.open[-1])
+                del self.open[self.base :]
+            self.base, self.test = base, test
+        return r
+
+    def _keyword(self, w):
+        """Keep the if/then/fi, while/do/done nesting; a word out of place is a syntax error
+        (bash refuses it, so what it means is not known)."""
+        top = self.open[-1] if len(self.open) > self.base else ""
+        if w in _OPENS:
+            self.open.append(w)
+            return
+        want = _AFTER.get(w)
+        if want is None:
+            return
+        if top not in want:
+            self.ctx.error("syntax error: unexpected %s" % w)
+            return
+        if w in ("fi", "done"):
+            self.open.pop()
+        else:
+            self.open[-1] = w
+
+    def _list(self, closer):
         ctx = self.ctx
         self.piped = False
         self.prev = None
@@ -137,6 +183,7 @@ class Parser(Substitution, Heredoc, Lexer):
                 if v in (";;", ";&", ";;&"):
                     if closer == "case":
                         return ";;"
+                    ctx.error("syntax error: unexpected %s" % v)
                     continue
                 self.piped = False
                 self.prev = None
@@ -193,20 +240,30 @@ class Parser(Substitution, Heredoc, Lexer):
 
     def reserved(self, w, closer):
         if w == "{":
+            if len(self.open) > self.base and self.open[-1] in ("for", "select"):
+                self.open.pop()  # `for i in a b; { ...; }`: the braces are the loop's body
             self.body(lambda: self.parse_list("}"))
             return None
         if w == "}":
-            return "}" if closer == "}" else None
+            if closer == "}":
+                return "}"
+            self.ctx.error("syntax error: unexpected }")
+            return None
         if w in SKIP_RESERVED:
+            self._keyword(w)
             return None
         if w == "esac":
-            return "esac" if closer == "case" else None
+            if closer == "case":
+                return "esac"
+            self.ctx.error("syntax error: unexpected esac")
+            return None
         if w == "time":
             t = self.token()
             if not (t[0] == WORD and t[1] == ["-p"]):
                 self.back = t
             return None
         if w in ("for", "select"):
+            self.open.append(w)
             t = self.token()
             if t[0] == OP and t[1] == "(" and self.i < self.n and self.s[self.i] == "(":
                 start = self.i - 1
