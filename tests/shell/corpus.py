@@ -1119,7 +1119,7 @@ C(
 C('bash -c "bash -c \\"bash -c \'rm -rf /\'\\""', w=["/"], d=True, p=["bash", "bash", "bash", "rm"])
 C("echo {1..100000}", u=True, p=[], why="brace expansion bound")
 C("case x in", u=True, p=[])
-C("if true; then", p=["true"], why="bash would refuse; nothing harmful is parsed")
+C("if true; then", u=True, p=["true"], why="bash refuses it: a syntax error is unknown")
 C("cat <<", u=True, p=["cat"])
 C("echo > ", u=True, p=["echo"])
 
