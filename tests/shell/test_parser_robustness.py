@@ -63,6 +63,9 @@ ROWS = [
     ("[[ $(pwd) == / ]] || cat .env", "normal", BP, ".env"),
     ('[[ -n "$(git status --short)" ]] && git diff', "safe", None, ""),
     ("if [[ $(uname) == Linux ]];then\n  ls\nfi", "safe", None, ""),
+    # an rcfile is code an interactive shell runs first
+    ("bash -i --rcfile x.sh", "safe", SM, "x.sh"),
+    ("bash --init-file x.sh -i", "safe", SM, "x.sh"),
     # words bash refuses: unknown, so safemode holds them
     ("fi", "safe", SM, ""),
     ("ls; done", "safe", SM, ""),
@@ -116,6 +119,21 @@ def test_copies_are_bounded(labs, mode):
     assert r.denied and r.denied.startswith(BP) and "too complex" in r.denied, r.denied
     r = _pre(labs[mode], _nested_xargs(1, 3))  # one layer over a few names: judged as usual
     assert r.denied is None or not r.denied.startswith(BP), r.denied
+
+
+def test_many_words_of_unseen_code(labs):
+    """Every word unseen code names is looked up by the gates: repeats once, and distinct
+    ones are paid for, so a flood of them is held (too complex) instead of answered late."""
+    r = _pre(labs["normal"], "./t.sh 'no merge from here' x/y; " * 150)
+    assert r.denied is None, r.denied
+    r = _pre(labs["normal"], "./t.sh " + " ".join("d%d/f%d" % (i, i) for i in range(6000)))
+    assert r.denied and r.denied.startswith(BP) and "too complex" in r.denied, r.denied
+
+
+def test_path_past_path_max(labs):
+    """A name longer than PATH_MAX names no file: it is not resolved prefix by prefix."""
+    r = _pre(labs["safe"], ("d" * 60 + "/") * 4000 + "x")
+    assert r.denied and r.denied.startswith(SM), r.denied
 
 
 def test_analyser_bug_holds_the_command(labs, monkeypatch):

@@ -576,6 +576,8 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
     f.runs_code = f.unknown and runners_only and not f.remote and bool(f.changers)
     if f.runs_code and a.unknown and not all(c.unknown for c in a.commands if c.reasons):
         f.runs_code = False
+    for attr in ("raw_reads", "raw_writes", "tree_reads", "named", "name_globs"):
+        setattr(f, attr, list(dict.fromkeys(getattr(f, attr))))  # each path looked up once
     _half_seen(f, cwd, project, home, cfg)
     f.reads = [paths.normalise(p, cwd, home) for p in f.raw_reads]
     f.writes = [paths.normalise(p, cwd, home) for p in f.raw_writes]

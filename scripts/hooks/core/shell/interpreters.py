@@ -149,6 +149,11 @@ def h_shell(c, a, p, raw):
         if w[:2] == "--":
             if w in ("--rcfile", "--init-file") and i + 1 < n:
                 c.reads.append(a[i + 1])
+                # an interactive shell (-i, or a prompt on a terminal) runs that file first
+                c.flag(
+                    "%s %s runs %s, code the hooks cannot see" % (c.program, w, a[i + 1]),
+                    unknown=True,
+                )
                 i += 1
             i += 1
             continue

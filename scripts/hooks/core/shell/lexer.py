@@ -146,6 +146,7 @@ class Ctx:
         "path_changed",
         "stripped",
         "listed",
+        "checked",
     )
 
     def __init__(self, home, env, finalise):
@@ -167,6 +168,7 @@ class Ctx:
         self.funcs = set()  # shell functions defined in this command (bodies analysed)
         self.path_changed = False  # PATH set, or `hash -p`: bare program names are unknown
         self.listed = []  # the words of `for x in WORDS`: file names fed to the loop body
+        self.checked = set()  # names of unseen code already charged to the budget
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
 
     def error(self, reason):

@@ -98,6 +98,11 @@ class Parser(Substitution, Heredoc, Lexer):
                     ctx.budget.paths(c.reads)
                     ctx.budget.paths(c.writes)
                     ctx.budget.spend(len(c.argv))
+                    # the words unseen code names and the trees it reads are looked up too,
+                    # each distinct one once (repeats are looked up once: policy dedups)
+                    new = [w for w in c.named + c.tree if w not in ctx.checked]
+                    ctx.checked.update(new)
+                    ctx.budget.paths(new)
 
     def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
         """Analyse text as shell code run from here (bash -c, eval, heredoc to a shell)."""
