@@ -63,6 +63,20 @@ ROWS = [
     ("[[ $(pwd) == / ]] || cat .env", "normal", BP, ".env"),
     ('[[ -n "$(git status --short)" ]] && git diff', "safe", None, ""),
     ("if [[ $(uname) == Linux ]];then\n  ls\nfi", "safe", None, ""),
+    # a pipe or and-or list goes on over newlines: the shell still reads the piped text
+    ("echo 'rm README.md' |\n  sh", "safe", SM, ""),
+    ("echo 'rm .claude/settings.json' |\n\n bash", "normal", SP, "settings.json"),
+    ("echo .env |\n xargs cat", "normal", BP, ".env"),
+    ("ls |", "safe", SM, ""),
+    ("ls &&", "safe", SM, ""),
+    ("ls && }", "safe", SM, ""),
+    ("f()", "safe", SM, ""),
+    ("git status &&\n  git diff", "safe", None, ""),
+    ("ls |\n  wc -l", "safe", None, ""),
+    # a test goes on to its ]]: regex groups hold ; and |, newlines may come between
+    ("[[ $x =~ (^|;)a($|;) ]] && ls", "safe", None, ""),
+    ("[[ -n x ; rm README.md", "safe", SM, ""),
+    ("[[ a == a\n  && b == b ]] && ls", "safe", None, ""),
     # an rcfile is code an interactive shell runs first
     ("bash -i --rcfile x.sh", "safe", SM, "x.sh"),
     ("bash --init-file x.sh -i", "safe", SM, "x.sh"),

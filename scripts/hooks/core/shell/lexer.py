@@ -418,9 +418,9 @@ class Lexer:
                 self.read_heredocs()
             return (NL, "\n", 0)
         if c in _OPCH:
-            if self.test and c in "<>()&|":
+            if self.test and c in "<>()&|;":  # inside [[ ]] these are test words
                 j = i
-                while j < n and s[j] in "<>()&|!=":
+                while j < n and s[j] in "<>()&|!=;":
                     j += 1
                 self.i = j
                 return (WORD, [s[i:j]], F_QUOTED)

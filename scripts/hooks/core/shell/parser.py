@@ -36,6 +36,9 @@ from core.shell.lexer import (
 )
 from core.shell.substitution import Substitution
 
+# operators that cannot stand where a command is due (after | && ||)
+_NO_COMMAND = frozenset((";", "&", ";;", ";&", ";;&", ")", "|", "|&", "&&", "||"))
+
 # compound commands: the words that open one, and what each later word must follow
 _OPENS = frozenset(("if", "while", "until"))
 _AFTER = {
@@ -150,12 +153,21 @@ class Parser(Substitution, Heredoc, Lexer):
         ctx = self.ctx
         self.piped = False
         self.prev = None
+        dangling = ""  # a | && || still waiting for its command (newlines may come first)
         while True:
             tok = self.token()
             k = tok[0]
+            if dangling and (k == EOF or k == OP and tok[1] in _NO_COMMAND):
+                ctx.error("syntax error: nothing after %s" % dangling)
+                dangling = ""
             if k == WORD:
                 v = tok[1]
+                if dangling and v[:1] in (["}"], ["fi"], ["done"], ["esac"], ["then"], ["do"]):
+                    ctx.error("syntax error: nothing after %s" % dangling)
+                dangling = ""
                 if len(v) == 1 and not tok[2] & F_QUOTED and v[0] in RESERVED:
+                    if v[0] != "{":
+                        self.funcbody = False  # `f() if ..; fi`: that compound is the body
                     r = self.reserved(v[0], closer)
                     if r is not None:
                         return r
@@ -171,7 +183,11 @@ class Parser(Substitution, Heredoc, Lexer):
                 v = tok[1]
                 if v == "|" or v == "|&":
                     self.piped = True
+                    dangling = v
                     continue
+                if v == "&&" or v == "||":
+                    dangling = v
+                dangling = "" if v == "(" else dangling
                 if v == "(":
                     if self.i < self.n and self.s[self.i] == "(" and self.arithmetic(self.i - 1):
                         start = self.i - 1
@@ -194,11 +210,14 @@ class Parser(Substitution, Heredoc, Lexer):
                 self.prev = None
                 continue
             if k == NL:
+                if dangling:
+                    continue  # `a |` newline `b`: still one pipeline (or and-or list)
                 self.piped = False
                 self.prev = None
                 self.flush()
                 continue
             if k == REDIR:
+                dangling = ""
                 raw = self.simple(tok)
                 self.piped = False
                 if raw is not None:
@@ -207,6 +226,9 @@ class Parser(Substitution, Heredoc, Lexer):
                         self.flush()
                 continue
             # EOF
+            if self.funcbody:
+                self.funcbody = False
+                ctx.error("syntax error: a function without its body")
             if closer == ")":
                 ctx.error("unterminated subshell or substitution")
             elif closer == "case":
@@ -319,8 +341,11 @@ class Parser(Substitution, Heredoc, Lexer):
             try:
                 while True:
                     t = self.token()
+                    if t[0] == NL:
+                        continue  # a test may go on over lines
                     if t[0] != WORD:
                         self.back = t
+                        self.ctx.error("syntax error: [[ without ]]")
                         break
                     words.extend(t[1])
                     if t[1] == ["]]"]:
