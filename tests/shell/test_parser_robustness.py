@@ -77,6 +77,10 @@ ROWS = [
     ("[[ $x =~ (^|;)a($|;) ]] && ls", "safe", None, ""),
     ("[[ -n x ; rm README.md", "safe", SM, ""),
     ("[[ a == a\n  && b == b ]] && ls", "safe", None, ""),
+    # a perl script is code like a python one; an option's value before a package verb
+    ("perl t.pl", "safe", SM, "t.pl"),
+    ("apt-get -o Dpkg::Options::=--force-confnew install pg", "safe", SM, ""),
+    ("perl -v", "safe", None, ""),
     # an rcfile is code an interactive shell runs first
     ("bash -i --rcfile x.sh", "safe", SM, "x.sh"),
     ("bash --init-file x.sh -i", "safe", SM, "x.sh"),
