@@ -81,6 +81,8 @@ ROWS = [
     ("perl t.pl", "safe", SM, "t.pl"),
     ("apt-get -o Dpkg::Options::=--force-confnew install pg", "safe", SM, ""),
     ("perl -v", "safe", None, ""),
+    ("sed -f fix.sed README.md", "safe", SM, ""),
+    ("sed -n 1,5p README.md", "safe", None, ""),
     # an rcfile is code an interactive shell runs first
     ("bash -i --rcfile x.sh", "safe", SM, "x.sh"),
     ("bash --init-file x.sh -i", "safe", SM, "x.sh"),
