@@ -82,6 +82,9 @@ ROWS = [
     ("apt-get -o Dpkg::Options::=--force-confnew install pg", "safe", SM, ""),
     ("perl -v", "safe", None, ""),
     ("sed -f fix.sed README.md", "safe", SM, ""),
+    # eval parses the value of an expansion again: that value is code
+    ("eval echo $X", "safe", SM, ""),
+    ('eval "echo hi"', "safe", None, ""),
     ("sed -n 1,5p README.md", "safe", None, ""),
     # an rcfile is code an interactive shell runs first
     ("bash -i --rcfile x.sh", "safe", SM, "x.sh"),
