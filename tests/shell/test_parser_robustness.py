@@ -71,6 +71,10 @@ ROWS = [
     ("ls &&", "safe", SM, ""),
     ("ls && }", "safe", SM, ""),
     ("f()", "safe", SM, ""),
+    ("ls\n&& rm README.md", "safe", SM, ""),
+    ("ls &; pwd", "safe", SM, ""),
+    ("; ls", "safe", SM, ""),
+    ("ls & pwd; ls;", "safe", None, ""),
     ("git status &&\n  git diff", "safe", None, ""),
     ("ls |\n  wc -l", "safe", None, ""),
     # a test goes on to its ]]: regex groups hold ; and |, newlines may come between

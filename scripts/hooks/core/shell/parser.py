@@ -36,6 +36,11 @@ from core.shell.lexer import (
 )
 from core.shell.substitution import Substitution
 
+# operators that join or end commands: none may stand where a command is due
+_JOINERS = frozenset((";", "&", "|", "|&", "&&", "||"))
+# reserved words after which a command is due
+_LEADS = frozenset(("if", "then", "else", "elif", "while", "until", "do", "!", "time", "coproc"))
+
 # operators that cannot stand where a command is due (after | && ||)
 _NO_COMMAND = frozenset((";", "&", ";;", ";&", ";;&", ")", "|", "|&", "&&", "||"))
 
@@ -154,6 +159,7 @@ class Parser(Substitution, Heredoc, Lexer):
         self.piped = False
         self.prev = None
         dangling = ""  # a | && || still waiting for its command (newlines may come first)
+        fresh = True  # no command yet since the list began or since its last ; & or newline
         while True:
             tok = self.token()
             k = tok[0]
@@ -171,7 +177,9 @@ class Parser(Substitution, Heredoc, Lexer):
                     r = self.reserved(v[0], closer)
                     if r is not None:
                         return r
+                    fresh = v[0] in _LEADS  # `then`, `do`, `!`: a command comes next
                     continue
+                fresh = False
                 raw = self.simple(tok)
                 self.piped = False
                 if raw is not None:
@@ -181,6 +189,9 @@ class Parser(Substitution, Heredoc, Lexer):
                 continue
             if k == OP:
                 v = tok[1]
+                if fresh and not dangling and v in _JOINERS:
+                    ctx.error("syntax error: unexpected %s" % v)
+                fresh = v in _JOINERS
                 if v == "|" or v == "|&":
                     self.piped = True
                     dangling = v
@@ -212,12 +223,14 @@ class Parser(Substitution, Heredoc, Lexer):
             if k == NL:
                 if dangling:
                     continue  # `a |` newline `b`: still one pipeline (or and-or list)
+                fresh = True
                 self.piped = False
                 self.prev = None
                 self.flush()
                 continue
             if k == REDIR:
                 dangling = ""
+                fresh = False
                 raw = self.simple(tok)
                 self.piped = False
                 if raw is not None:
