@@ -129,9 +129,9 @@ def test_home_does_not_leak_between_projects(tmp_path):
     for name in ("one", "two"):
         p = Project(str(tmp_path / name))
         p.research()
-        r = p.pre("Bash", {"command": "cat ~/.ssh/config"})
+        r = p.pre("Bash", {"command": "cat ~/.ssh/id_ed25519"})
         assert r.denied and r.denied.startswith("[blocked-path]")
-        r = p.pre("Bash", {"command": "cat %s" % os.path.join(p.home, ".ssh", "config")})
+        r = p.pre("Bash", {"command": "cat %s" % os.path.join(p.home, ".ssh", "id_ed25519")})
         assert r.denied and r.denied.startswith("[blocked-path]")
         r = p.pre("Bash", {"command": "cat ~/notes.txt"})
         assert r.denied is None, r.denied

@@ -163,7 +163,7 @@ C("f() { rm s.txt; }; f", w=["s.txt"], p=["rm", "f"])
 C("function g { rm t.txt; }", w=["t.txt"], p=["rm"])
 C("[[ -f a.txt ]] && rm a.txt", w=["a.txt"], p=["[[", "rm"])
 C("[[ $a > $b ]] && echo yes", p=["[[", "echo"], why="> inside [[ ]] compares")
-C("(( x > 5 )) && echo big", p=["echo"], why="> inside (( )) compares")
+C("(( x > 5 )) && echo big", p=["echo"], u=True, why="> compares; x inherited: evaluated")
 C("for ((i=0; i<3; i++)); do echo $i; done", p=["echo"])
 C("echo $((1 > 2))", p=["echo"])
 C("echo ${x:-$(rm u.txt)}", w=["u.txt"], p=["rm", "echo"])
@@ -726,7 +726,7 @@ C("pnpm install", w=["."], p=["pnpm"], u=True)
 C("bun install", w=["."], p=["bun"], u=True)
 C("cargo add serde", w=["."], p=["cargo"])
 C("cargo build --release", p=["cargo"], u=True)
-C("cargo install ripgrep", w=[H + "/.cargo"], p=["cargo"])
+C("cargo install ripgrep", w=[H + "/.cargo"], p=["cargo"], u=True, why="builds, installs a program")
 C("go get github.com/x/y", w=["."], p=["go"], u=True)
 C("go mod tidy", w=["."], p=["go"])
 C("go build ./...", p=["go"], why="package patterns are not files", u=True)
@@ -881,7 +881,7 @@ C(
     why="rebase --exec runs shell code",
 )
 C("r\\\nm -rf /", w=["/"], d=True, p=["rm"], why="a line continuation inside a word")
-C("(( $(rm ar.txt) ))", w=["ar.txt"], p=["rm"])
+C("(( $(rm ar.txt) ))", w=["ar.txt"], p=["rm"], u=True, why="its output is evaluated")
 C("case $(rm cs.txt) in *) ;; esac", w=["cs.txt"], p=["rm"])
 
 # --- self-protection: the files of INTERFACES.md's table, through every writer ------------
@@ -1127,9 +1127,9 @@ C("echo > ", u=True, p=["echo"])
 # (( is arithmetic only when its paren closes right before another ); else subshells
 C("((rm x) && ls)", w=["x"], p=["rm", "ls"], why="subshells, not arithmetic")
 C("((rm x)|cat)", w=["x"], p=["rm", "cat"])
-C("(( (n) * 2 )) && ls", p=["ls"], why="arithmetic: nothing runs inside")
+C("(( (n) * 2 )) && ls", p=["ls"], u=True, why="arithmetic; n inherited: evaluated")
 C("echo $((rm y) )", w=["y"], p=["rm", "echo"], why="a command substitution of a subshell")
-C("echo $(( $(rm z) + 1 ))", w=["z"], p=["rm", "echo"])
+C("echo $(( $(rm z) + 1 ))", w=["z"], p=["rm", "echo"], u=True)
 # parameter forms: the default of an unknown variable is a path the word can be
 C('cat "${X:=.env}"', r=[".env"], p=["cat"], why="X unset: the default is read")
 C("cat ${CFG:-.env.local}", r=[".env.local"], p=["cat"])
@@ -1154,5 +1154,77 @@ C(
 )
 C("cd a && " * 3000 + "cat x", u=True, hint="read-blocked", why="repeated cd")
 C("echo $'" + "\\x41" * 100000 + "'", u=True, hint="read-blocked", why="escapes by the thousand")
+# secrets by every reading path: tracer config files, start-up files, words of unseen code
+C("ltrace -F .env ls", r=[".env"], p=["ls"], n="[blocked-path]", s="[blocked-path]")
+C("ltrace --config=lt.conf -o /tmp/lt.txt ls", r=["lt.conf"], w=["/tmp/lt.txt"], p=["ls"])
+C("terraform plan -var-file=.env", r=[".env"], p=["terraform"], n="[blocked-path]")
+C("./run.sh -F.env", u=True, p=["run.sh"], n="[blocked-path]", why="a value stuck to -F")
+C("./run.sh key@.env", u=True, p=["run.sh"], n="[blocked-path]", why="a key@FILE value")
+# a tree fed to a program that prints no file content is no secret read
+C("find / -type f -exec du -h {} +", r=["/"], p=["find", "du"], n="allow", s="allow")
+C("find . -type f | xargs wc -l", r=["."], p=["find", "wc"], n="allow", s="allow")
+C("find . -type f -exec cat {} +", r=["."], p=["find", "cat"])
+# ~/.ssh: public keys, known_hosts and config may be read; nothing there may be written
+C("cat ~/.ssh/id_rsa.pub ~/.ssh/config", r=[H + "/.ssh/config"], p=["cat"], n="allow", s="allow")
+C("cat ~/.ssh/id_ed25519", r=[H + "/.ssh/id_ed25519"], p=["cat"], n="[blocked-path]")
+C("echo x >> ~/.ssh/config", w=[H + "/.ssh/config"], p=["echo"], n="[blocked-path]")
+# git hooks, whether or not .git exists yet
+C("echo x > .git/hooks/pre-commit", w=[".git/hooks/pre-commit"], p=["echo"], n="[self-protection]")
 # the default-deny families (effects, remote changes, runners) live in their own file
 import shell.corpus_effects  # noqa: E402,F401
+
+# --- git verbs and git's readers (appended) ---------------------------------------------------
+C("git submodule status", p=["git"], s="allow")
+C("git submodule --quiet summary", p=["git"], s="allow")
+C("git submodule foreach 'git status'", u=True, p=["git", "git"], why="runs in every submodule")
+C("git submodule update --init", w=[".", ".git"], p=["git"], s="[safemode]")
+C("git submodule frob", u=True, w=[".", ".git"], p=["git"], why="a verb the hooks do not know")
+C("git stash show -p stash@{1}", p=["git"], s="allow")
+C("git stash apply", w=["."], p=["git"], n="allow", s="[safemode]")
+C("git stash frob", u=True, w=["."], p=["git"])
+C("git stash create", w=[".git"], p=["git"])
+C("git worktree list", p=["git"], s="allow")
+C("git worktree move wt ../wt2", w=["wt", "../wt2", ".git"], p=["git"])
+C("git worktree remove --forc wt", w=["wt", ".git"], d=True, p=["git"])
+C("git worktree frob x", u=True, w=[".git"], p=["git"])
+C("git worktree prune -n", p=["git"])
+C(
+    "git update-index --skip-worktree .claude/settings.json",
+    w=[".git", ".claude/settings.json"],
+    p=["git"],
+)
+C(
+    "git update-index --cacheinfo 100644,e69de29,scripts/hooks/sanetools.py",
+    w=[".git", "scripts/hooks/sanetools.py"],
+    p=["git"],
+)
+C("git update-index --refresh", w=[".git"], p=["git"])
+C("git read-tree other", w=[".git"], p=["git"], why="the index only; the tree is judged later")
+C("git diff HEAD:.env HEAD:README.md", r=[".env"], p=["git"], why="a blob of a commit")
+C("git config --blob HEAD:.env --list", r=[".env"], p=["git"])
+C("git log -L1,5:.env", r=[".env"], p=["git"], why="lines of a file")
+C("git commit -F .env", r=[".env"], w=[".git"], p=["git"], why="a message from a file")
+C("git diff --no-index .env b.txt", r=[".env", "b.txt"], p=["git"])
+C("git grep TOKEN -- ':!.env' src", r=["src"], nr=[".env", "!.env", ":!.env"], p=["git"])
+C("git credential fill", r=[H + "/.git-credentials"], p=["git"], why="prints a stored password")
+C("git send-pack origin main", p=["git"], rc=True, s="[safemode]")
+C("git interpret-trailers --in-place --trailer x=y NEWS", w=["NEWS"], p=["git"])
+
+# --- misc holes and false positives (arithmetic, installs, prefixes, system lookers) -------
+_SM = "[safemode]"
+C("x=$(cat f); echo $((x))", u=True, p=["cat", "echo"], s=_SM, n="allow", why="x's value runs")
+C("read n; (( n > 2 ))", u=True, p=["read"], s=_SM, n="allow")
+C("read i; echo ${s:i:1} ${a[i]}", u=True, p=["read", "echo"], s=_SM, n="allow")
+C("echo $[EVIL + 1]", u=True, p=["echo"], s=_SM, n="allow")
+C("n=4; for i in 1 2; do echo $((n * i)); done", p=["echo"], s="allow", n="allow")
+C("go install golang.org/x/tools/gopls@latest", w=[H + "/go"], u=True, p=["go"], s=_SM)
+C("tar --extr -f a.tar", w=["."], r=["a.tar"], p=["tar"], why="--extr is --extract")
+C("tar --list -f a.tar", r=["a.tar"], p=["tar"], s="allow", n="allow")
+C("bc <<< '1+2'", p=["bc"], s="allow", n="allow", why="bc prints; no shell escape")
+C("bc -l calc.bc", r=["calc.bc"], p=["bc"], s="allow")
+C("mount | head", p=["mount", "head"], s="allow", n="allow", why="no arguments: lists")
+C("mount /dev/sdb1 /mnt", r=["/mnt"], u=True, p=["mount"], s=_SM)
+C("stty size", p=["stty"], s="allow", n="allow")
+C("stty raw -echo", u=True, p=["stty"], s=_SM, why="a setting changes the terminal")
+C("make -n", u=True, p=["make"], s=_SM, n="allow", why="make -n still runs $(MAKE) and + lines")
+C("ll", u=True, p=["ll"], s=_SM, n="allow", why="an alias: the Bash tool loads the person's")

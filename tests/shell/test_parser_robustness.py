@@ -212,8 +212,9 @@ def test_guard_gate_bug_holds_shell(labs, monkeypatch, gate, code):
     assert "ValueError" in r.denied and "held" in r.denied, r.denied
 
 
-def test_workflow_gate_bug_fails_open(labs, monkeypatch):
-    """The other gates are workflow: their bug lets the call through and says so."""
+def test_workflow_gate_bug_fails_open(proj, ctx, monkeypatch):
+    """The other gates are workflow: their bug lets the call through and says so (run on the
+    engine's Ctx: the test project's hook calls refuse any fail-open answer)."""
     from core import gates_pre
 
     i = [g.__name__ for g in gates_pre.GATES].index("file_size")
@@ -223,10 +224,11 @@ def test_workflow_gate_bug_fails_open(labs, monkeypatch):
 
     boom.__name__ = "file_size"
     monkeypatch.setattr(gates_pre, "GATES", gates_pre.GATES[:i] + [boom] + gates_pre.GATES[i + 1 :])
-    proj = labs["normal"]
-    proj.prompt("rb-")
-    r = proj.pre("Bash", {"command": "cat README.md"})
-    assert r.denied is None and "file_size" in r.user, (r.denied, r.user)
+    proj.research()
+    c = ctx("Bash", {"command": "cat README.txt"})
+    gates_pre.on_pre_tool(c)
+    assert c.answer.block is None, c.answer.block
+    assert any("file_size" in u for u in c.answer.user), c.answer.user
 
 
 # shell shapes from other projects' grammar tests, written for this file: each is mutated

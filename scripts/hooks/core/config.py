@@ -128,6 +128,14 @@ DEFAULTS = {
             "*cert.pem",
             "*chain.pem",
             "ca.pem",
+            # with a location: that file under a blocked location may be READ (never
+            # written: ~/.ssh/config can run a ProxyCommand); every other file there (the
+            # private keys) stays blocked
+            "~/.ssh/*.pub",
+            "~/.ssh/known_hosts",
+            "~/.ssh/known_hosts.old",
+            "~/.ssh/config",
+            "~/.ssh/authorized_keys",
         ],
         "protected_extra": [],
         "allow_temp_writes": True,

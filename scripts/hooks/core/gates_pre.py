@@ -61,8 +61,10 @@ def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
             "paths it reads, writes or runs. Split it into smaller commands (fewer paths, "
             "shorter brace expansions, less nesting), or write a script file and run that." % why
         )
+    writes = _may_write(facts)
     for raw in facts.raw_reads + facts.raw_writes:
-        rule = paths.blocked_rule(raw, ctx.cwd, ctx.cfg, ctx.home)
+        reading = raw not in writes  # a read-only allow entry (~/.ssh/*.pub) covers reads
+        rule = paths.blocked_rule(raw, ctx.cwd, ctx.cfg, ctx.home, ctx.project, reading)
         if rule:
             return (
                 "[blocked-path] %s matches the blocked path rule %r (secrets and system "
@@ -91,8 +93,25 @@ def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
                 "secrets." % (raw, hit[0], hit[1])
             )
     if facts.kind == "shell" and facts.analysis is not None:
-        return treesecrets.check(ctx, facts)
+        msg = treesecrets.check(ctx, facts)
+        if msg or not any(c.program == "git" for c in facts.analysis.commands):
+            return msg
+        from core.shell import gitsecrets  # git's own readers of tracked files
+
+        return gitsecrets.check(ctx, facts)
     return None
+
+
+def _may_write(facts: Facts) -> set:
+    """The paths this call may write: its writes, and every path a command the hooks cannot
+    see into names (a script handed ~/.ssh/config may write it)."""
+    out = set(facts.raw_writes)
+    out.update(facts.named)
+    analysis = facts.analysis if facts.kind == "shell" else None
+    for cmd in analysis.commands if analysis is not None else ():
+        if cmd.unknown or cmd.runner or cmd.code:
+            out.update(cmd.reads)
+    return out
 
 
 def self_protection(ctx: Ctx, facts: Facts) -> str | None:

@@ -80,40 +80,51 @@ def _glob(name, pattern):
     return fnmatchcase(_fold(name), _fold(pattern))
 
 
-def blocked_rule(path, cwd, cfg, home=None):
-    """The blocked-path pattern this path hits, or None."""
+def blocked_rule(path, cwd, cfg, home=None, project=None, reading=False):
+    """The blocked-path pattern this path hits, or None. `reading`: the path is only read, so
+    a blocked_allow entry with a location (~/.ssh/*.pub, ~/.ssh/known_hosts) lets it pass when
+    every form of it (the literal path and where its symlinks lead) is so allowed. A path
+    whose inode is a blocked file's is that file (hard links)."""
     home = home or os.path.expanduser("~")
-    rules, allow, secret = pathrules.blocked(cfg, home)
+    rules, allow, secret, places = pathrules.blocked(cfg, home)
     for p in forms(path, cwd, home):
         fp = _fold(p)
-        base = os.path.basename(p)
-        parts = None
-        for pat, how, low, head, tail in rules:
-            if how == "under":
-                if fp == low or fp.startswith(head):
-                    return pat
-            elif how == "glob":
-                if fp.startswith(head) and (_glob_folded(fp, low) or _glob_folded(fp, tail)):
-                    return pat
-            elif how == "all":
-                return pat
-            else:  # a bare name or glob: any path component (a directory .ssh, a file .env)
-                if parts is None:
-                    parts = [(x, _fold(x)) for x in p.split("/") if x]
-                for part, fpart in parts:
-                    if how == "name":
-                        if fpart != low:
-                            continue
-                    elif not (
-                        fpart.startswith(head) and fpart.endswith(tail) and _glob_folded(fpart, low)
-                    ):
-                        continue
-                    if part == base and any(_glob_folded(_fold(base), x) for x in allow):
-                        continue  # .env.example-style templates are not secrets
-                    return pat
-        if fp == secret:
+        hit = _form_rule(p, fp, rules, allow)
+        if hit is None and fp == secret:
             return "the hook secret"
-    return pathrules.linked_secret(path, cwd, cfg, home)
+        if hit is not None and not (reading and any(_glob_folded(fp, a) for a in places)):
+            return hit
+    return pathrules.linked_secret(path, cwd, cfg, home, project, reading)
+
+
+def _form_rule(p: str, fp: str, rules: list, allow: tuple) -> str | None:
+    """The first rule one form of a path (p, folded fp) hits."""
+    base = os.path.basename(p)
+    parts = None
+    for pat, how, low, head, tail in rules:
+        if how == "under":
+            if fp == low or fp.startswith(head):
+                return pat
+        elif how == "glob":
+            if fp.startswith(head) and (_glob_folded(fp, low) or _glob_folded(fp, tail)):
+                return pat
+        elif how == "all":
+            return pat
+        else:  # a bare name or glob: any path component (a directory .ssh, a file .env)
+            if parts is None:
+                parts = [(x, _fold(x)) for x in p.split("/") if x]
+            for part, fpart in parts:
+                if how == "name":
+                    if fpart != low:
+                        continue
+                elif not (
+                    fpart.startswith(head) and fpart.endswith(tail) and _glob_folded(fpart, low)
+                ):
+                    continue
+                if part == base and any(_glob_folded(_fold(base), x) for x in allow):
+                    continue  # .env.example-style templates are not secrets
+                return pat
+    return None
 
 
 def untouchable(path, cwd, home=None):
@@ -289,6 +300,12 @@ def protected(
                 return rel, "hooks"
             if rel.startswith(".claude/settings") and rel.endswith(".json"):
                 return rel, "settings"
+            if rel == ".git/hooks" or rel.startswith(".git/hooks/"):
+                # git runs them on commit: protected before `git init` makes the directory
+                return "git hooks (%s)" % rel, "runs-outside"
+            if rel == ".git" and os.path.isfile(os.path.join(root, ".git")):
+                # a .git file (gitdir: DIR) names the directory whose hooks git runs
+                return "the .git file (names the git directory and its hooks)", "runs-outside"
             if rel == ".mcp.json" or rel.startswith(".mcp.json."):
                 return ".mcp.json (MCP server commands)", "runs-outside"
             if rel == ".claude" or rel == "scripts":

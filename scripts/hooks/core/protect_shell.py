@@ -11,6 +11,8 @@ import os
 
 from core import paths
 from core.shell import programs
+from core.shell.command import long_match
+from core.shell.gitverbs import STDIN_INDEX
 
 # git config files: a key there (core.fsmonitor, core.hooksPath, alias.x=!cmd) runs a program
 # in the person's own git, outside every check
@@ -224,20 +226,47 @@ def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
             why = "removes every path outside the sparse cone from the work tree"
     elif sub == "switch" and _has(flags, "", "--orphan"):
         why = "empties the work tree"
-    elif sub == "read-tree" and _has(flags, "u", "--reset"):
-        if len(ops) != 1 or not _tree_keeps(ctx, ops[0], strict=True):
-            why = "replaces the work tree with another tree"
+    elif sub == "read-tree" and not _has(flags, "n", "--dry-run"):
+        # without -u only the index changes, and the next commit + reset (or checkout-index)
+        # writes it out: judged like a checkout of that tree
+        prefix = [f.split("=", 1)[1] for f in flags if f.startswith("--prefix=")]
+        if prefix:
+            if any(_covers(ctx, x.rstrip("/") or ".", cwd, root) for x in prefix):
+                why = "reads a tree over the hooks' files in the index"
+        elif _has(flags, "", "--empty") or not ops:
+            why = "empties the index"
+        elif not all(_tree_keeps(ctx, o, strict=True) for o in ops[:3]):
+            why = "replaces the index (and with -u the work tree) with another tree"
     elif sub == "checkout-index" and _has(flags, "a", "--all"):
         why = "overwrites work tree files with the index"
     elif sub == "reset" and _has(flags, "", "--hard", "--merge", "--keep"):
-        if ops and ops[0] not in ("HEAD", "@") and not _tree_keeps(ctx, ops[0]):
-            why = "replaces the work tree with %s, where the hooks' files differ" % ops[0]
-    elif sub in ("checkout", "switch") and len(ops) == 1 and "--" not in args:
-        rev = ops[0]
-        if not _has(flags, "bBc", "--orphan", "--create", "--force-create") and (
-            not _tree_keeps(ctx, rev)
-        ):
+        rev = ops[0] if ops and "--" not in args[: args.index(ops[0])] else "HEAD"
+        if adds and _untracked(ctx):
+            why = "deletes the hooks' files just staged (not in %s)" % rev
+        elif not _tree_keeps(ctx, rev):
             why = "replaces the work tree with %s, where the hooks' files differ" % rev
+    elif sub in ("checkout", "switch") and _switch_target(sub, args) is not None:
+        rev = _switch_target(sub, args) or "HEAD"
+        if rev == "HEAD" and adds and _untracked(ctx):
+            why = "deletes the hooks' files just staged (not in HEAD)"
+        elif not _tree_keeps(ctx, rev):
+            why = "replaces the work tree with %s, where the hooks' files differ" % rev
+    elif sub in _BRINGERS and ops and not _has(flags, "", *_SEQUENCER):
+        brought = _brings_changes(ctx, sub, ops)
+        if brought:
+            why = "brings in %s, which changes the hooks' files" % brought
+    elif sub == "update-index" and STDIN_INDEX in cmd.reasons and _protected_files(ctx):
+        why = "replaces index entries read from stdin (any of the hooks' files)"
+    elif sub == "worktree" and ops[:1] in (["remove"], ["move"]) and len(ops) > 1:
+        if _covers(ctx, ops[1], cwd, root):
+            why = "%ss the work tree that holds them" % ("remove" if ops[0] == "remove" else "move")
+    elif sub == "stash" and ops[:1] in (["apply"], ["pop"], ["branch"]):
+        ref = ops[2 if ops[0] == "branch" else 1 :][:1] or ["0"]
+        ref = ["stash@{%s}" % ref[0] if ref[0].isdigit() else ref[0]]  # `apply 1`: stash@{1}
+        if ops[0] == "branch" and not _tree_keeps(ctx, ref[0] + "^1"):
+            why = "checks out the commit the stash was made on, where the hooks' files differ"
+        elif _stash_changes(ctx, ref[0]):
+            why = "writes the stashed changes of the hooks' files over them"
     elif sub in ("checkout", "restore") and ops:
         # `git checkout REV -- .`, `git restore --source=REV .`: files from another commit
         src, specs = _source_and_specs(sub, args)
@@ -260,6 +289,76 @@ def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
             "src/old`), or ask the person." % (sub, why)
         )
     return None
+
+
+_BRINGERS = ("merge", "rebase", "cherry-pick", "revert")
+_SEQUENCER = ("--abort", "--quit", "--continue", "--skip", "--edit-todo", "--show-current-patch")
+
+
+def _brings_changes(ctx, sub: str, ops: list[str]) -> str | None:
+    """The operand of a merge, rebase, cherry-pick or revert whose commits change a protected
+    file: a merge or rebase takes what changed on the other side since the merge base, a
+    cherry-pick or revert what the commit (or range) changes. Words that are no commit (a
+    message) make git fail here and count for nothing."""
+    files = _protected_files(ctx)
+    if not files:
+        return None
+    for op in ops[:4]:
+        if op[:1] == "-":
+            continue
+        if sub in ("merge", "rebase"):
+            span = ["HEAD..." + op]
+        elif ".." in op:
+            span = op.replace("...", "..").split("..", 1)
+        else:
+            span = [op + "^", op]
+        out = _git(ctx, "diff", "--name-only", *span, "--", *files[:200])
+        if out and out.strip():
+            return op
+    return None
+
+
+_CREATE = ("-b", "-B", "-c", "-C", "--orphan", "--create", "--force-create")
+
+
+def _switch_target(sub: str, args: list[str]) -> str | None:
+    """The commit `git checkout`/`git switch` moves the work tree to ("" for HEAD itself with
+    --force), or None when it writes named paths (judged as paths) or moves nowhere. `-` is
+    the previous branch; a new branch's start point is where it moves."""
+    revs: list[str] = []
+    force = False
+    i = 0
+    while i < len(args):
+        w = args[i]
+        if w == "--":
+            if args[i + 1 :]:
+                return None  # checkout REV -- paths: the paths rule
+            break
+        if w == "-":
+            revs.append("@{-1}")
+        elif w in _CREATE or any(long_match(w, x) for x in _CREATE[4:]):
+            i += 1  # the new branch's name
+        elif w[:2] in ("-b", "-B", "-c", "-C") and len(w) > 2 and w[:2] != "--":
+            pass  # -bNAME
+        elif w == "-f" or long_match(w, "--force") or long_match(w, "--discard-changes"):
+            force = True
+        elif w[:1] != "-":
+            revs.append(w)
+        i += 1
+    if sub == "checkout" and len(revs) > 1:
+        return None  # checkout REV paths: the paths rule
+    if revs:
+        return "@{-1}" if revs[0] == "-" else revs[0]
+    return "" if force else None
+
+
+def _stash_changes(ctx, ref: str) -> bool:
+    """Whether the stash changes a protected tracked file (what apply writes back)."""
+    files = _protected_files(ctx)
+    if not files:
+        return False
+    out = _git(ctx, "diff", "--name-only", ref + "^1", ref, "--", *files[:200])
+    return bool(out and out.strip())
 
 
 def _source_and_specs(sub: str, args: list[str]) -> tuple[str, list[str]]:

@@ -25,18 +25,19 @@ def check(ctx, facts):
     includes: list[str] = []
     hidden = True
     excludes: list[str] = []
+    dir_excludes: list[str] = []
     searchers = 0
     for cmd in facts.analysis.commands:
         argv = cmd.argv
         prog = cmd.program
         here = cmd.cwd if isinstance(cmd.cwd, str) and cmd.cwd != "$PWD" else "."
-        if prog in _GREPS + _SEARCHERS and _names_only(argv):
+        if prog in _GREPS + _SEARCHERS and _names_only(argv, prog == "rg"):
             continue  # grep -l / -c / -q print names or counts, not contents
         dirs.extend(cmd.tree)
         if prog in _GREPS and _recursive(argv):
             dirs.extend(cmd.reads or [here])
-        if prog in _ARCHIVERS and cmd.writes:
-            dirs.extend(cmd.reads)  # tar -czf x.tgz ., zip -r x.zip .: every file is copied
+        if prog in _ARCHIVERS:
+            dirs.extend(cmd.reads)  # tar -czf x.tgz ., tar cf - .: every file is copied
         if prog in _SEARCHERS:
             searchers += 1
             dirs.extend(cmd.reads or [here])
@@ -44,7 +45,9 @@ def check(ctx, facts):
                 w in ("--hidden", "-.", "-uu", "-uuu", "-u", "--unrestricted") for w in argv
             ):
                 hidden = False
-        excludes.extend(_excludes(argv))
+        left_out = _excludes(argv)
+        excludes.extend(left_out[0])
+        dir_excludes.extend(left_out[1])
         includes.extend(_includes(argv))
     if searchers < len([c for c in facts.analysis.commands if c.reads or c.tree]):
         hidden = True  # another command reads the tree too
@@ -59,14 +62,19 @@ def check(ctx, facts):
         if (root, dots) in seen or not os.path.isdir(root):
             continue
         seen.add((root, dots))
-        hit = _scan(root, names, allow, excludes, dots, includes)
+        hit = _scan(root, names, allow, (excludes, dir_excludes), dots, includes, _aliases(ctx))
         if hit:
             return (
                 "[blocked-path] %s holds %s (blocked path rule %r), and this call reads the files "
-                "under it. Exclude it (e.g. --exclude=%s, rg -g '!%s') or search a "
-                "narrower directory." % (raw, hit[0], hit[1], hit[2], hit[2])
+                "under it. Exclude it (e.g. %s=%s, rg -g '!%s') or search a "
+                "narrower directory." % (raw, hit[0], hit[1], _exclude_opt(hit[0]), hit[2], hit[2])
             )
     return None
+
+
+def _exclude_opt(path: str) -> str:
+    """grep leaves a file out with --exclude, a directory with --exclude-dir."""
+    return "--exclude-dir" if os.path.isdir(path) and not os.path.islink(path) else "--exclude"
 
 
 def _recursive(argv):
@@ -79,23 +87,50 @@ def _recursive(argv):
 
 
 def _excludes(argv):
-    out = []
+    """(file patterns, directory patterns) left out: grep's --exclude skips files and
+    --exclude-dir directories; rg -g '!x', ag --ignore skip both."""
+    files, dirs = [], []
     for i, w in enumerate(argv):
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
         for opt in ("--exclude", "--exclude-dir", "--glob", "--iglob", "-g", "--ignore"):
             if w == opt:
-                out.append(nxt)
+                val = nxt
             elif w.startswith(opt + "="):
-                out.append(w.split("=", 1)[1])
-    return [x.lstrip("!") for x in out if x]
+                val = w.split("=", 1)[1]
+            else:
+                continue
+            if opt in ("--glob", "--iglob", "-g") and val[:1] != "!":
+                continue  # a positive glob narrows (_includes), it leaves nothing out
+            val = val.lstrip("!")
+            if val and opt != "--exclude-dir":
+                files.append(val)
+            if val and opt != "--exclude":
+                dirs.append(val)
+    return files, dirs
 
 
-def _names_only(argv):
+def _names_only(argv, rg=False):
+    """grep -l / -L / -c / -q print names or counts (rg's -L is --follow: it prints contents).
+    A letter after one that takes a value is that value (`grep -r -elocal`), as is the word
+    after such an option (`grep -e -l`)."""
+    letters, valued = ("lcq", "efgmABCtTjMEr") if rg else ("lLcq", "efmABCdDX")
+    skip = False
     for w in argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if w == "--":
+            return False
         if w in ("--files-with-matches", "--files-without-match", "--count", "--quiet", "--files"):
             return True
-        if w[:1] == "-" and w[:2] != "--" and any(ch in w for ch in "lLcq"):
-            return True
+        if w[:1] != "-" or w[:2] == "--":
+            continue
+        for k, ch in enumerate(w[1:], 1):
+            if ch in valued:
+                skip = k == len(w) - 1
+                break
+            if ch in letters:
+                return True
     return False
 
 
@@ -111,15 +146,43 @@ def _includes(argv):
     return [x for x in out if x]
 
 
-def _scan(root, names, allow, excludes, hidden, includes=()):
-    """(path, rule, name) of the first file or directory under root a blocked name rule
-    covers, looking at TREE_SCAN entries at most."""
+def _aliases(ctx):
+    """For the tree walk: the blocked rule a file reaches under another name (a hard link to a
+    secret, a symlink to one), or None. A file with one link costs its lstat."""
+    from core import pathrules
+
+    def check(e) -> str | None:
+        try:
+            if e.is_symlink():  # grep -R, rg -L, zip, tar -h follow it
+                real = os.path.realpath(e.path)
+                return paths.blocked_rule(real, "/", ctx.cfg, ctx.home, ctx.project, True)
+            if not e.is_file(follow_symlinks=False):
+                return None  # the directory's type came with the listing: no stat
+            st = e.stat(follow_symlinks=False)
+        except (OSError, ValueError):
+            return None
+        if st.st_nlink < 2:
+            return None
+        if (st.st_dev, st.st_ino) in paths._inodes(paths._untouchable_files()):
+            return "the hook secret, counters and locks"
+        return pathrules.inode_secret(st, ctx.cfg, ctx.home, ctx.project, True)
+
+    return check
+
+
+def _scan(root, names, allow, excludes, hidden, includes=(), alias=None):
+    """(path, rule, name) of the first file under root the command reads that a blocked name
+    rule covers (or, by `alias`, a link to a secret), or of a directory such a rule covers
+    whose files it reads, looking at TREE_SCAN entries at most. `excludes` is (file
+    patterns, directory patterns); `includes` narrow which files are read, never which
+    directories are entered (`--include=*.yml` still reads secrets/prod.yml)."""
     from core.globs import fnmatchcase
 
-    stack = [root]
+    files_out, dirs_out = excludes
+    stack: list[tuple[str, tuple | None]] = [(root, None)]
     budget = TREE_SCAN
     while stack and budget > 0:
-        d = stack.pop()
+        d, inside = stack.pop()  # inside: (path, rule, name) of a blocked directory above
         try:
             entries = list(os.scandir(d))
         except OSError:
@@ -129,16 +192,31 @@ def _scan(root, names, allow, excludes, hidden, includes=()):
             n = e.name
             if not hidden and n[:1] == ".":
                 continue
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if n in _SKIP_DIRS or any(fnmatchcase(n, x) for x in dirs_out):
+                    continue
+                rule = next((p for p in names if fnmatchcase(n, p)), None)
+                if rule and not any(fnmatchcase(n, a) for a in allow):
+                    if not includes:
+                        return e.path, rule, n
+                    stack.append((e.path, (e.path, rule, n)))  # its files the filters select
+                else:
+                    stack.append((e.path, inside))
+                continue
+            if any(fnmatchcase(n, x) for x in files_out):
+                continue
+            if includes and not any(fnmatchcase(n, x) for x in includes):
+                continue
+            if inside:
+                return inside
             rule = next((p for p in names if fnmatchcase(n, p)), None)
             if rule and not any(fnmatchcase(n, a) for a in allow):
-                excluded = any(fnmatchcase(n, x) for x in excludes)
-                narrowed = includes and not any(fnmatchcase(n, x) for x in includes)
-                if not excluded and not narrowed:
-                    return e.path, rule, n
-                continue
-            try:
-                if e.is_dir(follow_symlinks=False) and n not in _SKIP_DIRS:
-                    stack.append(e.path)
-            except OSError:
-                pass
+                return e.path, rule, n
+            linked = alias(e) if alias is not None and not rule else None
+            if linked:
+                return e.path, linked, n
     return None

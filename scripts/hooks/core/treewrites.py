@@ -113,7 +113,11 @@ def tree_writes(f, cmd, cwd, project, home, cfg):
     patch applied) into a directory that holds protected files: the protected files they
     would replace, or `blind_writes` when what they write cannot be seen."""
     prog = cmd.program
-    is_git_patch = prog == "git" and any(w in ("apply", "am") for w in cmd.argv[1:3])
+    is_git_patch = False
+    if prog == "git":
+        from core.shell.gitverbs import subcommand
+
+        is_git_patch = subcommand(cmd.argv)[0] in ("apply", "am")  # not `git stash apply`
     if (
         prog not in TREE_COPIERS
         and prog not in UNPACKERS

@@ -124,6 +124,9 @@ def h_tar(c, a, p, raw):
     a = list(a)
     if a and a[0][:1] != "-" and a[0] and all(ch.isalpha() for ch in a[0]):
         a[0] = "-" + a[0]  # old style: tar xzf file
+    # an exact option name wins over a prefix of a longer one (`--list` is not
+    # `--listed-incremental`, `--checkpoint[=N]` not `--checkpoint-action`)
+    a = ["-t" if w == "--list" else w for w in a if w.partition("=")[0] != "--checkpoint"]
     found, ops = opts(
         a,
         "fCTXIbgHKLNVF",
@@ -156,7 +159,6 @@ def h_tar(c, a, p, raw):
             "--after-date",
         ),
     )
-    names = [k for k, v in found]
     archive = vals(found, "-f", "--file")
     dirs = vals(found, "-C", "--directory")
     d = dirs[-1] if dirs else None
@@ -176,22 +178,20 @@ def h_tar(c, a, p, raw):
     abbr = risky_prefix(a, _TAR_RISKY)
     if abbr:
         c.flag("tar %s abbreviates an option that runs a command or writes" % abbr, unknown=True)
-    extract = any(k in ("-x", "--extract", "--get") for k in names)
-    create = any(
-        k
-        in (
-            "-c",
-            "--create",
-            "-r",
-            "--append",
-            "-u",
-            "--update",
-            "-A",
-            "--catenate",
-            "--concatenate",
-            "--delete",
-        )
-        for k in names
+    # GNU tar takes any unambiguous prefix of a long option: `--extr` extracts
+    extract = has(found, "-x", "--extract", "--get")
+    create = has(
+        found,
+        "-c",
+        "--create",
+        "-r",
+        "--append",
+        "-u",
+        "--update",
+        "-A",
+        "--catenate",
+        "--concatenate",
+        "--delete",
     )
     if extract:
         c.reads.extend(x for x in archive if x != "-")
@@ -243,7 +243,11 @@ def h_zip(c, a, p, raw):
             "--unzip-command",
         ),
     )
-    if has(found, "--unzip-command", "-TT") or any(w.startswith("--unzip-command") for w in a):
+    if (
+        has(found, "--unzip-command", "-TT")
+        or risky_prefix(a, ("--unzip-command",))
+        or any(w[:3] == "-TT" for w in a)
+    ):
         c.flag("zip -TT runs a command to test the archive", unknown=True)
     if ops:
         c.writes.append(ops[0])

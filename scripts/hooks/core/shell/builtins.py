@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core.shell import envwatch
+from core.shell import arith, envwatch
 from core.shell.command import cd_to, has, opts, stdin_code, stdin_text, vague, vals
 from core.shell.lexer import DYNAMIC, DYNPOS
 
@@ -19,6 +19,12 @@ def h_readers(c, a, p, raw):
         found, ops = opts(a, "fto", ("--from-code", "--to-code", "--output"))
         c.writes.extend(vals(found, "-o", "--output"))
         c.reads.extend(ops)
+        return None
+    if c.program == "bc":
+        # GNU bc and Gavin Howard's bc: arithmetic printed to stdout, no shell escape, no file
+        # output; operands and -f files are bc programs it reads
+        found, ops = opts(a, "ef", ("--expression", "--file"))
+        c.reads.extend(ops + vals(found, "-f", "--file"))
         return None
     if c.program == "tree":
         found, ops = opts(
@@ -210,12 +216,25 @@ def h_declare(c, a, p, raw):
         env_code(c, env, p)
     # `declare -n r=x`: $r is whatever x holds when it is used
     ref = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
+    # `declare -i n=V`: V is arithmetic, now and in every later assignment to n
+    integer = any(w[:1] == "-" and "i" in w[1:] and w[1:2] != "-" for w in a)
+    assoc = any(w[:1] == "-" and "A" in w[1:] and w[1:2] != "-" for w in a)
     for w in a:
         if w[:1] in ("-", "+"):
             continue
         name, eq, val = w.partition("=")
-        if eq:
-            ctx.setvar(name.rstrip("+"), None if ref else val)
+        name = name.rstrip("+")
+        if assoc:
+            ctx.vars.assoc.add(name)
+        if integer:
+            if eq:
+                arith.check_words(c, p, [val])
+            ctx.vars.integers.add(name)
+            ctx.vars.number(name)
+        elif eq and (ref or not arith.number_value(val)):
+            ctx.setvar(name, None if ref else val)
+        elif eq:
+            ctx.vars.number(name)
         else:
             ctx.vars.setdefault(name, None)
 
@@ -289,8 +308,18 @@ def h_printf(c, a, p, raw):
 
 
 def h_arith(c, a, p, raw):
-    """let, test, [ [[, shift, wait, getopts: words bash may evaluate as names or numbers."""
-    envwatch.eval_words(c, a, p)
+    """let, test, [ [[, shift, wait, getopts: words bash may evaluate as names or numbers.
+    let's words and the operands of [[ -eq ]] and its kin are arithmetic; the operand of -v
+    in [[ and test is a name."""
+    envwatch.eval_words(c, a, p, names=False)
+    if c.program == "let":
+        arith.check_words(c, p, a)
+    elif c.program in ("[[", "test", "["):
+        for k, w in enumerate(a):
+            if w == "-v":
+                arith.subscripts(c, p, a[k + 1 : k + 2])
+            elif w in arith.TEST_OPS and c.program == "[[" and 0 < k < len(a) - 1:
+                arith.check_words(c, p, (a[k - 1], a[k + 1]))
     return None
 
 
@@ -496,6 +525,31 @@ def h_look(c, a, p, raw):
         change = bool(ops) and ops[0] not in _LFS_READ
     elif prog in ("umask", "ulimit"):
         change = bool(ops)
+    elif prog == "mount":  # with no device or mount point it lists the mounts
+        found, ops = opts(a, "t", ("--types",))
+        change = bool(ops) or any(k not in _MOUNT_LIST for k, _ in found)
+    elif prog == "stty":  # -a, -g, size, speed print; any other word is a setting
+        change = _stty_sets(a)
     if change:
         c.flag("%s changes the system in this form" % prog, unknown=True)
     return None
+
+
+_MOUNT_LIST = frozenset(("-l", "--show-labels", "-t", "--types", "-h", "--help", "-V", "--version"))
+_STTY_READ = frozenset(("-a", "--all", "-g", "--save", "size", "speed", "--help", "--version"))
+
+
+def _stty_sets(a) -> bool:
+    """stty words that change the terminal: everything but the printing forms (and the device
+    they print, -F DEV / --file=DEV)."""
+    i = 0
+    while i < len(a):
+        w = a[i]
+        if w in ("-F", "--file"):
+            i += 2
+            continue
+        if w[:2] == "-F" or w[:7] == "--file=" or w in _STTY_READ:
+            i += 1
+            continue
+        return True
+    return False

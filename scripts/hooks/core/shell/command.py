@@ -407,7 +407,7 @@ def interp_scan(a, short_code, long_code, short_arg, long_arg, short_mod):
     return "none", None, []
 
 
-_TOKEN_SPLIT = " \t\n'\"(),;=<>|&{}[]`+:"
+_TOKEN_SPLIT = " \t\n'\"(),;=<>|&{}[]`+:@"  # @: response files, key@FILE values
 _MAX_TOKENS = 256
 
 
@@ -423,8 +423,8 @@ def every_word(c, words):
             continue
         if w[:2] == "--" and "=" in w:
             w = w.split("=", 1)[1]
-        elif w[:1] == "-" and len(w) > 2 and "/" in w:
-            w = w[2:]  # -ofile, -I/path: the value stuck to a short option
+        elif w[:1] == "-" and w[1:2] != "-" and len(w) > 2:
+            w = w[2:]  # -ofile, -I/path, -F.env: the value stuck to a short option
         cur = []
         for ch in w:
             if ch in _TOKEN_SPLIT:
@@ -455,11 +455,12 @@ def prefix_of(name, full):
 
 
 def risky_prefix(a, risky):
-    """The first word of `a` that is an abbreviation of one of the `risky` long options."""
+    """The first word of `a` that is an abbreviation of one of the `risky` long options (an
+    exact name wins, as in getopt_long: `--file` is not `--files-from`)."""
     for w in a:
         if w == "--":
             break
         name = w.split("=", 1)[0]
-        if name[:2] == "--" and any(prefix_of(name, r) for r in risky):
+        if name[:2] == "--" and name not in risky and any(prefix_of(name, r) for r in risky):
             return w
     return None

@@ -26,8 +26,9 @@ from core.shell.command import (
     stdin_text,
     vague,
 )
+from core.shell.databases import sql_effect
 from core.shell.lexer import DYNAMIC
-from core.shell.services import DESTROYS, sql_effect
+from core.shell.verbs import DESTROYS, destroying
 
 __all__ = ["Command", "expand", "prog_name"]
 
@@ -96,6 +97,7 @@ def expand(raw, p):
         _destroy_verbs(c, args)
     _redirects(c)
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
+    _startup_files(c, args[1:])
     _settle(c, cwd, links)
     if c.writes and c.program not in _META_ONLY:
         _remember_writes(c, raw, ctx)
@@ -159,6 +161,7 @@ def _judge(c, args, key, p, raw):
 # db:drop, gsutil rm, heroku apps:destroy, manage.py flush, prisma migrate reset)
 _DESTROY_VERBS = DESTROYS | frozenset(("flush", "nuke", "teardown", "clear", "clobber"))
 _DESTROY_PREFIX = ("drop", "purge", "wipe", "destroy", "delete", "remove", "nuke", "erase")
+_STOPS = frozenset(("stop", "kill", "down", "shutdown", "disable"))
 _SQL_HEADS = frozenset(("drop", "truncate", "delete", "alter", "with", "do", "execute"))
 _DESTROY_OPTION_PARTS = frozenset(
     ("delete", "purge", "prune", "wipe", "drop", "destroy", "reset", "truncate")
@@ -168,26 +171,29 @@ _DESTROY_OPTIONS = ("--delete", "--purge", "--prune", "--wipe", "--drop", "--rem
 
 def _destroy_verbs(c, args):
     """A command that runs code the hooks cannot see, or changes a remote, is destructive
-    when a word of its verb path (the leading words before the first option, split on - and
-    :), its program name (dropdb) or a long option (--delete, --prune-*) names a delete,
+    when a word of its verb path (the leading words before the first option, split on : - _
+    and .), its program name (dropdb) or a long option (--delete, --prune-*) names a delete,
     destroy, drop, purge, reset or replace. --force is one for a remote change."""
     name = c.program.lower()
     hit = ""
+    judged_sql = programs.family(programs.key(c.program)).startswith("databases.")
     if c.unknown and not c.remote and name.startswith(_DESTROY_PREFIX):
-        hit = name
-    for w in args[1:6]:
+        hit = name  # dropdb, dropuser
+    elif c.unknown and not c.remote and "-" in name and destroying(name):
+        hit = name  # kafka-delete-records (a bare `kill PID` is not a verb of a CLI)
+    for i, w in enumerate(args[1:6]):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
         if " " in w and w.strip() and w.split()[0].lower() in _SQL_HEADS:
-            if sql_effect(w) == "destroy":  # clickhouse-client -q 'DROP TABLE t'
+            if not judged_sql and sql_effect(w) == "destroy":  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue
-        if w[:1] == "-" or "/" in w or "." in w or "=" in w or " " in w or vague(w):
-            continue  # an option, a script, a file, an assignment, code: not a verb
-        for part in w.lower().replace(":", "-").split("-"):
-            if part in _DESTROY_VERBS:
-                hit = w
-                break
+        if vague(w) or "." in w and i > 0:
+            continue  # a word the hooks cannot see; a dotted word after the verb (alias.x)
+        if c.runner and w.lower() in _STOPS:
+            continue  # npm stop, a project's own script: not a service taken down
+        if destroying(w, _DESTROY_VERBS):  # db:drop, ecto.reset, delete_user, apps:destroy
+            hit = w
     for w in args[1:] if not hit else ():
         o = w.split("=", 1)[0].lower()
         parts = o[2:].split("-") if o[:2] == "--" and o[2:5] not in ("no-", "dry") else []
@@ -315,6 +321,8 @@ def _option_files(a):
                     out.append(a[i + 2])
             continue
         v = x.split("=", 1)[1] if x[:1] == "-" and "=" in x else x
+        if x[:1] == "-" and x.split("=", 1)[0].lstrip("-").lower().endswith(_FILE_OPTION_ENDS):
+            out.append(v)  # -var-file=.env, --token-file=.env
         for scheme in _SCHEMES:
             k = v.find(scheme)
             if k >= 0:
@@ -329,6 +337,30 @@ def _option_files(a):
         elif "=@" in v:
             out.append(v.split("=@", 1)[1])
     return [x for x in out if x and pathlike(x)]
+
+
+# option names whose value is a file of commands the program runs first (sqlite3 -init,
+# --init-file, --rcfile): code nobody saw, whatever the program
+_STARTUP_ENDS = ("init-file", "initfile", "rcfile", "rc-file", "init-script", "startup-file")
+
+
+def _startup_files(c, a):
+    for i, x in enumerate(a):
+        if x[:1] != "-" or len(x) < 3:
+            continue
+        name, eq, val = x.lstrip("-").lower().replace("_", "-").partition("=")
+        single = x[1] != "-" and name == "init"  # sqlite3 -init FILE (not the --init flag)
+        if not (single or name == "init" and eq or name.endswith(_STARTUP_ENDS)):
+            continue
+        v = val if eq else (a[i + 1] if i + 1 < len(a) and a[i + 1][:1] != "-" else "")
+        if v:
+            if v not in c.reads:
+                c.reads.append(v)
+            if not c.unknown:
+                c.flag(
+                    "%s runs the commands in %s, which the hooks cannot see" % (x, v), unknown=True
+                )
+            return
 
 
 def _generic_reads(c, a, skip):

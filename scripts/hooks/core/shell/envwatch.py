@@ -5,6 +5,8 @@ a variable name or arithmetic (an array subscript in it runs `$(...)`)."""
 
 from __future__ import annotations
 
+from core.shell import arith
+
 # directories whose programs are the system's own: a PATH made only of these (and $PATH)
 # finds nothing new
 _SYSTEM_DIRS = (
@@ -85,14 +87,16 @@ def has_code(text: str) -> bool:
     return False
 
 
-def eval_words(c, words, p) -> None:
+def eval_words(c, words, p, names: bool = True) -> None:
     """Words bash evaluates as variable names or arithmetic (let, read NAME, printf -v NAME,
     [[ -v NAME ]], declare -i values ...): `a[$(cmd)]` in one runs cmd, so cmd is analysed
-    as a command of its own."""
+    as a command of its own. `names`: the words are names, whose subscripts are arithmetic."""
     for w in words:
         if isinstance(w, str) and has_code(w):
             c.code.append(w)
             p.subparse(": " + w, keep_cwd=True)
+    if names:
+        arith.subscripts(c, p, words)
 
 
 def value_code(c, value: str | None, p) -> None:
@@ -109,3 +113,5 @@ def arith_text(p, text: str) -> None:
     `$(...)` inside single quotes there runs too (the parser saw it as quoted text)."""
     if "'" in text and has_code(text):
         p.subparse(": " + text.replace("'", " "), keep_cwd=True)
+    body = text[1:] if text[:1] == "$" else text
+    arith.check(p, body[2:-2] if body[-2:] == "))" else body[2:])

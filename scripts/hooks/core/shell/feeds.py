@@ -8,6 +8,12 @@ from __future__ import annotations
 
 # programs whose output is a list of paths under their operands (the cwd when none)
 _LISTERS = frozenset(("find", "ls", "fd", "fdfind", "tree", "du", "rg", "grep", "ag", "locate"))
+# programs that print what they learn about a file (size, counts, type, checksum), never
+# its content: fed every file of a tree they reveal no secret (`find / -exec du -h {} +`)
+METADATA_ONLY = frozenset(
+    ("du", "stat", "ls", "wc", "file", "cksum", "sum", "b2sum", "md5sum", "sha1sum")
+    + ("sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "md5", "touch")
+)
 _NAME_TESTS = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"))
 _GLOB = frozenset("*?[")
 
@@ -86,10 +92,10 @@ def apply(ctx) -> None:
         fed = "xargs" in c.wrappers or any("$" in r or "`" in r for r in c.reads)
         if not fed:
             continue
-        for d in dirs:
+        for d in dirs if c.program not in METADATA_ONLY else ():
             if d not in c.tree and len(c.tree) < 64:
                 c.tree.append(d)
-        for d in plain:
+        for d in plain if c.program not in METADATA_ONLY else ():
             if d not in c.plain_tree and len(c.plain_tree) < 64:
                 c.plain_tree.append(d)
         for g in globs:

@@ -3,7 +3,18 @@ sort -o, dd, find -delete, ..."""
 
 from __future__ import annotations
 
-from core.shell.command import has, join, link, opts, prefix_of, spawn, vals
+from core.shell import feeds
+from core.shell.command import (
+    has,
+    join,
+    link,
+    long_match,
+    opts,
+    prefix_of,
+    prog_name,
+    spawn,
+    vals,
+)
 
 
 def h_rm(c, a, p, raw):
@@ -51,11 +62,15 @@ def h_chmod(c, a, p, raw):
         if w == "--":
             ops.extend(a[i + 1 :])
             break
-        if w in ("-R", "--recursive"):
+        name, eq, val = w.partition("=")
+        if w == "-R" or long_match(name, "--recursive"):
             rec = True
-        elif w.startswith("--reference="):
-            ref = True
-            c.reads.append(w[12:])
+        elif long_match(name, "--reference") and name[:5] == "--ref":
+            ref = True  # --ref=FILE or --reference FILE: the mode comes from FILE
+            if not eq and i + 1 < len(a):
+                i += 1
+                val = a[i]
+            c.reads.append(val)
         elif w[:2] == "--":
             pass
         elif (
@@ -123,8 +138,7 @@ def h_cp(c, a, p, raw):
         ),
     )
     if prog == "install":
-        found2 = [k for k, v in found]
-        if "-d" in found2 or "--directory" in found2:
+        if has(found, "-d", "--directory"):
             c.writes.extend(ops)
             return
         found, ops = opts(
@@ -417,7 +431,7 @@ def h_sort(c, a, p, raw):
     c.reads.extend(ops)
     c.reads.extend(vals(found, "--files0-from"))
     for k, _ in found:
-        if k[:2] == "--" and k not in _SORT_LONG:
+        if k[:2] == "--" and not any(long_match(k, x) for x in _SORT_LONG):
             c.flag("sort option %s the hooks do not know" % k, unknown=True)
     if vals(found, "--compress-program"):
         c.flag("sort --compress-program runs a command", unknown=True)
@@ -474,7 +488,8 @@ def h_find(c, a, p, raw):
                 j += 1
             inner = a[i + 1 : j]
             skip.update(a[i + 1 : j + 1])
-            c.tree.extend(starts)  # the command gets every file found under the starts
+            if not inner or prog_name(inner[0]) not in feeds.METADATA_ONLY:
+                c.tree.extend(starts)  # the command gets every file found under the starts
             start = starts[0] if len(starts) == 1 else "$(find-result)"
             spawn([x.replace("{}", start) for x in inner], p)
             i = j + 1

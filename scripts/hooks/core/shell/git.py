@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.shell import gitverbs
 from core.shell.archives import patch_targets
 from core.shell.command import has, join, opts, spawn, stdin_text, vals
 
@@ -284,6 +285,21 @@ _GIT_TOP_OPTIONS = frozenset(
 
 
 RUNS_CONFIG = "git config sets a command to run"
+# subcommands whose REV:PATH-looking words are URLs (host:path)
+_GIT_URLS = frozenset(("ls-remote", "fetch-pack", "send-pack", "request-pull", "remote-show"))
+
+
+def _object_paths(words: list[str]) -> list[str]:
+    """The paths of REV:PATH object names (HEAD:.env, :.env, :0:.env); `:/text` searches
+    commit messages and a URL is no object."""
+    out = []
+    for o in words:
+        if ":" in o and o[:2] not in (":/", ":!", ":^", ":(") and "://" not in o and o[:1] != "-":
+            path = o.split(":", 1)[1]
+            if o[:1] == ":" and path[:1].isdigit() and path[1:2] == ":":
+                path = path[2:]  # :0:path, a stage of the index
+            out.append(path or ".")
+    return out
 
 
 def _plain_program(key: str, value: str) -> bool:
@@ -372,9 +388,9 @@ def h_git(c, a, p, raw):
     gitdir = join(base, ".git")
     found, ops = opts(rest, _GIT_SHORT_ARGS.get(sub, ""), _GIT_LONG_ARGS)
     names = [k for k, _ in found]
-    skip.update(
-        vals(found, "-m", "--message", "-F", "--file", "--format", "--pretty", "--grep", "--author")
-    )
+    # messages and patterns are no paths; -F/--file name a file git reads (a commit message
+    # or tag body from .env is printed by the next `git log`): those stay paths
+    skip.update(vals(found, "-m", "--message", "--format", "--pretty", "--grep", "--author"))
     for code in vals(found, "-x", "--exec") if sub == "rebase" else ():
         c.code.append(code)
         p.subparse(code)
@@ -410,31 +426,49 @@ def h_git(c, a, p, raw):
             c.flag("git %s %s runs a command" % (sub, k), unknown=True)
     if sub == "bisect" and ops[:1] == ["run"] and len(ops) > 1:
         spawn(ops[1:], p)  # git bisect run CMD: the command runs at every step
-    elif sub == "submodule" and "foreach" in ops:
-        code = " ".join(ops[ops.index("foreach") + 1 :])
-        c.code.append(code)
-        p.subparse(code)
-        skip.add(code)
     elif sub == "filter-branch":
         for k, v in found:
             if k.endswith("-filter") and isinstance(v, str):
                 c.code.append(v)
                 p.subparse(v)
                 skip.add(v)
+    if sub in _GIT_READ or sub in ("archive", "config", "unpack-file"):
+        # REV:PATH names a file of a commit or the index (`git diff HEAD:.env x`,
+        # `git config --blob :.env -l`): a read of that path
+        if sub not in _GIT_URLS:
+            c.reads.extend(_object_paths(ops + vals(found, "--blob")))
+    if sub in ("log", "blame", "annotate"):
+        for v in vals(found, "-L"):  # -L 1,5:FILE, -L :func:FILE: lines of FILE
+            if ":" in v:
+                c.reads.extend({v.split(":", 1)[1], v.rsplit(":", 1)[1]})
     if sub in _GIT_READ:
-        if sub in ("show", "cat-file", "grep") or sub == "log":
-            for o in ops:
-                if ":" in o and not o.startswith(":/") and "://" not in o:
-                    path = o.split(":", 1)[1]
-                    if o[:1] == ":" and path[:1].isdigit() and path[1:2] == ":":
-                        path = path[2:]  # :0:path, a stage of the index
-                    c.reads.append(path or ".")
+        no_index = has(found, "--no-index")
         if sub == "grep" and ops and not has(found, "-e", "-f"):
             skip.add(ops[0])
-            c.reads.extend(o for o in ops[1:] if o != "--")
-        c.reads.extend(paths)
+            c.reads.extend(o for o in ops[1:] if o != "--" and o[:2] not in (":!", ":^", ":("))
+            if no_index:  # plain directories, every file in them: the tree rule
+                c.tree.extend([o for o in ops[1:] if o != "--"] or ["."])
+        elif sub == "diff" and no_index:
+            c.reads.extend(ops)
+            c.tree.extend(ops)
+        for spec in paths + [o for o in ops if o[:2] in (":!", ":^", ":(")]:
+            exclude, path = gitverbs.pathspec(spec)
+            skip.add(spec)  # `:!.env` leaves the file out: no read of it
+            if not exclude:
+                c.reads.append(path or ".")
         if sub == "hash-object" and "-w" in names:
             write(gitdir)
+        elif sub == "credential":
+            # `git credential fill` prints the stored password for a host: the helper's store
+            c.reads.append(p.ctx.home + "/.git-credentials")
+        elif sub == "send-pack":
+            c.flag("git send-pack changes a remote repository", remote=True)
+        elif sub == "fetch-pack":
+            write(gitdir)  # the objects it receives
+        elif sub in ("gui", "citool", "gitk"):
+            c.flag("git %s opens a program that commits and resets" % sub, unknown=True)
+        elif sub == "interpret-trailers" and has(found, "--in-place"):
+            write(*ops)
         # the diff family writes its output to a file (`git log --format=X --output=F`
         # writes any text anywhere); mailinfo writes its two operands, bugreport a file
         # git takes any unique prefix of a long option: --outp=F is --output=F
@@ -566,6 +600,8 @@ def h_git(c, a, p, raw):
             return skip
         elif sub == "bundle" and ops[:1] == ["create"] and len(ops) > 1:
             write(ops[1])
+        elif sub == "update-index":
+            return skip | gitverbs.update_index(c, rest, write, gitdir, stdin_text(raw))
         write(gitdir)
         return skip
     if sub in _GIT_TREE:
@@ -581,14 +617,12 @@ def h_git(c, a, p, raw):
             write(join(ops[0], ".git") if ops else gitdir)
             return skip
         if sub == "stash":
-            op = ops[0] if ops else "push"
-            if op in ("list", "show"):
-                return skip
-            if op in ("drop", "clear"):
-                c.flag("git stash %s discards stashed work" % op, destructive=True)
-                write(gitdir)
-                return skip
-            write(*(paths or ["."]))
+            gitverbs.stash(c, rest, found, ops, paths, write, gitdir)
+            return skip
+        if sub == "submodule":
+            return skip | gitverbs.submodule(c, rest, write, gitdir, p)
+        if sub == "read-tree" and not any(k in ("-u", "--reset") for k in names):
+            write(gitdir)  # the index only (protect_shell judges the tree it reads)
             return skip
         if sub == "reset":
             if "--hard" in names:
@@ -648,15 +682,7 @@ def h_git(c, a, p, raw):
             write(*(targets or ["."]))
             return skip
         if sub == "worktree":
-            if ops[:1] == ["add"] and len(ops) > 1:
-                c.writes.append(ops[1])
-            elif ops[:1] == ["remove"] and len(ops) > 1:
-                c.writes.append(ops[1])
-                if "-f" in names or "--force" in names:
-                    c.flag("removes a worktree with its changes", destructive=True)
-            elif ops[:1] in (["list"], []):
-                return skip
-            write(gitdir)
+            gitverbs.worktree(c, rest, found, ops, write, gitdir)
             return skip
         write(".")
         return skip

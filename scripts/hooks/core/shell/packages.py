@@ -248,9 +248,8 @@ def h_pkg_generic(c, a, p, raw):
     if prog in _SYSTEM_PKG:
         names = [k for k, _ in found]
         if prog in ("dpkg", "rpm"):
-            changes = any(
-                k in ("-i", "--install", "-r", "--remove", "-P", "--purge", "-U", "-e", "--erase")
-                for k in names
+            changes = has(
+                found, "-i", "--install", "-r", "--remove", "-P", "--purge", "-U", "-e", "--erase"
             )
         elif prog == "pacman":
             changes = any(k in ("-S", "-R", "-U") for k in names)
@@ -261,12 +260,17 @@ def h_pkg_generic(c, a, p, raw):
         if changes:
             c.writes.append(_SYSTEM_PKG[prog].replace("~", p.ctx.home))
             c.flag("system package install")
+            if _SYSTEM_PKG[prog][:1] == "~":  # the machine's programs, wherever HOME lives
+                c.flag("%s changes the programs on this machine" % prog, unknown=True)
             if sub in ("purge", "autoremove") or prog == "pacman" and "-R" in names:
                 c.flag("removes system packages", destructive=True)
         return set(ops)
     if prog in ("cargo", "go") and sub == "install":
+        # it builds (cargo runs build scripts) and puts a program on this machine's PATH:
+        # a change to the machine wherever HOME lives, even under the temp dir
         c.writes.append(p.ctx.home + ("/.cargo" if prog == "cargo" else "/go"))
         c.flag("package install")
+        c.flag("%s install builds and installs a program on this machine" % prog, runner=True)
         return set(ops)
     if prog in ("gem",) and sub in ("install", "uninstall", "update"):
         c.flag("global package install", unknown=True)
@@ -277,6 +281,7 @@ def h_pkg_generic(c, a, p, raw):
     if prog == "uv" and sub == "tool" and ops[1:2] in (["install"], ["uninstall"]):
         c.writes.append(p.ctx.home + "/.local")
         c.flag("package install")
+        c.flag("uv tool %s changes the programs on this machine" % ops[1], runner=True)
         return set(ops)
     if prog in ("conda", "mamba", "micromamba") and sub in (
         "install",

@@ -10,7 +10,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 
 from __future__ import annotations
 
-from core.shell import envwatch
+from core.shell import arith, envwatch
 from core.shell.budget import TOO_COMPLEX
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
@@ -311,27 +311,34 @@ class Parser(Substitution, Heredoc, Lexer):
                 envwatch.arith_text(self, self.s[start : self.i])
                 return None
             if t[0] == WORD:
-                for name in t[1]:
-                    self.ctx.vars[name] = None
+                names = t[1]
             else:
                 self.back = t
                 return None
+            numbers = False  # `for i in 1 2 3`, `for i in {1..9}`: i holds a number
             while True:
                 t = self.token()
                 if t[0] == NL:
                     continue
                 break
             if t[0] == WORD and t[1] == ["in"]:
+                numbers = w == "for"
                 while True:
                     t = self.token()
                     if t[0] != WORD:
                         break
+                    numbers = numbers and all(arith.number_word(self.ctx, x) for x in t[1])
                     if len(self.ctx.listed) < 256:
                         self.ctx.listed.extend(t[1])
                 if not (t[0] == OP and t[1] == ";" or t[0] == NL):
                     self.back = t
             else:
                 self.back = t
+            for name in names:
+                if numbers:
+                    self.ctx.vars.number(name)
+                else:
+                    self.ctx.vars[name] = None
             return None
         if w == "function":
             t = self.token()
@@ -447,7 +454,8 @@ class Parser(Substitution, Heredoc, Lexer):
             for name, val, dyn in assigns:
                 envwatch.note_assign(ctx, name, val)
                 envwatch.value_code(None, val, self)
-                ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
+                if not arith.assigned(self, name, val):
+                    ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
             return None
         raw = Raw(words, assigns, redirs, self.piped, self.prev)
         self.queue.append(raw)

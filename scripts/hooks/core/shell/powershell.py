@@ -72,6 +72,10 @@ CODE = (
     "invoke-restmethod",
     "irm",
 )
+PRINTERS = ("write-output", "echo", "write", "write-host")
+# the variables Claude Code sets for its children: our CLI reads them to tell the agent from
+# the person (core.shell.envwatch.claude_var), lower-cased
+CLAUDE_VARS = ("claudecode", "claude_code_")
 UNSAFE = ("$(", "@(", "{", "`", "-encodedcommand", "-enc ", "[scriptblock]", "[io.file]", "::")
 
 
@@ -84,8 +88,8 @@ class Command(ShellCommand):
         super().__init__()
         self.argv = argv
         self.program = argv[0].lower() if argv else ""
-        self.text = " ".join(argv)
-        self.named = argv[1:]  # checked against protected paths when the cmdlet is unknown
+        self.text = " ".join(argv).replace("\0", ", ")
+        self.named = _items(argv[1:])  # checked against protected paths when it is unknown
 
 
 class Analysis:
@@ -96,7 +100,14 @@ class Analysis:
         self.unknown = self.destructive = False
 
 
+def _items(words):
+    """The items of every word: an array argument (`a, b`) is one word, its items NUL-joined."""
+    return [x for w in words for x in w.split("\0") if x]
+
+
 def _words(text):
+    """Words after quote removal; an unquoted comma joins its neighbours into one array word
+    (`Remove-Item a, b` removes both), its items separated by NUL."""
     words, cur, quote, i = [], "", None, 0
     while i < len(text):
         c = text[i]
@@ -107,6 +118,12 @@ def _words(text):
                 cur += c
         elif c in "'\"":
             quote = c
+        elif c == ",":
+            if not cur and words:
+                cur = words.pop()
+            cur += "\0"
+            while i + 1 < len(text) and text[i + 1] in " \t":
+                i += 1
         elif c in " \t":
             if cur:
                 words.append(cur)
@@ -121,6 +138,58 @@ def _words(text):
     return words
 
 
+def _claude_env(word):
+    """An Env: drive path (`Env:CLAUDECODE`, `env:\\CLAUDE*`, `Env:$n`) that may name a
+    variable Claude Code sets."""
+    low = word.lower()
+    if not low.startswith("env:"):
+        return False
+    name = low[4:].lstrip("\\/")
+    return name.startswith(CLAUDE_VARS) or any(ch in name for ch in "$*?[") or not name
+
+
+def _strips(words, low):
+    """Does this cmdlet call remove or change a variable Claude Code sets? `$env:X = v`,
+    an Env: drive cmdlet, or any mention of one by a command that is not a plain read."""
+    first = words[0].lower()
+    if first.startswith("$env:"):
+        name = first[5:].split("=", 1)[0]
+        return name.startswith(CLAUDE_VARS) and ("=" in first or words[1:2] == ["="])
+    if first in READERS or first in PRINTERS:
+        return False
+    return any(_claude_env(w) for w in words[1:]) or any(v in low for v in CLAUDE_VARS)
+
+
+# verbs of PowerShell's approved list that only read or print
+READ_VERBS = frozenset(
+    ("get", "test", "select", "measure", "compare", "find", "format", "convertto",
+     "convertfrom", "group", "sort", "where", "resolve", "split", "join", "show", "search")
+)  # fmt: skip
+
+
+def _external(a, seg, home, stripped):
+    """A program that is not a cmdlet: the segment (free of PowerShell's own syntax, which
+    made the whole command unknown) is judged by the shell analyser."""
+    from core.shell import analysis
+
+    sub = analysis.analyse(seg, home)
+    for c in sub.commands:
+        if stripped and judge_changes(c):
+            c.stripped = True
+            c.unknown = True
+            c.reasons.append("runs %s with CLAUDECODE removed" % c.program)
+        a.commands.append(c)
+    if sub.unknown and not any(c.unknown for c in sub.commands):
+        a.unknown = True
+        a.reasons.extend(sub.reasons)
+
+
+def judge_changes(c) -> bool:
+    from core.shell import judge
+
+    return judge.changes_or_runs(c)
+
+
 def analyse(command, home=None):
     a = Analysis()
     text = command if isinstance(command, str) else ""
@@ -128,7 +197,15 @@ def analyse(command, home=None):
     if any(u in low for u in UNSAFE) or "\x00" in text or len(text) > 100000:
         a.unknown = True
         a.reasons.append("PowerShell syntax we do not analyse")
+        if any(v in low for v in CLAUDE_VARS):
+            # [Environment]::SetEnvironmentVariable('CLAUDECODE', ...) and its kin
+            cmd = Command(_words(text) or [text])
+            cmd.unknown = True
+            cmd.stripped = True
+            cmd.reasons.append("changes CLAUDECODE, then runs code we do not analyse")
+            a.commands.append(cmd)
         return a
+    stripped = False
     segments = []
     for part in text.replace("&&", ";").replace("||", ";").replace("\n", ";").split(";"):
         segments.extend(part.split("|"))
@@ -156,9 +233,42 @@ def analyse(command, home=None):
             i += 1
         cmd = Command(rest or [""])
         prog = cmd.program
+        if rest and _strips(rest, seg.lower()):
+            stripped = cmd.stripped = True
+            cmd.reasons.append("removes or changes CLAUDECODE")
+            others = [w for w in rest[1:] if not _claude_env(w) and w[:1] != "-"]
+            if rest[0][:1] == "$" or not others:
+                a.commands.append(cmd)  # only the Env: drive, which holds no files
+                continue
+            # it does more than that: judged as usual, without the Env: words as paths
+            cmd.unknown = True
+            rest = [w for w in rest if not _claude_env(w)]
+        if stripped and prog not in READERS and prog not in PRINTERS:
+            # without CLAUDECODE our CLI takes its caller for the person
+            cmd.stripped = True
+            cmd.unknown = True
+            cmd.reasons.append("runs %s with CLAUDECODE removed" % prog)
+        if stripped and (prog in READERS or prog in PRINTERS):
+            cmd.stripped = False  # a plain read stays a read
         for t in redir:
-            if t.lower() not in ("$null", "null"):
+            if t.lower() not in ("$null", "null") and t[:1] != "&":  # 2>&1 is a stream
                 cmd.writes.append(t)
+        if prog in CODE or prog in WRITERS or prog in READERS or prog in PRINTERS:
+            pass
+        elif prog[:1] in ".&" or "\\" in prog or "/" in prog:
+            cmd.unknown = True
+            cmd.reasons.append("PowerShell runs a script or program file: %s" % rest[0])
+        elif "-" in prog:
+            verb = prog.split("-", 1)[0]
+            if verb in READ_VERBS:  # by PowerShell's convention these only read
+                cmd.reads.extend(_items(w for w in rest[1:] if w[:1] not in ("-", "$")))
+            else:
+                cmd.unknown = True
+                cmd.reasons.append("%s is a cmdlet the hooks do not know" % rest[0])
+        elif prog:
+            # a program (git, npm, ...): the shell analyser's profiles judge it
+            _external(a, seg, home, stripped)
+            continue
         if prog in CODE:
             cmd.unknown = True
             cmd.reasons.append("PowerShell runs code: %s" % prog)
@@ -173,7 +283,7 @@ def analyse(command, home=None):
             if target is None and positional:
                 target = positional[-1] if WRITERS[prog] == "destination" else positional[0]
             if target:
-                cmd.writes.append(target)
+                cmd.writes.extend(_items([target]))
             else:
                 cmd.unknown = True
             if (
@@ -184,9 +294,9 @@ def analyse(command, home=None):
                 cmd.destructive = True
                 cmd.reasons.append("recursive force delete")
             if WRITERS[prog] == "destination":
-                cmd.reads.extend(positional[:-1])
+                cmd.reads.extend(_items(positional[:-1]))
         elif prog in READERS:
-            cmd.reads.extend(w for w in rest[1:] if not w.startswith("-"))
+            cmd.reads.extend(_items(w for w in rest[1:] if not w.startswith("-")))
         a.commands.append(cmd)
     for c in a.commands:
         a.reads += [r for r in c.reads if r not in a.reads]

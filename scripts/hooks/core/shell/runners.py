@@ -6,14 +6,23 @@ that command is analysed as well."""
 
 from __future__ import annotations
 
-from core.shell.command import opts, spawn
+from core.shell.command import has, long_match, opts, spawn
 
 # options of a runner that only print
 _PRINTS = frozenset(("--help", "-h", "--version", "-V", "-v", "version", "help", "--list", "-l"))
 
 
+_MAKE_DRY = ("-n", "--just-print", "--dry-run", "--recon")
+
+
 def h_runner(c, a, p, raw):
     """pytest, make, cargo-less builds, compilers ...: code the hooks cannot see."""
+    if c.program in ("make", "gmake") and any(
+        w in _MAKE_DRY or w[:1] == "-" and w[1:2] != "-" and "n" in w[1:] for w in a
+    ):
+        # GNU make -n still runs recipe lines that hold $(MAKE) or start with +, and $(shell)
+        c.flag("make -n still runs $(MAKE) and + recipe lines and $(shell ...)", runner=True)
+        return None
     c.flag("%s runs code the hooks cannot see (tests, builds, scripts)" % c.program, runner=True)
     return None
 
@@ -100,16 +109,23 @@ def h_gdb(c, a, p, raw):
     """gdb runs the program it debugs; -ex 'shell cmd' / '!cmd' runs a command line."""
     i = 0
     while i < len(a):
-        w = a[i]
-        if w in ("-ex", "--ex", "-eval-command", "--eval-command") and i + 1 < len(a):
-            cmd = a[i + 1].strip()
-            for lead in ("shell ", "!", "pipe "):
+        name, eq, val = a[i].partition("=")
+        # getopt_long_only: one dash or two, any unambiguous prefix (`--eval-c`, `-init-ev`)
+        long = "-" + name if name[:2] != "--" else name
+        if (
+            long in ("--ex", "--iex")
+            or len(long) > 3
+            and (long_match(long, "--eval-command") or long_match(long, "--init-eval-command"))
+        ):
+            if not eq:
+                i += 1
+                val = a[i] if i < len(a) else ""
+            cmd = val.strip()
+            for lead in ("shell ", "!", "pipe ", "|"):
                 if cmd.startswith(lead):
                     code = cmd[len(lead) :]
                     c.code.append(code)
                     p.subparse(code)
-            i += 2
-            continue
         i += 1
     c.flag("%s runs a program and commands the hooks cannot see" % c.program, runner=True)
     return set(a)
@@ -223,7 +239,7 @@ def h_mktemp(c, a, p, raw):
             "--suffix",
         ):
             c.flag("mktemp option %s the hooks do not know" % k, unknown=True)
-    if "-u" in names or "--dry-run" in names:
+    if has(found, "-u", "--dry-run"):
         return set(ops)
     dirs = [v for k, v in found if k in ("-p", "--tmpdir") and v is not True]
     tmpl = ops[0] if ops else "tmp.XXXXXXXXXX"

@@ -10,7 +10,7 @@ command, $HOME, a parameter form with a static default) and DYN otherwise.
 from __future__ import annotations
 
 from core.globs import fnmatchcase
-from core.shell import envwatch
+from core.shell import arith, envwatch
 from core.shell.budget import TOO_COMPLEX
 from core.shell.lexer import (
     ALT,
@@ -82,6 +82,11 @@ class Substitution(Lexer):
                 segs.append((s[i:end], DYN))
                 return end
             return self.cmdsubst(i, segs)
+        if nx == "[":  # $[ ]: the old spelling of $(( ))
+            end = self.brackets(i + 1)
+            arith.check(self, s[i + 2 : end - 1])
+            segs.append((s[i:end], DYN))
+            return end
         if nx == "{":
             end = self.braced(i + 2)
             self.param(s[i + 2 : end - 1], quoted, segs, s[i:end])
@@ -153,6 +158,7 @@ class Substitution(Lexer):
 
     def param(self, inner, quoted, segs, src):
         """${...}: resolve the simple forms, else dynamic."""
+        self.param_arith(inner)
         if not inner:
             segs.append((src, DYN))
             return
@@ -197,6 +203,56 @@ class Substitution(Lexer):
                 self.var(name, quoted, segs, src)
             return
         self.operator_form(name, v, rest, segs, src)
+
+    def param_arith(self, inner: str) -> None:
+        """The parts of ${...} bash evaluates: a subscript (${a[i]}, ${#a[i]}), the offset and
+        length of ${x:off:len}, and the name ${!x} holds."""
+        body = inner[1:] if inner[:1] in "#!" else inner
+        n = len(body)
+        j = 0
+        while j < n and body[j] in NAMEC:
+            j += 1
+        if j == 0 and body[:1] in ("@", "*"):
+            j = 1  # ${@:off:len}
+        if inner[:1] == "!" and j and body[j:] == "" and not body.isdigit():
+            if self.lookup(body) is None and body not in self.ctx.vars.numbers:
+                self.ctx.error("${!%s} uses a name the hooks cannot see (bash evaluates it)" % body)
+        k = j
+        if body[k : k + 1] == "[":
+            k = body.find("]", k)
+            k = n if k < 0 else k + 1
+            sub = body[j + 1 : k - 1]
+            if sub not in ("@", "*") and body[:j] not in self.ctx.vars.assoc:
+                arith.check(self, sub)
+        if j and body[k : k + 1] == ":" and body[k + 1 : k + 2] not in ("-", "=", "+", "?"):
+            for part in body[k + 1 :].split(":")[:2]:
+                arith.check(self, part)
+
+    def brackets(self, i: int) -> int:
+        """s[i] == '[': index after its matching ']', parsing substitutions inside."""
+        s = self.s
+        n = self.n
+        depth = 0
+        while i < n:
+            self.ctx.budget.spend(1)
+            c = s[i]
+            if c == "[":
+                depth += 1
+            elif c == "]":
+                depth -= 1
+                if depth <= 0:
+                    return i + 1
+            elif c == "$":
+                i = self.dollar(i, True, [])
+                continue
+            elif c == "`":
+                i = self.backtick(i, [])
+                continue
+            elif c == "\\":
+                i += 1
+            i += 1
+        self.ctx.error("unbalanced $[")
+        return n
 
     def operator_form(self, name: str, v, rest: str, segs: list, src: str) -> None:
         """${X:-w} ${X:=w} ${X:+w} ${X:?w} ${X#p} ${X%p} (with or without the colon, ## %%):

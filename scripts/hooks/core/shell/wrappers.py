@@ -3,7 +3,7 @@ returns the wrapped command's words, or None when the wrapper runs nothing itsel
 
 from __future__ import annotations
 
-from core.shell.command import cd_to, has, long_match, opts, stdin_text, vague, vals
+from core.shell.command import cd_to, has, long_match, opts, prog_name, stdin_text, vague, vals
 from core.shell.envwatch import claude_var
 
 
@@ -200,10 +200,19 @@ def w_chroot(c, a, p, raw):
     return rest[1:] or None
 
 
+# options that take a value: strace's, and ltrace's (-F / --config is a file it reads)
+_TRACE_ARGS = {
+    "strace": ("oeEpPsSuUaIXbO", ("--output", "--trace-path", "--signal", "--env", "--user")),
+    "ltrace": ("oeFpsuaADlnwx", ("--output", "--config", "--library", "--align", "--indent")),
+}
+
+
 def w_trace(c, a, p, raw):
-    found, rest = opts(a[1:], "oeEpPsSuUaIXb", ("--output",), True)
+    short, long_ = _TRACE_ARGS["ltrace" if prog_name(a[0]) == "ltrace" else "strace"]
+    found, rest = opts(a[1:], short, long_, True)
     for v in vals(found, "-o", "--output"):
         c.writes.append(v)
+    c.reads.extend(vals(found, "-F", "--config"))  # ltrace's config file is read
     if has(found, "-p"):
         return None
     return rest or None

@@ -1,0 +1,206 @@
+"""git subcommands that take a verb of their own (stash, submodule, worktree) and the index
+writer update-index: each verb the profile knows is a read or writes what it names; a verb it
+does not know is `unknown` (a newer git's verb, or a typo git turns into something else)."""
+
+from __future__ import annotations
+
+from core.shell.command import has, join, long_match
+
+
+def _first_op(rest: list[str], short_args: str = "", long_args: tuple = ()) -> tuple[str, int]:
+    """(the verb, its index in rest): the first word that is not an option (options before
+    the verb, `git submodule --quiet status`, `git stash -q list`, are skipped)."""
+    i = 0
+    while i < len(rest):
+        w = rest[i]
+        if w == "--":
+            return "", i
+        if w[:1] != "-" or w == "-":
+            return w, i
+        if w in long_args or (len(w) == 2 and w[1:] in short_args and short_args):
+            i += 1  # the option's value
+        i += 1
+    return "", len(rest)
+
+
+STASH_WRITES = ("push", "save", "apply", "pop", "branch")
+
+
+def stash(c, rest: list[str], found, ops: list[str], paths: list[str], write, gitdir: str) -> None:
+    """`git stash`: list/show read; push/save/apply/pop/branch change the work tree;
+    drop/clear discard stashed work; create/store only add objects and refs."""
+    verb, _ = _first_op(rest, "m", ("--message", "--pathspec-from-file"))
+    if verb in ("list", "show"):
+        return
+    if verb in ("drop", "clear"):
+        c.flag("git stash %s discards stashed work" % verb, destructive=True)
+        write(gitdir)
+        return
+    if verb in ("create", "store"):
+        write(gitdir)
+        return
+    if verb and verb not in STASH_WRITES:
+        c.flag("git stash %s: a verb the hooks do not know" % verb, unknown=True)
+    write(*(paths or ["."]))
+
+
+SUBMODULE_READS = ("status", "summary")
+SUBMODULE_WRITES = ("init", "update", "add", "deinit", "sync", "set-branch", "set-url")
+
+
+def submodule(c, rest: list[str], write, gitdir: str, p) -> set:
+    """`git submodule`: status/summary (and no verb) read; foreach runs its command in every
+    submodule (code the hooks cannot see); the others write the submodules and .git."""
+    verb, at = _first_op(rest)
+    skip: set = set()
+    if verb in SUBMODULE_READS or not verb and at >= len(rest):
+        return skip
+    if verb == "foreach":
+        code = " ".join(w for w in rest[at + 1 :] if w not in ("--recursive", "-q", "--quiet"))
+        c.code.append(code)
+        p.subparse(code)
+        skip.add(code)
+        c.flag("git submodule foreach runs a command in every submodule", unknown=True)
+        return skip
+    if verb == "absorbgitdirs":
+        write(gitdir)
+        return skip
+    if verb not in SUBMODULE_WRITES:
+        c.flag("git submodule %s: a verb the hooks do not know" % verb, unknown=True)
+    ops = [w for w in rest[at + 1 :] if w[:1] != "-"]
+    if verb == "add":
+        # git submodule add URL [PATH]: the URL is no file
+        skip.update(ops[:1])
+        write(*(ops[1:2] or ["."]), ".gitmodules", gitdir)
+    elif verb in ("set-branch", "set-url"):
+        skip.update(ops[1:] if verb == "set-url" else ops)
+        write(".gitmodules")
+    elif verb in ("init", "sync"):
+        write(gitdir)
+    else:  # update, deinit: check out or empty each submodule's work tree
+        write(*(ops or ["."]), gitdir)
+    return skip
+
+
+WORKTREE_VERBS = ("add", "move", "remove", "prune", "lock", "unlock", "repair", "list")
+
+
+def worktree(c, rest: list[str], found, ops: list[str], write, gitdir: str) -> None:
+    """`git worktree`: list reads; add writes the new tree; move writes both places; remove
+    deletes a tree; repair rewrites the trees' `.git` files; prune, lock and unlock change
+    only .git."""
+    verb = ops[0] if ops else ""
+    if verb == "list" or not verb:
+        return
+    if verb not in WORKTREE_VERBS:
+        c.flag("git worktree %s: a verb the hooks do not know" % verb, unknown=True)
+        write(gitdir)
+        return
+    args = ops[1:]
+    if verb == "add" and args:
+        c.writes.append(args[0])
+    elif verb == "move":
+        c.writes.extend(args[:2])
+    elif verb == "remove" and args:
+        c.writes.append(args[0])
+        if has(found, "-f", "--force"):
+            c.flag("removes a worktree with its changes", destructive=True)
+    elif verb == "repair":
+        for a in args or ["."]:
+            c.writes.append(join(a, ".git"))
+    elif verb == "prune" and has(found, "-n", "--dry-run"):
+        return
+    write(gitdir)
+
+
+# update-index options followed by a value that is not a path
+_UPDATE_INDEX_ARGS = ("--index-version", "--chmod")
+
+
+STDIN_INDEX = "git update-index takes the paths from stdin, which the hooks cannot see"
+
+
+def _stdin_paths(text: str, info: bool, nul: bool) -> list[str]:
+    """The paths of update-index's stdin: one per line (NUL with -z); --index-info lines are
+    `mode sha [stage]<TAB>path`."""
+    out = []
+    for line in text.split("\0" if nul else "\n"):
+        if info:
+            line = line.split("\t", 1)[1] if "\t" in line else ""
+        if line.strip():
+            out.append(line)
+    return out
+
+
+def update_index(c, rest: list[str], write, gitdir: str, stdin: str | None) -> set:
+    """`git update-index`: every path it names has its index entry replaced (content, mode,
+    skip-worktree or assume-unchanged bits), which a later checkout, reset or sparse checkout
+    writes back to the file or removes: a write of that path. Paths read from stdin
+    (--stdin, --index-info) cannot be seen: the whole tree."""
+    skip: set = set()
+    named: list[str] = []
+    i = 0
+    dash = False
+    while i < len(rest):
+        w = rest[i]
+        if dash or w[:1] != "-":
+            named.append(w)
+        elif w == "--":
+            dash = True
+        elif long_match(w, "--stdin") or long_match(w, "--index-info"):
+            if stdin is None:
+                c.flag(STDIN_INDEX, unknown=True)
+                named.append(".")
+            else:
+                named.extend(_stdin_paths(stdin, long_match(w, "--index-info"), "-z" in rest))
+        elif long_match(w, "--cacheinfo") and len(w) > 3 and i + 1 < len(rest):
+            info = rest[i + 1]
+            if "," in info:
+                named.append(info.split(",", 2)[-1])
+                skip.add(info)
+                i += 1
+            else:  # --cacheinfo MODE SHA PATH
+                skip.update(rest[i + 1 : i + 3])
+                named.extend(rest[i + 3 : i + 4])
+                i += 3
+        elif w.startswith("--c") and long_match(w.split("=", 1)[0], "--cacheinfo") and "=" in w:
+            named.append(w.split(",", 2)[-1])
+        elif any(long_match(w, x) for x in _UPDATE_INDEX_ARGS) and i + 1 < len(rest):
+            skip.add(rest[i + 1])
+            i += 1
+        i += 1
+    write(gitdir)
+    write(*named)
+    return skip
+
+
+# git's own options before the subcommand that take the next word as their value
+TOP_ARGS = ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env")
+
+
+def subcommand(argv: list[str]) -> tuple[str, int]:
+    """(git's subcommand, its index in argv), git's own options skipped; ("", len) if none."""
+    i = 1
+    while i < len(argv):
+        w = argv[i]
+        if w[:1] != "-":
+            return w, i
+        i += 2 if w in TOP_ARGS else 1
+    return "", len(argv)
+
+
+def pathspec(spec: str) -> tuple[bool, str]:
+    """(exclude, path) of a git pathspec: `:!x`, `:^x` and `:(exclude)x` leave x out;
+    `:/x` and `:(top,glob)x` name x from the top."""
+    if spec[:1] != ":":
+        return False, spec
+    if spec.startswith(":("):
+        end = spec.find(")")
+        if end < 0:
+            return False, spec
+        return "exclude" in spec[2:end].split(","), spec[end + 1 :]
+    i = 1
+    while i < len(spec) and spec[i] in "/!^":
+        i += 1
+    body = spec[i + 1 :] if spec[i : i + 1] == ":" else spec[i:]
+    return "!" in spec[1:i] or "^" in spec[1:i], body
