@@ -645,6 +645,16 @@ GATES: list[Gate] = [
 ]
 
 
+# Gates that keep secrets, the hooks' own files and person-only commands safe: when one of
+# them fails on a shell command, the command is held under its code (the rule could not be
+# checked), never let through. The other gates are workflow: their bug fails open.
+_HOLD = {
+    "blocked_paths": "[blocked-path]",
+    "self_protection": "[self-protection]",
+    "person_only": "[person-only]",
+}
+
+
 def _authorise(ctx: Ctx, facts: Facts) -> None:
     """Single-use authorisations for our CLI, consumed by sane.py (INTERFACES.md)."""
     auth = [
@@ -676,11 +686,21 @@ def on_pre_tool(ctx: Ctx) -> None:
         try:
             reason = gate(ctx, facts)
         except Exception as exc:  # one gate's bug must not switch off the gates after it
+            code = _HOLD.get(gate.__name__) if facts.kind == "shell" else None
             ctx.log(
-                "error", "gate %s failed open: %s: %s" % (gate.__name__, type(exc).__name__, exc)
+                "error",
+                "gate %s failed %s: %s: %s"
+                % (gate.__name__, "closed" if code else "open", type(exc).__name__, exc),
             )
-            broken.append(gate.__name__)
-            continue
+            if not code:
+                broken.append(gate.__name__)
+                continue
+            reason = (
+                "%s The hooks failed while checking this command against that rule (their "
+                "own bug, %s, logged in .claude/sanetools.log), so it is held rather than let "
+                "through unchecked. Try a simpler spelling of the command; if it keeps "
+                "failing, tell the person." % (code, type(exc).__name__)
+            )
         if reason:
             reason = breaker.count_denial(ctx, facts, reason)
             ctx.session["blocks"] = ctx.session.get("blocks", 0) + 1

@@ -365,7 +365,21 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
     ti = tool_input if isinstance(tool_input, dict) else {}
     if tool in SHELL_TOOLS:
         command = ti.get("command")
-        f = _shell_facts(tool, _str(command), cwd, project, home, cfg)
+        try:
+            f = _shell_facts(tool, _str(command), cwd, project, home, cfg)
+        except Exception as exc:  # a bug here would let the call past every gate: hold it
+            import traceback
+
+            from core import log
+
+            log.write(
+                project,
+                "sanetools",
+                "error",
+                "shell facts failed: %r" % exc,
+                trace=traceback.format_exc()[-4000:],
+            )
+            f = _unchecked_shell(tool, _str(command), exc)
         if not isinstance(command, str):
             f.unknown = True  # nothing we can read: a change to a place we cannot see
             f.reasons.append("the command is not a string")
@@ -434,6 +448,20 @@ def _mcp_paths(f, ti):
         if code:
             f.unknown = True
             f.text = "\n".join(code)
+
+
+def _unchecked_shell(tool, command, exc):
+    """The facts of a command whose analysis failed: unknown, and stopped early like a bound,
+    so the path gate holds it (what was not reached may name a secret or a protected file)."""
+    from core.shell.analysis import Analysis
+
+    why = "not checkable (the analysis failed on it: %s)" % type(exc).__name__
+    f = Facts(tool, "shell")
+    f.text = command
+    f.unknown = True
+    f.reasons.append(why)
+    f.analysis = Analysis(command, [], [why], why)
+    return f
 
 
 def _shell_facts(tool, command, cwd, project, home, cfg):
@@ -553,6 +581,8 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
     f.runs_code = f.unknown and runners_only and not f.remote and bool(f.changers)
     if f.runs_code and a.unknown and not all(c.unknown for c in a.commands if c.reasons):
         f.runs_code = False
+    for attr in ("raw_reads", "raw_writes", "tree_reads", "named", "name_globs"):
+        setattr(f, attr, list(dict.fromkeys(getattr(f, attr))))  # each path looked up once
     _half_seen(f, cwd, project, home, cfg)
     f.reads = [paths.normalise(p, cwd, home) for p in f.raw_reads]
     f.writes = [paths.normalise(p, cwd, home) for p in f.raw_writes]

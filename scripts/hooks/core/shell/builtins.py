@@ -371,6 +371,9 @@ def h_eval(c, a, p, raw):
     if not code.strip():
         return None
     c.code.append(code)
+    if "$" in code or "`" in code:
+        # eval parses the value again: `eval echo $X` runs whatever X holds
+        c.flag("eval runs the value of an expansion as code", unknown=True)
     p.subparse(code, keep_cwd=True)
     return set(a)
 

@@ -184,7 +184,7 @@ def _destroy_verbs(c, args):
     for i, w in enumerate(args[1:6]):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
-        if " " in w and w.split()[0].lower() in _SQL_HEADS:
+        if " " in w and w.strip() and w.split()[0].lower() in _SQL_HEADS:
             if not judged_sql and sql_effect(w) == "destroy":  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue

@@ -167,6 +167,9 @@ def h_tee(c, a, p, raw):
     c.writes.extend(ops)
 
 
+_SED_FILE = "sed runs a script file the hooks cannot see (its w and e commands write, run)"
+
+
 def h_sed(c, a, p, raw):
     inplace = False
     scripts = []
@@ -192,6 +195,7 @@ def h_sed(c, a, p, raw):
                 i += 0 if eq else 1
             elif name == "--file":
                 c.reads.append(val if eq else (a[i + 1] if i + 1 < n else ""))
+                c.flag(_SED_FILE, unknown=True)
                 script_given = True
                 i += 0 if eq else 1
             elif name in ("--line-length",) and not eq:
@@ -230,6 +234,7 @@ def h_sed(c, a, p, raw):
                         script_given = True
                     elif ch == "f":
                         c.reads.append(val)
+                        c.flag(_SED_FILE, unknown=True)
                         script_given = True
                     break
                 j += 1
