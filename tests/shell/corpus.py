@@ -1228,3 +1228,10 @@ C("stty size", p=["stty"], s="allow", n="allow")
 C("stty raw -echo", u=True, p=["stty"], s=_SM, why="a setting changes the terminal")
 C("make -n", u=True, p=["make"], s=_SM, n="allow", why="make -n still runs $(MAKE) and + lines")
 C("ll", u=True, p=["ll"], s=_SM, n="allow", why="an alias: the Bash tool loads the person's")
+
+# --- residuals: numbers from substitutions, ip -b, tar -C, PowerShell, .git file, bundles ---
+C("x=$(wc -l < f); echo $((x + 1))", r=["f"], p=["wc", "echo"], s="allow", n="allow")
+C("echo $(( $(nproc) * 2 ))", p=["nproc", "echo"], s="allow", n="allow", why="prints a number")
+C("echo $(( $(date +%s) - 1 ))", p=["date", "echo"], s="allow", n="allow")
+C("x=$(wc -l f); echo $((x))", r=["f"], u=True, p=["wc", "echo"], s=_SM, n="allow", why="name")
+C("echo $(( $(id -un) ))", u=True, p=["id", "echo"], s=_SM, n="allow", why="a user name")

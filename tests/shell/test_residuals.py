@@ -1,0 +1,103 @@
+"""Residual holes and false positives of default-deny: substitutions that print only a number
+in arithmetic, `ip -b`, `tar -C`, PowerShell parsing and reads, a `.git` file written before
+`git init`, `git bundle` of a tracked secret. Each row goes through sanetools.py in a project
+with the hooks installed and asserts the decision, its [code] and a piece of the reason."""
+
+import os
+import subprocess
+
+import pytest
+
+from conftest import Project
+
+SP, SM, PO, BP = "[self-protection]", "[safemode]", "[person-only]", "[blocked-path]"
+ARITH = "arithmetic on"
+
+
+@pytest.fixture(scope="module")
+def labs(tmp_path_factory):
+    out = {}
+    for mode in ("normal", "safe"):
+        proj = Project(str(tmp_path_factory.mktemp("resid-" + mode)))
+        proj.install()
+        subprocess.run(["git", "init", "-q", proj.dir], check=True)
+        proj.write("README.md", "readme\n")
+        proj.write(".env", "TOKEN=x\n")
+        proj.write("src/app.py", "print(1)\n")
+        os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
+        proj.research()
+        if mode == "safe":
+            proj.prompt("s+")
+        out[mode] = proj
+    return out
+
+
+def _pre(labs, mode, cmd, tool="Bash"):
+    proj = labs[mode]
+    proj.prompt("rb-")
+    return proj.pre(tool, {"command": cmd})
+
+
+def _denied(r, code, why):
+    assert r.denied and r.denied.startswith(code), r.denied
+    assert why in r.denied, r.denied
+
+
+# --- arithmetic on a substitution that can print only a number ------------------------------
+NUMBER_PASS = [
+    "x=$(wc -l < README.md); echo $((x))",
+    "echo $(( $(nproc) + 1 ))",
+    "n=$(grep -c PAT < README.md); echo $((n + 1))",
+    "n=$(grep -ci -e a -e b < README.md); (( n > 0 )) && echo some",
+    "echo $(( $(id -u) + $(id -g) ))",
+    "echo $(( $(date +%s) - 60 ))",
+    "t=$(date -u '+%Y%m%d'); echo $((t / 100))",
+    "echo $(( $(getconf _NPROCESSORS_ONLN) * 2 ))",
+    "echo $(( $(stat -c %s README.md) / 1024 ))",
+    "echo $(( $(git ls-files | wc -l) ))",
+    "echo $(( $(cat README.md | wc -lw) ))",
+    "echo $(( $(expr 2 \\* 3) ))",
+    'x="$(nproc --all)"; [[ $x -ge 1 ]] && echo ok',
+    "for i in $(seq 1 3); do echo $(( i * $(nproc) )); done",
+    "x=$(wc -c < README.md 2>/dev/null); echo $((x))",
+]
+NUMBER_DENY = [
+    # a file operand: wc and grep -c print the file's name, which anyone can choose
+    ("x=$(wc -l README.md); echo $((x))", "x"),
+    ("echo $(( $(grep -c PAT README.md) ))", "grep -c"),
+    ("echo $(( $(grep -rc PAT) ))", "grep -rc"),  # -r with no operand walks the tree
+    # output that holds letters, or may
+    ("echo $(( $(date) ))", "$(date)"),
+    ("echo $(( $(date +%N) ))", "date +%N"),  # BSD date prints a letter N
+    ("echo $(( $(id -un) ))", "id -un"),
+    ("echo $(( $(stat -c %n README.md) ))", "stat -c %n"),
+    ("echo $(( $(getconf PATH) ))", "getconf"),
+    ("echo $(( $(expr substr abc 1 2) ))", "expr"),
+    ("echo $(( $(seq -f 'a[%g]' 1 2) ))", "seq -f"),
+    ("echo $(( $(nproc; cat f) ))", "nproc;"),
+    ("echo $(( $(wc -l < f 2>&1) ))", "2>&1"),  # bash's error message names the file
+    ("echo $(( $(wc -l < f | cat) ))", "cat"),
+    # words that may become options or file names at run time
+    ("echo $(( $(stat -c %s $F) ))", "$F"),
+    ('echo $(( $(grep -c "$P" < f) ))', "grep -c"),
+    ("echo $(( $(stat -c %s *) ))", "stat"),
+    # not the system's program
+    ("wc() { cat f; }; echo $(( $(wc -l < f) ))", "wc -l"),
+    ("nproc() { cat f; }; x=$(nproc); echo $((x))", "x"),
+    ("x=$(nproc); x=$(cat f); echo $((x))", "x"),
+]
+
+
+@pytest.mark.parametrize("cmd", NUMBER_PASS)
+def test_number_substitution_passes(labs, cmd):
+    for mode in ("normal", "safe"):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)
+
+
+@pytest.mark.parametrize("cmd,why", NUMBER_DENY)
+def test_other_substitution_unknown(labs, cmd, why):
+    r = _pre(labs, "safe", cmd)
+    _denied(r, SM, ARITH)
+    assert why in r.denied, r.denied
+    assert not _pre(labs, "normal", cmd).denied
