@@ -1235,3 +1235,6 @@ C("echo $(( $(nproc) * 2 ))", p=["nproc", "echo"], s="allow", n="allow", why="pr
 C("echo $(( $(date +%s) - 1 ))", p=["date", "echo"], s="allow", n="allow")
 C("x=$(wc -l f); echo $((x))", r=["f"], u=True, p=["wc", "echo"], s=_SM, n="allow", why="name")
 C("echo $(( $(id -un) ))", u=True, p=["id", "echo"], s=_SM, n="allow", why="a user name")
+C("ip -b cmds.txt", r=["cmds.txt"], u=True, p=["ip"], s=_SM, n="allow", why="-b is -batch")
+C("ip -b .env", r=[".env"], u=True, p=["ip"], s="[blocked-path]", n="[blocked-path]")
+C("ip -br -f inet addr show", p=["ip"], s="allow", n="allow", why="-br is -brief; -f's value")

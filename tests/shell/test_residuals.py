@@ -101,3 +101,41 @@ def test_other_substitution_unknown(labs, cmd, why):
     _denied(r, SM, ARITH)
     assert why in r.denied, r.denied
     assert not _pre(labs, "normal", cmd).denied
+
+
+# --- ip -batch FILE in any spelling ip accepts: reads FILE, runs the ip commands it holds ----
+IP_DENY = [
+    ("ip -b cmds.txt", "safe", SM, "ip -batch"),
+    ("ip -ba cmds.txt", "safe", SM, "ip -batch"),
+    ("ip -batch cmds.txt", "safe", SM, "ip -batch"),
+    ("ip --batch cmds.txt", "safe", SM, "ip -batch"),
+    ("ip -force -b -", "safe", SM, "ip -batch"),
+    ("ip -4 -b cmds.txt link show", "safe", SM, "ip -batch"),
+    ("ip -b .env", "normal", BP, ".env"),
+    ("ip -force -batch ~/.ssh/id_rsa", "normal", BP, ".ssh"),
+    ("ip -n blue link set eth0 up", "safe", SM, "ip link set"),
+    ("ip -f inet addr add 10.0.0.1/24 dev eth0", "safe", SM, "ip addr add"),
+    ("ip -zz addr", "safe", SM, "ip -zz"),
+]
+IP_PASS = [
+    "ip -br a",
+    "ip -br link show",
+    "ip -f inet addr show",
+    "ip -n blue route show",
+    "ip -4 -o addr",
+    "ip -c=always -j -p route get 1.1.1.1",
+    "ip -s -s link",
+    "ip route",
+]
+
+
+@pytest.mark.parametrize("cmd,mode,code,why", IP_DENY)
+def test_ip_batch_and_changes(labs, cmd, mode, code, why):
+    _denied(_pre(labs, mode, cmd), code, why)
+
+
+@pytest.mark.parametrize("cmd", IP_PASS)
+def test_ip_reads_pass(labs, cmd):
+    for mode in ("normal", "safe"):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)
