@@ -1238,3 +1238,6 @@ C("echo $(( $(id -un) ))", u=True, p=["id", "echo"], s=_SM, n="allow", why="a us
 C("ip -b cmds.txt", r=["cmds.txt"], u=True, p=["ip"], s=_SM, n="allow", why="-b is -batch")
 C("ip -b .env", r=[".env"], u=True, p=["ip"], s="[blocked-path]", n="[blocked-path]")
 C("ip -br -f inet addr show", p=["ip"], s="allow", n="allow", why="-br is -brief; -f's value")
+C("tar -C src -cf - .", r=["src"], nr=["."], p=["tar"], s="allow", n="allow", why="-C's tree")
+C("tar -cf - a -C src b", r=["a", "src/b"], nr=["b"], p=["tar"], why="-C applies after it")
+C("tar -x -C out -f a.tar m -C .claude n", w=["out/m", "out/.claude/n"], r=["a.tar"], p=["tar"])

@@ -139,3 +139,38 @@ def test_ip_reads_pass(labs, cmd):
     for mode in ("normal", "safe"):
         r = _pre(labs, mode, cmd)
         assert not r.denied, (cmd, mode, r.denied)
+
+
+# --- tar -C DIR: the names after it are read (or written) under DIR ---------------------------
+TAR_PASS = [
+    "tar -C src -cf - .",
+    "tar -cf - -C src .",
+    "tar --directory=src -czf - .",
+    "tar --directory src -cf - app.py",
+    "tar -C src -cf /tmp/src.tar .",
+    "tar -C src -cf - . | tar -tf -",
+]
+TAR_DENY = [
+    ("tar -cf - .", "normal", BP, ".env"),
+    ("tar -C . -cf - .", "normal", BP, ".env"),
+    ("tar -C src -cf - . -C .. .", "normal", BP, ".env"),  # -C is relative to the one before
+    ("tar -cf - -C src . -C .. .env", "normal", BP, ".env"),
+    ("tar -C src -cf - ../.env", "normal", BP, ".env"),
+    ("tar -C ~ -cf - .ssh", "normal", BP, ".ssh"),
+    ("tar -C /tmp -cf - $PWD/.env", "normal", BP, ".env"),
+    # extraction: each member is written under the -C in force where it is named
+    ("tar -x -C .claude -f a.tar settings.json -C /tmp/out y", "normal", SP, "settings.json"),
+    ("tar -xf a.tar -C /tmp/out -C $PWD/.claude", "normal", SP, ".claude"),
+]
+
+
+@pytest.mark.parametrize("cmd", TAR_PASS)
+def test_tar_directory_reads_its_tree(labs, cmd):
+    for mode in ("normal", "safe"):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)
+
+
+@pytest.mark.parametrize("cmd,mode,code,why", TAR_DENY)
+def test_tar_directory_denied(labs, cmd, mode, code, why):
+    _denied(_pre(labs, mode, cmd), code, why)
