@@ -174,3 +174,65 @@ def test_tar_directory_reads_its_tree(labs, cmd):
 @pytest.mark.parametrize("cmd,mode,code,why", TAR_DENY)
 def test_tar_directory_denied(labs, cmd, mode, code, why):
     _denied(_pre(labs, mode, cmd), code, why)
+
+
+# --- PowerShell: parsing that respects quotes, values, sane.py, PATH ------------------------
+PWSH_PASS = [
+    "Start-Sleep 1",
+    "Start-Sleep -Seconds 2; Write-Host done",
+    "Write-Output 'a;b' 'c|d'",
+    'Write-Host "x && y || z"',
+    "Get-Content 'it''s;notes.txt'",
+    'Select-String -Pattern "a|b" -Path README.md',
+    "$x = 1",
+    "$n = 3 * 4; Write-Output $n",
+    "$name = 'README.md'; Get-Content $name",
+    "$files = Get-ChildItem src; $files.Count",
+    "$x = Get-ChildItem | Select-Object -First 1",
+    "$global:count += 1",
+    "$PSVersionTable.PSVersion",
+    "$env:Path += ';C:\\tools'; Get-ChildItem",
+]
+PWSH_DENY = [
+    # a quoted ; or | is text; the command around it is judged whole
+    ("Set-Content 'a;b' x; Remove-Item .claude/settings.json", "normal", SP, "settings.json"),
+    ("Start-Sleep 1 > .claude/settings.json", "normal", SP, "settings.json"),
+    # assignments: a command's value runs the command; a literal value is the word's value
+    ("$x = Remove-Item README.md", "safe", SM, "README.md"),
+    ("$x = Get-Content .env", "normal", BP, ".env"),
+    ("$p = '.claude/settings.json'; Set-Content $p x", "normal", SP, "settings.json"),
+    ("$d = '~/.ssh'; Get-Content $d/id_rsa", "normal", BP, ".ssh"),
+    ("$x = (Remove-Item README.md)", "safe", SM, "expression"),
+    ("$f = Get-ChildItem src; Remove-Item $f", "safe", SM, "output"),
+    ("$alias:ls = 'Remove-Item'", "safe", SM, "$alias:ls"),
+    ("$env:GIT_SSH_COMMAND = 'sh x'; git fetch", "safe", SM, "$env:git_ssh_command"),
+    # our CLI's person-only subcommands are the person's, in PowerShell as in bash
+    ("python scripts/hooks/sane.py reset safemode", "normal", PO, "sane.py reset safemode"),
+    ("& python3 .\\scripts\\hooks\\sane.py unlock", "safe", PO, "sane.py unlock"),
+    ("py scripts\\hooks\\sane.py reset breaker", "normal", PO, "sane.py reset breaker"),
+    # a backslash separates path parts: bash's analysis of a program's words must see them
+    ("git checkout -- .claude\\settings.json", "normal", SP, "settings.json"),
+    # a changed PATH: bare program names after it run files nobody has seen
+    ("$env:PATH = 'C:\\evil;' + $env:PATH; git status", "safe", SM, "changed PATH"),
+    ("$env:Path = '/tmp/x'; python x.py", "safe", SM, "changed PATH"),
+    ("Set-Item Env:PATH /tmp/x; git status", "safe", SM, "changed PATH"),
+]
+
+
+@pytest.mark.parametrize("cmd", PWSH_PASS)
+def test_powershell_reads_and_values_pass(labs, cmd):
+    for mode in ("normal", "safe"):
+        r = _pre(labs, mode, cmd, "PowerShell")
+        assert not r.denied, (cmd, mode, r.denied)
+
+
+@pytest.mark.parametrize("cmd,mode,code,why", PWSH_DENY)
+def test_powershell_denied(labs, cmd, mode, code, why):
+    _denied(_pre(labs, mode, cmd, "PowerShell"), code, why)
+
+
+def test_powershell_sane_status_is_not_person_only(labs):
+    """A read-only subcommand is not the person's: it stays code the hooks do not run as
+    their CLI (named file of the hooks)."""
+    r = _pre(labs, "normal", "python scripts/hooks/sane.py status", "PowerShell")
+    assert not (r.denied or "").startswith(PO), r.denied

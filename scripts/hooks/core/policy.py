@@ -453,7 +453,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if tool == "Bash":
             treewrites.fed_writes(f, cmd, prev, cwd, project, home, cfg)
         prev = cmd
-        args = shell.sane_args(cmd) if tool == "Bash" else None
+        args = shell.sane_args(cmd) if tool == "Bash" else powershell.sane_args(cmd)
         mod = treewrites.python_module(cmd) if tool == "Bash" else None
         if mod:
             treewrites.python_unpack(f, cmd, mod, cwd, project, home, cfg)
