@@ -236,3 +236,65 @@ def test_powershell_sane_status_is_not_person_only(labs):
     their CLI (named file of the hooks)."""
     r = _pre(labs, "normal", "python scripts/hooks/sane.py status", "PowerShell")
     assert not (r.denied or "").startswith(PO), r.denied
+
+
+# --- a .git file or link before `git init`: it names the directory git works in -------------
+@pytest.fixture(scope="module")
+def nogit(tmp_path_factory):
+    """A project that is no git repository yet (normal mode, after research)."""
+    proj = Project(str(tmp_path_factory.mktemp("resid-nogit")))
+    proj.install()
+    proj.write("README.md", "readme\n")
+    proj.research()
+    return proj
+
+
+GITFILE_DENY = [
+    "echo 'gitdir: /tmp/x' > .git",
+    "printf 'gitdir: %s\\n' /tmp/x >> ./.git",
+    "ln -s /tmp/x .git",
+    "cp /tmp/gitfile .git",
+    "mv /tmp/evil-repo .git",
+    "tee .git <<< 'gitdir: /tmp/x'",
+    "cd src && echo 'gitdir: /tmp/x' > ../.git",
+]
+GITFILE_PASS = [
+    "git init",
+    "git init -q && git add README.md",
+    "git clone https://example.com/r.git sub",
+    "echo 'gitdir: /tmp/x' > sub/.git",  # a nested repository's, not the project's
+    "cat .gitignore",
+]
+
+
+@pytest.mark.parametrize("cmd", GITFILE_DENY)
+def test_git_file_before_init_denied(nogit, cmd):
+    nogit.prompt("rb-")
+    r = nogit.pre("Bash", {"command": cmd})
+    _denied(r, SP, ".git")
+
+
+@pytest.mark.parametrize("cmd", GITFILE_PASS)
+def test_git_init_and_clone_pass(nogit, cmd):
+    nogit.prompt("rb-")
+    r = nogit.pre("Bash", {"command": cmd})
+    assert not r.denied, (cmd, r.denied)
+
+
+def test_git_file_by_write_tool_denied(nogit):
+    nogit.prompt("rb-")
+    r = nogit.pre("Write", {"file_path": nogit.path(".git"), "content": "gitdir: /tmp/x\n"})
+    _denied(r, SP, ".git")
+
+
+def test_git_separate_dir_denied(nogit):
+    for cmd in ("git init --separate-git-dir=/tmp/x", "git init --separate /tmp/x"):
+        nogit.prompt("rb-")
+        _denied(nogit.pre("Bash", {"command": cmd}), SP, "--separate")
+
+
+def test_writes_inside_git_directory_unchanged(labs):
+    """With .git a real directory, a write aimed at `.git` lands inside it (or fails)."""
+    for cmd in ("git add README.md", "git commit -qm x"):
+        r = _pre(labs, "normal", cmd)
+        assert not r.denied, (cmd, r.denied)
