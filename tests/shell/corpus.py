@@ -1240,4 +1240,6 @@ C("ip -b .env", r=[".env"], u=True, p=["ip"], s="[blocked-path]", n="[blocked-pa
 C("ip -br -f inet addr show", p=["ip"], s="allow", n="allow", why="-br is -brief; -f's value")
 C("tar -C src -cf - .", r=["src"], nr=["."], p=["tar"], s="allow", n="allow", why="-C's tree")
 C("tar -cf - a -C src b", r=["a", "src/b"], nr=["b"], p=["tar"], why="-C applies after it")
-C("tar -x -C out -f a.tar m -C .claude n", w=["out/m", "out/.claude/n"], r=["a.tar"], p=["tar"])
+C("tar -x -C out -f a.tar m -C sub n", w=["out/m", "out/sub/n"], r=["a.tar"], p=["tar"])
+C("git bundle create /tmp/r.bundle --all", w=["/tmp/r.bundle"], p=["git"], why="not .git")
+C("git bundle verify r.bundle", r=["r.bundle"], p=["git"], s="allow", n="allow")

@@ -298,3 +298,40 @@ def test_writes_inside_git_directory_unchanged(labs):
     for cmd in ("git add README.md", "git commit -qm x"):
         r = _pre(labs, "normal", cmd)
         assert not r.denied, (cmd, r.denied)
+
+
+# --- git bundle create: a copy of every file of the bundled commits ---------------------------
+@pytest.fixture(scope="module")
+def tracked(tmp_path_factory):
+    """A repository whose index tracks a secret (.env added by mistake)."""
+    proj = Project(str(tmp_path_factory.mktemp("resid-tracked")))
+    proj.install()
+    subprocess.run(["git", "init", "-q", proj.dir], check=True)
+    proj.write("README.md", "readme\n")
+    proj.write(".env", "TOKEN=x\n")
+    subprocess.run(["git", "-C", proj.dir, "add", "README.md", ".env"], check=True)
+    proj.research()
+    return proj
+
+
+BUNDLE_DENY = [
+    "git bundle create /tmp/all.bundle --all",
+    "git bundle create - HEAD",
+    "git -C . bundle create repo.bundle main -- src",  # a pathspec leaves no file out
+    "git bundle create -q /tmp/b.bundle HEAD~3..HEAD",
+]
+
+
+@pytest.mark.parametrize("cmd", BUNDLE_DENY)
+def test_bundle_of_tracked_secret_denied(tracked, cmd):
+    tracked.prompt("rb-")
+    _denied(tracked.pre("Bash", {"command": cmd}), BP, "git bundle create")
+
+
+def test_bundle_without_tracked_secret_passes(labs):
+    r = _pre(labs, "normal", "git bundle create /tmp/all.bundle --all")
+    assert not r.denied, r.denied
+    for mode in ("normal", "safe"):
+        for cmd in ("git bundle verify /tmp/all.bundle", "git bundle list-heads /tmp/all.bundle"):
+            r = _pre(labs, mode, cmd)
+            assert not r.denied, (cmd, mode, r.denied)
