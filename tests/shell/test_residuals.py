@@ -51,6 +51,7 @@ NUMBER_PASS = [
     "n=$(grep -ci -e a -e b < README.md); (( n > 0 )) && echo some",
     "echo $(( $(id -u) + $(id -g) ))",
     "echo $(( $(date +%s) - 60 ))",
+    "start=$(date +%s%N); echo $(( ($(date +%s%3N) - start / 1000000) ))",  # N after a digit
     "t=$(date -u '+%Y%m%d'); echo $((t / 100))",
     "echo $(( $(getconf _NPROCESSORS_ONLN) * 2 ))",
     "echo $(( $(stat -c %s README.md) / 1024 ))",

@@ -24,7 +24,7 @@ _SAFE_ENV = ("TZ", "LC_ALL", "LANG", "LC_NUMERIC", "LC_TIME")
 # characters a format may print as they are: digits and operators, never a name
 _LITERAL = frozenset("0123456789 -+:/.,%")
 # date conversions that print digits only (POSIX strftime, and %s that GNU and BSD share;
-# not %N: BSD prints a letter N)
+# %N only after a digit: BSD prints a letter N)
 _DATE_NUM = frozenset("sYmdHMSjuUVwWyCeGgkIl%")
 # stat -c conversions that print decimal numbers (not %D %f %t %T: hex; %w: '-' or a date)
 _STAT_NUM = frozenset("sihugXYZWbBoad%")
@@ -287,18 +287,30 @@ def _is_number(w: str) -> bool:
     return whole.isdigit() and (not frac or frac.isdigit())
 
 
-def _format(fmt: str, convs: frozenset) -> bool:
-    """A printf-like format that prints digits and operator characters only."""
+def _format(fmt: str, convs: frozenset, glued: str = "") -> bool:
+    """A printf-like format that prints digits and operator characters only. `glued`
+    conversions print a letter on some systems (BSD date's %N prints N): allowed right after
+    a digit only, where the letter ends a number token (an arithmetic error, never a name)."""
     i = 0
+    digit = False  # the output so far ends with a digit
     while i < len(fmt):
         c = fmt[i]
         if c == "%":
-            if fmt[i + 1 : i + 2] not in convs or not fmt[i + 1 : i + 2]:
+            j = i + 1
+            while glued and j < len(fmt) and fmt[j].isdigit():
+                j += 1  # GNU's %3N: the width of the nanoseconds
+            conv = fmt[j : j + 1]
+            if conv and conv in glued and digit:
+                i = j + 1
+                continue
+            if j != i + 1 or not conv or conv not in convs:
                 return False
-            i += 2
+            digit = conv != "%"
+            i = j + 1
             continue
         if c not in _LITERAL:
             return False
+        digit = c.isdigit()
         i += 1
     return True
 
@@ -338,7 +350,7 @@ def _date(args, redirected: bool) -> bool:
     if p is None or len(p[1]) != 1:
         return False
     fmt = p[1][0]
-    return fmt[:1] == "+" and _format(fmt[1:], _DATE_NUM)
+    return fmt[:1] == "+" and _format(fmt[1:], _DATE_NUM, "N")
 
 
 def _expr(args, redirected: bool) -> bool:
