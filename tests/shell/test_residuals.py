@@ -193,6 +193,9 @@ PWSH_PASS = [
     "$global:count += 1",
     "$PSVersionTable.PSVersion",
     "$env:Path += ';C:\\tools'; Get-ChildItem",
+    "$f = 'README.md'; git diff -- $f",
+    "$i = 0; $i = $i + 1; Write-Output $i",
+    "$x = 1; $y = $x; Write-Output $y",
 ]
 PWSH_DENY = [
     # a quoted ; or | is text; the command around it is judged whole
@@ -204,8 +207,12 @@ PWSH_DENY = [
     ("$p = '.claude/settings.json'; Set-Content $p x", "normal", SP, "settings.json"),
     ("$d = '~/.ssh'; Get-Content $d/id_rsa", "normal", BP, ".ssh"),
     ("$x = (Remove-Item README.md)", "safe", SM, "expression"),
-    ("$f = Get-ChildItem src; Remove-Item $f", "safe", SM, "output"),
+    ("$f = Get-ChildItem src; Remove-Item $f", "safe", SM, "did not work out"),
     ("$alias:ls = 'Remove-Item'", "safe", SM, "$alias:ls"),
+    # a program's words get the value too (judged by the bash analysis)
+    ("$f = '.claude/settings.json'; git checkout -- $f", "normal", SP, "settings.json"),
+    ("$global:f = '.claude/settings.json'; git checkout -- $global:f", "normal", SP, "settings"),
+    ("$b = $HOME + '/.ssh'; Get-Content $b/config", "safe", SM, "did not work out"),
     ("$env:GIT_SSH_COMMAND = 'sh x'; git fetch", "safe", SM, "$env:git_ssh_command"),
     # our CLI's person-only subcommands are the person's, in PowerShell as in bash
     ("python scripts/hooks/sane.py reset safemode", "normal", PO, "sane.py reset safemode"),

@@ -85,6 +85,7 @@ _PS_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345
 _ASSIGN_OPS = ("??=", "+=", "-=", "*=", "/=", "%=", "=")
 # characters of an expression outside its quoted strings that compute nothing but a value
 _EXPR_CHARS = frozenset("0123456789 \t+-*/%.,")
+OPAQUE = "\0computed"  # a literal expression's value the analysis does not work out
 NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.&")
 _INTERPRETERS = ("python", "python3", "py", "pypy", "pypy3")
 # the variables Claude Code sets for its children: our CLI reads them to tell the agent from
@@ -191,33 +192,59 @@ def _assignment(seg):
 
 
 def _literal(value):
-    """The value of a literal expression (a quoted string, a number, a variable, or those
-    joined by arithmetic and commas), or None when it may run or read anything."""
-    rest, quote, parts = [], None, []
-    for c in value:
+    """What `$x = value` puts in $x when value is an expression that runs nothing: the text of
+    one quoted string, number or `$name`; OPAQUE for other literal arithmetic and joins (its
+    value is not worked out); None when the value may run or read anything."""
+    v = value.strip()
+    if len(v) > 1 and v[0] == v[-1] and v[0] in "'\"" and v[0] not in v[1:-1]:
+        return v[1:-1]
+    if v.lstrip("+-").replace(".", "", 1).isdigit():
+        return v
+    if len(v) > 1 and v[0] == "$" and all(c in _PS_NAME for c in v[1:]):
+        return v
+    quote, bare = None, []
+    for c in v:
         if quote:
-            if c == quote:
-                quote = None
-            else:
-                parts.append(c)
+            quote = None if c == quote else quote
         elif c in "'\"":
             quote = c
         else:
-            rest.append(c)
-    if quote or not value:
+            bare.append(c)
+    if quote or not v:
         return None
-    i, bare = 0, "".join(rest)
-    while i < len(bare):
-        c = bare[i]
-        if c == "$":
+    i, text = 0, "".join(bare)
+    while i < len(text):
+        if text[i] == "$":
             i += 1
-            while i < len(bare) and bare[i] in _PS_NAME:
+            while i < len(text) and text[i] in _PS_NAME:
                 i += 1
             continue
-        if c not in _EXPR_CHARS:
+        if text[i] not in _EXPR_CHARS:
             return None
         i += 1
-    return "".join(parts) if parts else bare.strip()
+    return OPAQUE
+
+
+def _bash_values(seg, values):
+    """`name='value'; ` for each literal variable the segment names, so the bash analysis of a
+    program's words sees what PowerShell passes; None when one cannot be spelt so."""
+    import shlex
+
+    out = []
+    k = seg.find("$")
+    while k >= 0:
+        j = k + 1
+        while j < len(seg) and seg[j] in _PS_NAME:
+            j += 1
+        ref = seg[k + 1 : j]
+        scope, _, name = ref.lower().rpartition(":")
+        if name in values and scope in _SCOPES:
+            val = values[name]
+            if val is None or val is OPAQUE or ":" in ref:
+                return None  # bash has no $global:x: a value it cannot see
+            out.append("%s=%s; " % (ref, shlex.quote(val)))
+        k = seg.find("$", j)
+    return "".join(out)
 
 
 def _uses(word, names):
@@ -377,11 +404,15 @@ def analyse(command, home=None):
                 a.commands.append(cmd)
                 continue
             lit = _literal(value)
-            if lit is not None and not _uses(value, values):
-                values[name] = lit
+            refs = _uses(value, values)
+            if lit is not None and refs and lit is not OPAQUE:  # $y = $x: x's value
+                values[name] = values[refs[0][1]]
+                continue
+            if lit is not None:
+                values[name] = OPAQUE if refs else lit
                 continue
             values[name] = None
-            if lit is not None or value[:1] not in NAME_START:
+            if value[:1] not in NAME_START:
                 cmd = Command(_words(seg) or [seg])
                 cmd.flag("a PowerShell expression the hooks do not analyse", True)
                 a.commands.append(cmd)
@@ -397,13 +428,25 @@ def analyse(command, home=None):
         if len(words) == 1 and _shows(words[0]):
             continue  # `$x`, `$files.Count`: prints a value
         used = [u for w in words for u in _uses(w, values)]
-        if any(values[name] is None for _, name in used):
+        first = words[0].lower()
+        unseen = [n for _, n in used if values[n] is None]
+        unseen += [n for _, n in used if values[n] is OPAQUE and first not in PRINTERS]
+        if unseen:
             cmd = Command(words)
-            cmd.flag("passes a command's output ($%s) as an argument" % used[0][1], True)
+            cmd.flag("passes $%s, a value the hooks did not work out, on" % unseen[0], True)
             a.commands.append(cmd)
             continue
         for ref, name in used:
-            words = [_put(w, ref, values[name]) for w in words]
+            if values[name] is not OPAQUE:
+                words = [_put(w, ref, values[name]) for w in words]
+        if used and first not in PRINTERS:
+            preset = _bash_values(seg, values)
+            if preset is None:
+                cmd = Command(words)
+                cmd.flag("passes a scoped variable on", True)
+                a.commands.append(cmd)
+                continue
+            seg = preset + seg  # a program's words, judged by bash's analysis below
         redir = []
         rest = []
         i = 0
