@@ -61,6 +61,8 @@ NUMBER_PASS = [
     'x="$(nproc --all)"; [[ $x -ge 1 ]] && echo ok',
     "for i in $(seq 1 3); do echo $(( i * $(nproc) )); done",
     "x=$(wc -c < README.md 2>/dev/null); echo $((x))",
+    "x=`nproc`; echo $((x + 1))",
+    "echo $(( `id -u` ))",
 ]
 NUMBER_DENY = [
     # a file operand: wc and grep -c print the file's name, which anyone can choose
@@ -78,6 +80,7 @@ NUMBER_DENY = [
     ("echo $(( $(nproc; cat f) ))", "nproc;"),
     ("echo $(( $(wc -l < f 2>&1) ))", "2>&1"),  # bash's error message names the file
     ("echo $(( $(wc -l < f | cat) ))", "cat"),
+    ("echo $(( `wc -l f` ))", "`...`"),
     # words that may become options or file names at run time
     ("echo $(( $(stat -c %s $F) ))", "$F"),
     ('echo $(( $(grep -c "$P" < f) ))', "grep -c"),

@@ -74,7 +74,11 @@ def unseen(p, text: str, depth: int = 0) -> str:
             i += 2 if nx in ("#", "?", "$", "!") else 1  # numbers bash sets
             continue
         if ch == "`":
-            return "`...`"
+            end = text.find("`", i + 1)
+            if end < 0 or not _number_backtick(p.ctx, text[i : end + 1]):
+                return "`...`"
+            i = end + 1
+            continue
         if ch in DIGITS:
             while i < n and text[i] in _NUMBER_CHARS:
                 i += 1
@@ -209,6 +213,8 @@ def number_word(ctx, word: str) -> bool:
 def number_value(val: str, ctx=None) -> bool:
     """An assigned value made only of $(( )) forms (an integer whatever it evaluates to) and,
     given the analysis' ctx, of substitutions that print only a number."""
+    if ctx is not None and _number_backtick(ctx, val):
+        return True
     if not val.startswith("$("):
         return False
     i = 0
@@ -224,6 +230,15 @@ def number_value(val: str, ctx=None) -> bool:
             return False
         i = end
     return True
+
+
+def _number_backtick(ctx, text: str) -> bool:
+    """`cmd` (one backtick pair, no backslash: its escapes are not undone here) that prints
+    only a number."""
+    inner = text[1:-1]
+    if len(text) < 2 or text[0] != "`" or text[-1] != "`" or "`" in inner or "\\" in inner:
+        return False
+    return is_number_command(ctx, inner)
 
 
 def assigned(p, name: str, val: str | None) -> bool:
