@@ -293,10 +293,10 @@ def _names_env_path(words):
 
 
 def sane_args(cmd):
-    """[script, *args] when this PowerShell call runs a sane.py with a person-only subcommand
-    (python sane.py reset, & python3 .\\scripts\\hooks\\sane.py unlock, .\\sane.py reset):
-    the caller denies it as the person's, as in bash; other calls stay unknown code."""
-    from core.policy import SaneCall
+    """[script, *args] when this PowerShell call runs a sane.py (python sane.py reset,
+    & python3 .\\scripts\\hooks\\sane.py unlock, .\\sane.py reset), else None. The caller
+    matches only person-only calls to our CLI, so they are denied as the person's, as in
+    bash; other calls stay code the hooks do not run as their CLI."""
     from core.shell.effects import interp_scan
 
     argv = [w.replace("\\", "/") for w in cmd.argv]
@@ -308,14 +308,12 @@ def sane_args(cmd):
     if prog.endswith(".exe"):
         prog = prog[:-4]
     if prog == "sane.py":
-        script, rest = argv[0], argv[1:]
-    elif prog in _INTERPRETERS:
+        return argv
+    if prog in _INTERPRETERS:
         kind, script, rest = interp_scan(argv[1:], "c", (), "WXQ", (), "m")
-        if kind != "script" or script.rsplit("/", 1)[-1].lower() != "sane.py":
-            return None
-    else:
-        return None
-    return [script] + list(rest) if SaneCall(list(rest)).person_only else None
+        if kind == "script" and script.rsplit("/", 1)[-1].lower() == "sane.py":
+            return [script] + list(rest)
+    return None
 
 
 def _claude_env(word):
