@@ -153,6 +153,8 @@ TAR_PASS = [
     "tar --directory src -cf - app.py",
     "tar -C src -cf /tmp/src.tar .",
     "tar -C src -cf - . | tar -tf -",
+    "tar cCf src - .",  # old style: C and f take the next words in order
+    "tar czf /tmp/src.tgz src",
 ]
 TAR_DENY = [
     ("tar -cf - .", "normal", BP, ".env"),
@@ -162,6 +164,8 @@ TAR_DENY = [
     ("tar -C src -cf - ../.env", "normal", BP, ".env"),
     ("tar -C ~ -cf - .ssh", "normal", BP, ".ssh"),
     ("tar -C /tmp -cf - $PWD/.env", "normal", BP, ".env"),
+    ("tar cfC - ~ .ssh", "normal", BP, ".ssh"),
+    ("tar cCf . - .", "normal", BP, ".env"),
     # extraction: each member is written under the -C in force where it is named
     ("tar -x -C .claude -f a.tar settings.json -C /tmp/out y", "normal", SP, "settings.json"),
     ("tar -xf a.tar -C /tmp/out -C $PWD/.claude", "normal", SP, ".claude"),

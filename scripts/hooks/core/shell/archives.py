@@ -203,10 +203,23 @@ def _under(heres: list[str], w: str) -> list[str]:
     return out
 
 
+def _old_style(a: list[str]) -> list[str]:
+    """tar's old options (`tar cfC x.tar dir .`): every letter is an option, and each one that
+    takes a value takes the next word after the letters, in order."""
+    out: list[str] = []
+    k = 1
+    for ch in a[0]:
+        out.append("-" + ch)
+        if ch in _TAR_SHORT_ARGS and k < len(a):
+            out.append(a[k])
+            k += 1
+    return out + a[k:]
+
+
 def h_tar(c, a, p, raw):
     a = list(a)
     if a and a[0][:1] != "-" and a[0] and all(ch.isalpha() for ch in a[0]):
-        a[0] = "-" + a[0]  # old style: tar xzf file
+        a = _old_style(a)
     # an exact option name wins over a prefix of a longer one (`--list` is not
     # `--listed-incremental`, `--checkpoint[=N]` not `--checkpoint-action`)
     a = ["-t" if w == "--list" else w for w in a if w.partition("=")[0] != "--checkpoint"]
