@@ -27,7 +27,7 @@ ROWS = [
     ("redis-cli -h prod FLUSHALL ASYNC", "safe", "[safemode]"),
     ("python3 scripts/hooks/sane.py re\\set", "normal", "[person-only]"),
     ("az vm delete -n x -g y", "safe", "[safemode]"),
-    ("vault secrets disable secret/", "safe", "[blocked-path]"),
+    ("vault secrets disable secret/", "safe", "[safemode]"),
     ("rm README{,}.md", "safe", "[safemode]"),
     ("hatch run rm README.md", "safe", "[safemode]"),
     ("cargo owner --add u", "safe", "[safemode]"),

@@ -118,7 +118,7 @@ ROWS = [
     ("docker system prune", "normal", "ask", "prune"),
     ("terraform apply -auto-approve", "normal", "ask", "apply"),
     ("git push --force origin main", "normal", "ask", "force"),
-    ("systemctl stop nginx", "normal", None, ""),
+    ("systemctl stop nginx", "normal", "ask", "stop"),
     ("kubectl apply -f deploy.yaml", "normal", "ask", "apply"),
     # -- reads stay reads, in safemode too
     ("kubectl get pods -n prod", "safe", None, ""),

@@ -22,6 +22,41 @@ _HOME_GIT_CONFIG = (".gitconfig", ".config/git/config")
 _TOOL_FAMILIES = ("packages.formatter", "runners.h_runner")
 # files the Python interpreter runs at startup from any site directory
 _PY_STARTUP = ("sitecustomize.py", "usercustomize.py")
+# files the person's own shell or session runs (relative to HOME): code planted there runs
+# with the person's rights, outside every check and sandbox
+_HOME_STARTUP = (
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".zlogout",
+    ".kshrc",
+    ".cshrc",
+    ".tcshrc",
+    ".xprofile",
+    ".xinitrc",
+    ".xsessionrc",
+    ".pam_environment",
+    ".config/fish/config.fish",
+    ".config/nushell/config.nu",
+    ".config/nushell/env.nu",
+)
+# directories whose files the person's session runs or finds first on PATH
+_HOME_STARTUP_DIRS = (
+    ".bashrc.d",
+    ".config/fish/conf.d",
+    ".config/fish/functions",
+    ".config/systemd/user",
+    ".config/autostart",
+    ".config/environment.d",
+    ".local/bin",
+    "bin",
+)
 
 
 def check(ctx, facts) -> str | None:
@@ -430,7 +465,7 @@ def _startup_writes(ctx, cmd, cwd) -> str | None:
     for raw in cmd.writes:  # joined to the command's cd already
         msg = _startup_file(ctx, raw, ctx.cwd)
         if not msg and startup and (raw[-1:] == "/" or os.path.isdir(raw)):
-            msg = _startup_file(ctx, os.path.join(raw, startup[0]), cwd)  # cp x.pth site/
+            msg = _startup_file(ctx, os.path.join(raw, startup[0]), ctx.cwd)  # cp x.pth site/
         if msg:
             return msg
     return None
@@ -444,6 +479,17 @@ def _git_file(ctx, norm: str) -> bool:
     if here != os.path.join(paths.real(ctx.project), ".git"):
         return False
     return os.path.islink(here) or not os.path.isdir(here)
+
+
+def _home_startup(full: str, home: str) -> bool:
+    """A shell start-up file, session autostart entry or PATH directory of the person."""
+    root = paths.real(home).rstrip("/")
+    if not full.startswith(root + "/"):
+        return False
+    rel = full[len(root) + 1 :]
+    if rel in _HOME_STARTUP or rel in _HOME_STARTUP_DIRS:
+        return True
+    return any(rel.startswith(d + "/") for d in _HOME_STARTUP_DIRS)
 
 
 def _startup_file(ctx, raw: str, cwd: str) -> str | None:
@@ -468,6 +514,8 @@ def _startup_file(ctx, raw: str, cwd: str) -> str | None:
         what = "a git config file (a key there can name a program git runs)"
     elif base.endswith(".pth") or base in _PY_STARTUP:
         what = "a Python startup file (site dirs run it inside every Python, the hooks too)"
+    elif _home_startup(full, home):
+        what = "a file the person's own shell or session runs (or finds first on PATH)"
     else:
         return None
     return (

@@ -26,8 +26,9 @@ from core.shell.command import (
     stdin_text,
     vague,
 )
+from core.shell.databases import sql_effect
 from core.shell.lexer import DYNAMIC
-from core.shell.services import DESTROYS, sql_effect
+from core.shell.verbs import DESTROYS, destroying
 
 __all__ = ["Command", "expand", "prog_name"]
 
@@ -160,6 +161,7 @@ def _judge(c, args, key, p, raw):
 # db:drop, gsutil rm, heroku apps:destroy, manage.py flush, prisma migrate reset)
 _DESTROY_VERBS = DESTROYS | frozenset(("flush", "nuke", "teardown", "clear", "clobber"))
 _DESTROY_PREFIX = ("drop", "purge", "wipe", "destroy", "delete", "remove", "nuke", "erase")
+_STOPS = frozenset(("stop", "kill", "down", "shutdown", "disable"))
 _SQL_HEADS = frozenset(("drop", "truncate", "delete", "alter", "with", "do", "execute"))
 _DESTROY_OPTION_PARTS = frozenset(
     ("delete", "purge", "prune", "wipe", "drop", "destroy", "reset", "truncate")
@@ -169,26 +171,29 @@ _DESTROY_OPTIONS = ("--delete", "--purge", "--prune", "--wipe", "--drop", "--rem
 
 def _destroy_verbs(c, args):
     """A command that runs code the hooks cannot see, or changes a remote, is destructive
-    when a word of its verb path (the leading words before the first option, split on - and
-    :), its program name (dropdb) or a long option (--delete, --prune-*) names a delete,
+    when a word of its verb path (the leading words before the first option, split on : - _
+    and .), its program name (dropdb) or a long option (--delete, --prune-*) names a delete,
     destroy, drop, purge, reset or replace. --force is one for a remote change."""
     name = c.program.lower()
     hit = ""
+    judged_sql = programs.family(programs.key(c.program)).startswith("databases.")
     if c.unknown and not c.remote and name.startswith(_DESTROY_PREFIX):
-        hit = name
-    for w in args[1:6]:
+        hit = name  # dropdb, dropuser
+    elif c.unknown and not c.remote and "-" in name and destroying(name):
+        hit = name  # kafka-delete-records (a bare `kill PID` is not a verb of a CLI)
+    for i, w in enumerate(args[1:6]):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
-        if " " in w and w.split()[0].lower() in _SQL_HEADS:
-            if sql_effect(w) == "destroy":  # clickhouse-client -q 'DROP TABLE t'
+        if " " in w and w.strip() and w.split()[0].lower() in _SQL_HEADS:
+            if not judged_sql and sql_effect(w) == "destroy":  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue
-        if w[:1] == "-" or "/" in w or "." in w or "=" in w or " " in w or vague(w):
-            continue  # an option, a script, a file, an assignment, code: not a verb
-        for part in w.lower().replace(":", "-").split("-"):
-            if part in _DESTROY_VERBS:
-                hit = w
-                break
+        if vague(w) or "." in w and i > 0:
+            continue  # a word the hooks cannot see; a dotted word after the verb (alias.x)
+        if c.runner and w.lower() in _STOPS:
+            continue  # npm stop, a project's own script: not a service taken down
+        if destroying(w, _DESTROY_VERBS):  # db:drop, ecto.reset, delete_user, apps:destroy
+            hit = w
     for w in args[1:] if not hit else ():
         o = w.split("=", 1)[0].lower()
         parts = o[2:].split("-") if o[:2] == "--" and o[2:5] not in ("no-", "dry") else []
@@ -402,9 +407,15 @@ def _settle(c, cwd, links=None):
                 seen.add(t)
                 out.append(t)
     c.writes = out
+    c.reads = _settle_reads(c.reads, cwd, links)
+    if c.looks:
+        c.looks = _settle_reads(c.looks, cwd, links)
+
+
+def _settle_reads(reads, cwd, links):
     out = []
     seen = set()
-    for r in c.reads:
+    for r in reads:
         if r in NOT_FILES or r.startswith("/dev/fd/") or r.startswith("/proc/self/fd/"):
             continue
         if r[:1] != "/" and cwd is not None and cwd is not DYNAMIC:
@@ -416,7 +427,7 @@ def _settle(c, cwd, links=None):
             if t not in seen:
                 seen.add(t)
                 out.append(t)
-    c.reads = out
+    return out
 
 
 def _through(path, links):

@@ -4,7 +4,7 @@ deleting, merging and archiving are destructive. Its token prints are core.shell
 
 from __future__ import annotations
 
-from core.shell.services import DESTROYS
+from core.shell.verbs import destroying
 
 # gh options that take a value (the verb path skips them)
 _GH_VALUED = frozenset(
@@ -17,8 +17,8 @@ _GH_READ_VERBS = frozenset(
     "list ls view status diff checks search watch download clone checkout check verify get".split()
 )
 _GH_READ_GROUPS = frozenset("status search help version completion browse".split())
-# gh verbs that destroy or replace: delete, merge (history), archive, ...
-_GH_DESTROYS = DESTROYS | frozenset(("merge", "archive", "rename", "transfer"))
+# gh's own destroying verbs beyond the common ones: merge (history), archive, rename, transfer
+_GH_DESTROYS = frozenset(("merge", "archive", "rename", "transfer"))
 
 
 def h_gh(c, a, p, raw):
@@ -53,7 +53,7 @@ def h_gh(c, a, p, raw):
     ):
         return skip
     name = "gh %s" % " ".join(words)
-    if verb.split("-")[0] in _GH_DESTROYS or group == "repo" and "--visibility" in " ".join(a):
+    if destroying(verb, _GH_DESTROYS) or group == "repo" and "--visibility" in " ".join(a):
         c.flag("%s destroys or replaces state" % name, destructive=True, remote=True)
     else:
         c.flag("%s changes a remote system or service" % name, remote=True)

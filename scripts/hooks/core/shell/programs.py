@@ -54,8 +54,12 @@ runners.h_ip: ip
 runners.h_fd: fd fdfind
 services.h_service_cli: kubectl oc helm terraform tofu pulumi docker podman nerdctl
                         docker-compose aws gcloud az systemctl service launchctl
-                        journalctl redis-cli valkey-cli rc-service
-services.h_sql_client: psql pgcli mysql mariadb mongosh mongo clickhouse-client
+                        journalctl rc-service vault consul nomad rclone restic borg velero
+                        mysqladmin pg_ctl
+services.h_ansible: ansible ansible-playbook
+databases.h_sql_client: psql pgcli mysql mariadb mongosh mongo clickhouse-client
+databases.h_redis: redis-cli valkey-cli
+databases.h_db_tool: pg_dump pg_dumpall pg_restore mongodump mongoexport mongorestore mongoimport
 services.h_httpie: http https xh xhs
 services.h_twine: twine
 wrappers.w_sudo: sudo

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.shell.command import has, join, opts, stdin_text, vals
+from core.shell.databases import code_words
 from core.shell.services import http_method
 
 
@@ -86,6 +87,7 @@ def h_rsync(c, a, p, raw):
         c.writes.extend(links)  # hard links to the files there: a write reaches them
     if has(found, "--remove-source-files") and not dry:
         c.writes.extend(srcs)
+        c.flag("rsync --remove-source-files deletes the files it sent", destructive=True)
     if any(k.startswith("--delete") for k, _ in found) and not dry:
         c.flag("rsync --delete removes files", destructive=True)
     if vals(found, "-e", "--rsh"):
@@ -158,7 +160,7 @@ _SQLITE_CODE = (
 def h_sqlite3(c, a, p, raw):
     """The database file is written; dot-commands (.system, .shell, .output, .backup) and
     ATTACH / VACUUM INTO / writefile() reach other files or run commands."""
-    from core.shell.services import sql_effect
+    from core.shell.databases import sql_effect
 
     found, ops = opts(a, "", ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
     sql = ops[1:] + vals(found, "-cmd")
@@ -391,6 +393,27 @@ def _curl_effect(c, found, ops, a=()):
     if has(found, "-T", "--upload-file") and not method:
         method = "UPLOAD"
     http_method(c, "curl", method, data)
+    if c.remote and not c.destructive:
+        url_verbs(c, "curl", urls)
+
+
+def url_verbs(c, prog, urls):
+    """A request that changes the server is destructive when a word of its URL path names a
+    delete (/_delete_by_query, /job/x/doDelete, /api/purge)."""
+    for u in urls:
+        path = u.split("://", 1)[-1].partition("/")[2]
+        for seg in path.replace("?", "/").replace("&", "/").split("/"):
+            low = seg.lower()
+            if not any(v in low for v in _URL_DESTROYS):
+                continue  # the common case, without splitting the word
+            if any(w in _URL_DESTROYS for w in code_words(seg.split("=")[0])):
+                c.flag("%s %s names a delete" % (prog, seg), destructive=True)
+                return
+
+
+_URL_DESTROYS = frozenset(
+    ("delete", "destroy", "drop", "purge", "truncate", "wipe", "flush", "remove", "erase")
+)
 
 
 def h_wget(c, a, p, raw):

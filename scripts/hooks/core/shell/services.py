@@ -5,48 +5,10 @@ replace or apply state are destructive too."""
 
 from __future__ import annotations
 
-from core.shell.command import every_word, opts, pathlike, stdin_text
+from core.shell.command import every_word, pathlike
+from core.shell.verbs import DESTROYS, destroying
 
-# verbs that delete, destroy, replace or apply state, whatever the CLI
-DESTROYS = frozenset(
-    (
-        "delete",
-        "destroy",
-        "drop",
-        "apply",
-        "uninstall",
-        "prune",
-        "purge",
-        "rm",
-        "rmi",
-        "rb",
-        "remove",
-        "terminate",
-        "truncate",
-        "wipe",
-        "flushall",
-        "flushdb",
-        "del",
-        "unlink",
-        "force-unlock",
-        "replace",
-        "drain",
-        "down",
-        "kill",
-        "reset",
-        "rollback",
-        "yank",
-        "unpublish",
-        "bootout",
-        "unload",
-        "erase",
-        "taint",
-        "poweroff",
-        "reboot",
-        "halt",
-        "kexec",
-    )
-)
+__all__ = ["DESTROYS"]
 
 # program: (options that take a value, read verbs). A verb path is the first one or two words
 # that are not options; "a b" names a two-word read (docker compose ps, kubectl config view).
@@ -117,13 +79,41 @@ PROFILES = {
         "",
     ),
     "brew-services": ("", "list info"),
-    "redis-cli": (
-        "-h -p -a -n -u --user --pass -s -r -i -d --tls --cacert --cert --key",
-        "get mget keys scan info ping ttl pttl type exists hget hgetall hkeys hvals hlen "
-        "hexists lrange llen lindex smembers scard sismember zrange zrevrange zcard zscore "
-        "zrank strlen dbsize time lastsave echo memory-usage xrange xlen xinfo object "
-        "--scan --bigkeys --memkeys --stat --latency --help --version config-get client-list "
-        "slowlog-get role",
+    "vault": (
+        "-address -namespace -format -field -mount -path -method -output-curl-string",
+        "status version read list path-help print kv-get kv-list kv-metadata-get token-lookup "
+        "policy-list policy-read auth-list secrets-list audit-list lease-lookup operator-members",
+    ),
+    "consul": (
+        "-http-addr -datacenter -token -namespace -partition",
+        "members info version catalog-services catalog-nodes catalog-datacenters monitor kv-get "
+        "operator-raft-list-peers acl-policy-list "
+        "acl-token-list intention-list intention-get",
+    ),
+    "nomad": (
+        "-address -region -namespace -token",
+        "status version job-status job-inspect job-history alloc-status alloc-logs node-status "
+        "server-members eval-status deployment-list deployment-status",
+    ),
+    "rclone": (
+        "--config --filter --include --exclude --transfers --checkers --log-file --bwlimit",
+        "ls lsd lsl lsf lsjson cat check size about version tree listremotes md5sum sha1sum "
+        "hashsum config-file",
+    ),
+    "restic": (
+        "-r --repo --password-file --cache-dir --tag --host --path",
+        "snapshots ls stats check diff find version cat",
+    ),
+    "borg": ("", "list info diff check version"),
+    "mysqladmin": (
+        "-h -u -P -S --host --user --port --socket -c --count -i --sleep",
+        "status extended-status processlist variables version ping",
+    ),
+    "pg_ctl": ("-D --pgdata -l --log -m --mode -o --options -t --timeout", "status"),
+    "velero": (
+        "-n --namespace --kubeconfig --kubecontext -o --output",
+        "version get describe backup-get backup-describe backup-logs restore-get "
+        "restore-describe restore-logs schedule-get schedule-describe",
     ),
 }
 PROFILES["podman"] = PROFILES["nerdctl"] = PROFILES["docker"]
@@ -132,7 +122,18 @@ PROFILES["docker-compose"] = (
     "ps logs config images ls top version port",
 )
 PROFILES["rc-service"] = ("", "status")
-PROFILES["valkey-cli"] = PROFILES["redis-cli"]
+# CLIs whose changes also write local files (rclone copy remote: ., restic restore, velero
+# backup download, pg_ctl start -l log): every word is checked like unknown code's
+_LOCAL_TOO = frozenset(("rclone", "restic", "borg", "velero", "pg_ctl"))
+# a CLI's own destroying verbs, beyond verbs.DESTROYS (rclone sync deletes what the source
+# lacks; systemctl mask and isolate stop services; borg compact frees deleted archives)
+_DESTROYS_TOO = {
+    "systemctl": frozenset("mask isolate suspend hibernate hybrid-sleep".split()),
+    "rclone": frozenset("sync move moveto rmdirs cleanup dedupe".split()),
+    "borg": frozenset("compact rdelete".split()),
+    "restic": frozenset(("forget",)),
+    "mysqladmin": frozenset(("refresh",)),
+}
 _BARE_READS = frozenset(
     (
         "helm",
@@ -178,8 +179,6 @@ def _verbs(prog, a):
             if "=" not in w and w in valued:
                 i += 1
             i += 1
-            if prog == "redis-cli" and w in _READS[prog]:
-                out.append(w)
             continue
         out.append(w.lower())
         i += 1
@@ -191,6 +190,8 @@ def _judge_verbs(c, prog, words):
     reads = _READS.get(prog, frozenset())
     first = words[0] if words else ""
     pair = "-".join(words[:2])
+    # a two-word group whose verb is the third word (vault kv metadata delete)
+    group = len(words) > 2 and any(r.startswith(pair + "-") for r in reads)
     if prog == "service" and len(words) >= 2:
         first, pair = words[1], words[1]  # service NAME status
     if prog == "aws" and len(words) >= 2:
@@ -199,9 +200,13 @@ def _judge_verbs(c, prog, words):
             return
         if words[0] != "s3" and op.startswith(_CLOUD_READ_PREFIX) and op != "get-object":
             return
-        first = op.split("-")[0]
+        first = op
+        if words[0] in ("secretsmanager", "ssm") and op.startswith(("put-", "update-")):
+            # a new secret value replaces the one clients use (ssm: with --overwrite)
+            if words[0] == "secretsmanager" or "--overwrite" in c.argv:
+                first = "replace"
     elif prog in ("gcloud", "az"):
-        hit = [w for w in words if w.split("-")[0] in DESTROYS]
+        hit = [w for w in words if destroying(w)]
         if hit:
             first = hit[0]
         elif pair in reads or first in reads:
@@ -213,45 +218,84 @@ def _judge_verbs(c, prog, words):
             first = last[0]
     elif prog == "journalctl":
         return _journalctl(c, words)
-    elif first in reads or pair in reads or not words and prog in _BARE_READS:
+    elif group and "-".join(words[:3]) in reads:
+        return  # vault kv metadata get
+    elif not group and (first in reads or pair in reads) or not words and prog in _BARE_READS:
         return
-    if prog == "service" and "--status-all" in words:
+    if prog == "service" and "--status-all" in c.argv:
         return
     if not words:
         c.flag("%s with no command reads its commands from stdin" % prog, unknown=True, remote=True)
         return
     verb = " ".join(words[:2])
-    if first in DESTROYS or first.split("-")[0] in DESTROYS or pair.split("-")[-1] in DESTROYS:
+    extra = _DESTROYS_TOO.get(prog, frozenset())
+    if destroying(first, extra) or any(destroying(w, extra) for w in words[: 3 if group else 2]):
         c.flag("%s %s destroys or replaces state" % (prog, verb), destructive=True, remote=True)
     else:
         c.flag("%s %s changes a remote system or service" % (prog, verb), remote=True)
+
+
+# verbs that copy from one side to the other: the last of two or more paths is the target
+_COPIES = frozenset("cp mv sync rsync copy copyto moveto get-object".split())
+# verbs that write a file named by an option or (save, export) by their last path
+_FETCHES = frozenset("download save export pull fetch".split())
+# options whose value is a local file or directory the verb writes
+_OUT_OPTIONS = frozenset(
+    "-o --output --output-file --out --untardir --destination --file --dest --target-dir".split()
+)
+
+
+def _local_targets(prog, a):
+    """The local paths a change writes: the destination of a copy (aws s3 cp s3://b/x ./y,
+    docker cp c:/x ./y), the file a save names (consul snapshot save f), and output options
+    of those verbs (docker save -o f, helm pull --untardir d, az storage blob download -f f)."""
+    valued = _VALUED.get(prog, frozenset())
+    out = []
+    pos = []
+    i = 0
+    while i < len(a):
+        w = a[i]
+        if w == "--":
+            break  # kubectl exec pod -- cp a b: a command in the container
+        name, eq, val = w.partition("=")
+        if w[:1] == "-" and len(w) > 1:
+            if name in _OUT_OPTIONS or name in ("-f", "-d") and prog not in ("kubectl", "oc"):
+                out.append(val if eq else (a[i + 1] if i + 1 < len(a) else ""))
+                i += 1 if eq else 2
+                continue
+            i += 2 if not eq and w in valued else 1
+            continue
+        pos.append(w)
+        i += 1
+    # the verb may be the fifth word: vault operator raft snapshot save f
+    k = next((i for i, w in enumerate(pos[:5]) if _copy_verb(w)), -1)
+    if k < 0:
+        return []
+    verb = pos[k]
+    pos = pos[k + 1 :]  # the words after the verb
+    if verb in _COPIES and len(pos) > 1:
+        out.append(pos[-1])
+    elif verb in ("save", "export") and pos and ("." in pos[-1] or "/" in pos[-1]):
+        out.append(pos[-1])
+    return [w for w in out if w and w != "-" and "://" not in w and not _remote_path(w)]
+
+
+def _copy_verb(w):
+    return w in _COPIES or w in _FETCHES or w[:8] == "download"
+
+
+def _remote_path(w):
+    """host:path, pod:/path, container:/x: a path on the other side."""
+    k = w.find(":")
+    return k > 0 and "/" not in w[:k]
 
 
 def _journalctl(c, words):
     return None
 
 
-def code_words(text):
-    """The words of code, identifiers split at camel case: db.dropDatabase() -> db, drop,
-    database."""
-    out = []
-    cur = []
-    prev = ""
-    for ch in text + " ":
-        if ch.isalnum():
-            if ch.isupper() and prev.islower() and cur:
-                out.append("".join(cur).lower())
-                cur = []
-            cur.append(ch)
-        elif cur:
-            out.append("".join(cur).lower())
-            cur = []
-        prev = ch
-    return out
-
-
 def h_service_cli(c, a, p, raw):
-    """kubectl, helm, terraform, docker, aws, gcloud, az, systemctl, launchctl, redis-cli ..."""
+    """kubectl, helm, terraform, docker, aws, gcloud, az, systemctl, launchctl, vault ..."""
     prog = c.program.lower()
     if prog in ("terraform", "tofu") and a[:1] == ["fmt"] and ("-check" in a or "-diff" in a):
         return set(a)
@@ -277,10 +321,6 @@ def h_service_cli(c, a, p, raw):
     ):
         return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
-    if prog == "redis-cli" and not words and c.stdin_is_data:
-        body = stdin_text(raw)
-        words = body.split()[:2] if body else []
-        words = [w.lower() for w in words]
     if prog in ("docker", "podman", "nerdctl") and words[:1] in (["run"], ["exec"]):
         if a[1:] == ["--help"]:
             return set(a)  # docker run --help prints
@@ -288,334 +328,55 @@ def h_service_cli(c, a, p, raw):
         every_word(c, a)
         return set(a)
     _judge_verbs(c, prog, words)
+    if c.remote and prog in _LOCAL_TOO:
+        c.flag("%s %s may write local files" % (prog, words[0]), unknown=True)
+    if c.remote:
+        c.writes.extend(_local_targets(prog, a))
     if "--force" in a and c.remote and prog in ("kubectl", "helm"):
         c.flag("%s --force replaces state" % prog, destructive=True)
     # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads
     return {w for w in words[:2] if not pathlike(w)}
 
 
-# -------------------------------------------------------------------- SQL
+# ansible modules that only gather facts; modules that run code on the hosts
+_ANSIBLE_READS = frozenset("ping setup gather_facts debug stat service_facts package_facts".split())
+_ANSIBLE_CODE = frozenset("command shell raw script expect".split())
 
 
-# statements that only read, and words that reach files, run programs or change state
-_SQL_READ = ("select", "show", "explain", "describe", "desc", "values", "table", "with", "pragma")
-_SQL_NEVER = (
-    "pg_read",
-    "pg_ls_dir",
-    "pg_stat_file",
-    "lo_import",
-    "lo_export",
-    "copy",
-    "program",
-    "load_file",
-    "load data",
-    "readfile",
-    "writefile",
-    "edit(",
-    "load_extension",
-    "dblink",
-    "attach",
-    "into",
-    "nextval",
-    "setval",
-    "pg_terminate",
-    "pg_cancel",
-    "set_config",
-    "for update",
-    "for share",
-    "analyze",
-    "sys_exec",
-    "xp_cmdshell",
-    "shell",
-    "system(",
-    "outfile",
-    "dumpfile",
-    "pg_reload",
-    "pg_rotate",
-    "pg_switch",
-    "vacuum",
-    "backup",
-    "=",
-)
-_SQL_DESTROY = ("drop", "truncate", "delete", "alter", "replace", "flush", "purge")
-
-
-# functions a read may call: they compute, they change nothing (any other call, lo_unlink,
-# txid_current, pg_terminate_backend, set_config, a user function, may change state)
-_SQL_PURE = frozenset(
-    "count sum avg min max lower upper length char_length octet_length substr substring trim "
-    "ltrim rtrim replace concat concat_ws coalesce nullif greatest least abs round ceil ceiling "
-    "floor mod power sqrt exp ln log sign cast convert now current_date current_time "
-    "current_timestamp date time datetime julianday strftime date_trunc date_part extract age "
-    "to_char to_date to_timestamp to_number array_agg string_agg group_concat json_agg "
-    "jsonb_agg json_build_object jsonb_build_object json_object json_array json_extract "
-    "jsonb_pretty json_each jsonb_each json_array_length jsonb_array_length row_number rank "
-    "dense_rank lag lead first_value last_value ntile percent_rank cume_dist over filter "
-    "in exists any all not and or distinct values ifnull iif if case typeof quote hex unhex "
-    "instr position strpos left right lpad rpad reverse split_part regexp_replace "
-    "regexp_matches regexp_like like glob random md5 sha1 sha256 encode decode format "
-    "pg_size_pretty pg_database_size pg_relation_size pg_total_relation_size "
-    "pg_table_size pg_indexes_size version current_user session_user current_schema "
-    "current_database user database schema unnest generate_series array_length cardinality "
-    "bool_and bool_or every stddev variance median percentile_cont percentile_disc mode "
-    "to_json to_jsonb row_to_json array_to_string string_to_array char chr ascii "
-    "unicode printf total total_changes last_insert_rowid changes sqlite_version "
-    "interval numeric integer int bigint text varchar decimal float real boolean timestamp "
-    "timestamptz uuid json jsonb from where on using as join select union with lateral array "
-    "row tuple".split()
-)
-
-
-def _strip_comments(sql):
-    """The SQL without /* */ and -- comments (outside string literals)."""
-    out = []
-    i = 0
-    n = len(sql)
-    quote = None
-    while i < n:
-        ch = sql[i]
-        if quote:
-            out.append(ch)
-            if ch == quote:
-                quote = None
-            i += 1
-        elif ch in ("'", '"'):
-            quote = ch
-            out.append(ch)
-            i += 1
-        elif sql.startswith(("/*!", "/*+", "/*M!"), i):
-            # MySQL runs the text of /*! ... */ (versioned code) and hints: keep it
-            j = i + 3
-            while j < n and (sql[j].isdigit() or sql[j] == "!"):
-                j += 1
-            out.append(" ")
-            i = j
-        elif sql.startswith("*/", i):
-            out.append(" ")
-            i += 2
-        elif sql.startswith("/*", i):
-            j = sql.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            out.append(" ")
-        elif sql.startswith("--", i):
-            j = sql.find("\n", i)
-            i = n if j < 0 else j
-            out.append(" ")
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
-def _calls(text):
-    """The names of the functions a SQL text calls: identifiers right before '('."""
-    out = []
-    start = 0
-    while True:
-        j = text.find("(", start)
-        if j < 0:
-            return out
-        k = j
-        while k > 0 and text[k - 1] == " ":
-            k -= 1
-        e = k
-        while k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_.$"):
-            k -= 1
-        if e > k:
-            out.append(text[k:e].rsplit(".", 1)[-1])
-        start = j + 1
-
-
-def sql_effect(sql):
-    """'read', 'change' or 'destroy' for a SQL text (and psql/sqlite meta-commands)."""
-    worst = "read"
-    for stmt in _statements(_strip_comments(sql)):
-        low = " ".join(stmt.lower().split())
-        if not low:
-            continue
-        if low[:1] in ("\\", "."):
-            meta = low[1:].split(" ", 1)[0]
-            if meta in (
-                "d",
-                "dt",
-                "dn",
-                "df",
-                "dv",
-                "di",
-                "du",
-                "l",
-                "list",
-                "tables",
-                "schema",
-                "indexes",
-                "headers",
-                "mode",
-                "timing",
-                "x",
-                "conninfo",
-                "dbinfo",
-                "databases",
-                "help",
-                "?",
-                "show",
-                "width",
-                "echo",
-                "print",
-                "nullvalue",
-            ):
-                continue
-            if meta[:1] == "d" and meta.isalpha() and len(meta) <= 4 and low[:1] == "\\":
-                continue
-            return "change"
-        head = low.split(" ", 1)[0].strip("(")
-        bare = " %s " % " ".join(_unquoted(low).replace("(", " ").replace(";", " ").split())
-        if head in _SQL_DESTROY or any(" %s " % w in bare for w in _SQL_DESTROY[:3]):
-            return "destroy"
-        if head in ("do", "execute", "call", "begin", "prepare", "exec") and any(
-            w in low for w in ("drop ", "truncate ", "delete ")
-        ):
-            return "destroy"  # dynamic SQL in a string: EXECUTE 'DROP TABLE t'
-        if head in _SQL_READ and any(f not in _SQL_PURE for f in _calls(_unquoted(low))):
-            worst = "change"  # a read that calls a function which may change state
-        if head not in _SQL_READ or any(
-            w in low for w in _SQL_NEVER if w != "=" or head == "pragma"
-        ):
-            worst = "change"
-        if head == "with" and any(
-            " %s " % w in " %s " % low for w in ("insert", "update", "delete")
-        ):
-            return "destroy" if " delete " in " %s " % low else "change"
-    return worst
-
-
-def _unquoted(s):
-    """The SQL without its string literals."""
-    out = []
-    quote = None
-    for ch in s:
-        if quote:
-            if ch == quote:
-                quote = None
-            continue
-        if ch in ("'", '"'):
-            quote = ch
-            continue
-        out.append(ch)
-    return "".join(out)
-
-
-def _statements(sql):
-    out = []
-    cur = []
-    quote = None
-    for ch in sql:
-        if quote:
-            cur.append(ch)
-            if ch == quote:
-                quote = None
-            continue
-        if ch in ("'", '"'):
-            quote = ch
-        if ch == ";" or ch == "\n" and cur and "".join(cur).lstrip()[:1] in ("\\", "."):
-            out.append("".join(cur))
-            cur = []
-            continue
-        cur.append(ch)
-    out.append("".join(cur))
-    return out
-
-
-def _sql_flag(c, prog, texts, seen):
-    """Judge the SQL a database client runs: texts it can see; `seen` False when some of it
-    comes from a file or a stdin it cannot see."""
-    if not seen:
-        c.flag("%s runs SQL the hooks cannot see" % prog, unknown=True, remote=True)
-        return
-    effect = "read"
-    for t in texts:
-        e = sql_effect(t)
-        if e == "destroy" or e == "change" and effect == "read":
-            effect = e
-    if effect == "destroy":
-        c.flag("%s SQL drops or deletes data" % prog, destructive=True, remote=True)
-    elif effect == "change":
-        c.flag("%s SQL that changes data or reaches files" % prog, remote=True)
-
-
-def h_sql_client(c, a, p, raw):
-    """psql, mysql, mariadb, clickhouse-client, cockroach sql, mongosh: SQL from -c/-e/--command,
-    files (-f), stdin."""
+def h_ansible(c, a, p, raw):
+    """ansible HOSTS [-m MODULE] [-a ARGS] runs a module on other machines (command by
+    default); ansible-playbook runs a playbook. Listing and syntax checks change
+    nothing; `state=absent` or a destroying command in -a destroys. Modules are code the
+    hooks cannot see: every word is checked."""
     prog = c.program.lower()
-    if prog in ("psql", "pgcli"):
-        found, ops = opts(
-            a,
-            "cdfhopUvLTFRP",
-            (
-                "--command",
-                "--dbname",
-                "--file",
-                "--host",
-                "--port",
-                "--username",
-                "--set",
-                "--variable",
-                "--output",
-                "--log-file",
-            ),
-        )
-        sql = [v for k, v in found if k in ("-c", "--command") and v is not True]
-        files = [v for k, v in found if k in ("-f", "--file") and v is not True]
-        outs = [
-            v for k, v in found if k in ("-o", "--output", "-L", "--log-file") and v is not True
-        ]
-        listing = any(k in ("-l", "--list") for k, _ in found)
-    elif prog in ("mongosh", "mongo"):
-        found, ops = opts(
-            a, "uph", ("--eval", "--host", "--port", "--username", "--password", "--file")
-        )
-        if any(k in ("--eval", "--file", "-f") for k, _ in found) or [
-            o for o in ops[1:] if o.endswith(".js")
-        ]:
-            c.flag("%s runs code the hooks cannot see" % prog, unknown=True, remote=True)
-            code = " ".join(v for k, v in found if k == "--eval" and v is not True)
-            hit = [w for w in code_words(code) if w in DESTROYS]
-            if hit:
-                c.flag("%s code calls %s" % (prog, hit[0]), destructive=True)
-        elif c.stdin_is_data or not any(k in ("--version", "--help") for k, _ in found):
-            c.flag("%s runs commands the hooks cannot see" % prog, unknown=True, remote=True)
+    module, args = "command", ""
+    for i, w in enumerate(a):
+        nxt = a[i + 1] if i + 1 < len(a) else ""
+        if w in ("-m", "--module-name"):
+            module = nxt.lower().rsplit(".", 1)[-1]
+        elif w in ("-a", "--args"):
+            args = nxt
+    for i, w in enumerate(a):  # files it reads: inventory, keys, vars files (-e @vars.yml)
+        nxt = a[i + 1] if i + 1 < len(a) else ""
+        if w in ("-i", "--inventory", "--private-key", "--key-file", "--vault-password-file"):
+            c.reads.append(nxt)
+        elif w in ("-e", "--extra-vars") and nxt[:1] == "@":
+            c.reads.append(nxt[1:])
+        elif w == "--tree":
+            c.writes.append(nxt)  # one output file per host
+    # check mode is no read: a task with check_mode: false runs for real
+    if any(w in ("--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") for w in a):
         return set(a)
-    else:
-        found, ops = opts(
-            a,
-            "eDhPupSo",
-            (
-                "--execute",
-                "--database",
-                "--host",
-                "--port",
-                "--user",
-                "--password",
-                "--socket",
-                "--query",
-                "--tee",
-            ),
-        )
-        sql = [v for k, v in found if k in ("-e", "--execute", "--query") and v is not True]
-        files = []
-        outs = [v for k, v in found if k == "--tee" and v is not True]
-        listing = False
-    c.writes.extend(outs)
-    seen = not files
-    if not sql and not listing:
-        body = stdin_text(raw) if c.stdin_is_data else None
-        if body:
-            sql.append(body)
-        else:
-            seen = False
-    _sql_flag(c, prog, sql, seen)
-    if not seen:
-        c.reads.extend(files)
-    return set(sql)
+    if prog == "ansible" and module in _ANSIBLE_READS:
+        return set(a)
+    first = args.split()[:1]
+    if "state=absent" in args.replace(" ", "") or first and destroying(first[0]):
+        c.flag("ansible -m %s destroys state on other machines" % module, destructive=True)
+    if prog != "ansible" or module in _ANSIBLE_CODE:
+        c.flag("%s runs code on other machines" % prog, unknown=True, remote=True)
+    else:  # copy, fetch, template read and write local files too
+        c.flag("ansible -m %s changes other machines and local files" % module, True, remote=True)
+    return set(a)
 
 
 # -------------------------------------------------------------------- HTTP and registries
