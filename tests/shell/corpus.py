@@ -1262,3 +1262,18 @@ C("cat $(realpath .env)", r=[".env"], p=["realpath", "cat"], why="a dynamic read
 C("ls ~/.ssh | tar -T - -cf x.tar", r=[H + "/.ssh"], w=["x.tar"], p=["ls", "tar"])
 _SP = "[self-protection]"
 C("stat ~/.config/sane-hooks/secret", p=["stat"], s=_SP, n=_SP, why="still touching the key")
+
+# --- residuals: numbers from substitutions, ip -b, tar -C, PowerShell, .git file, bundles ---
+C("x=$(wc -l < f); echo $((x + 1))", r=["f"], p=["wc", "echo"], s="allow", n="allow")
+C("echo $(( $(nproc) * 2 ))", p=["nproc", "echo"], s="allow", n="allow", why="prints a number")
+C("echo $(( $(date +%s) - 1 ))", p=["date", "echo"], s="allow", n="allow")
+C("x=$(wc -l f); echo $((x))", u=True, p=["wc", "echo"], s=_SM, n="allow", why="name")
+C("echo $(( $(id -un) ))", u=True, p=["id", "echo"], s=_SM, n="allow", why="a user name")
+C("ip -b cmds.txt", r=["cmds.txt"], u=True, p=["ip"], s=_SM, n="allow", why="-b is -batch")
+C("ip -b .env", r=[".env"], u=True, p=["ip"], s="[blocked-path]", n="[blocked-path]")
+C("ip -br -f inet addr show", p=["ip"], s="allow", n="allow", why="-br is -brief; -f's value")
+C("tar -C src -cf - .", r=["src"], nr=["."], p=["tar"], s="allow", n="allow", why="-C's tree")
+C("tar -cf - a -C src b", r=["a", "src/b"], nr=["b"], p=["tar"], why="-C applies after it")
+C("tar -x -C out -f a.tar m -C sub n", w=["out/m", "out/sub/n"], r=["a.tar"], p=["tar"])
+C("git bundle create /tmp/r.bundle --all", w=["/tmp/r.bundle"], p=["git"], why="not .git")
+C("git bundle verify r.bundle", r=["r.bundle"], p=["git"], s="allow", n="allow")

@@ -485,7 +485,9 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if tool == "Bash":
             treewrites.fed_writes(f, cmd, prev, cwd, project, home, cfg)
         prev = cmd
-        args = shell.sane_args(cmd) if tool == "Bash" else None
+        args = shell.sane_args(cmd) if tool == "Bash" else powershell.sane_args(cmd)
+        if tool != "Bash" and args and not SaneCall(args[1:]).person_only:
+            args = None  # PowerShell: only the person's subcommands are matched to our CLI
         mod = treewrites.python_module(cmd) if tool == "Bash" else None
         if mod:
             treewrites.python_unpack(f, cmd, mod, cwd, project, home, cfg)
