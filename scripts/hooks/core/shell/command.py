@@ -16,6 +16,7 @@ class Command:
         "env",
         "redirects",
         "reads",
+        "looks",
         "writes",
         "destructive",
         "unknown",
@@ -40,6 +41,7 @@ class Command:
         self.env = {}
         self.redirects = []
         self.reads = []
+        self.looks = []  # paths only looked at: names, sizes, types, counts (core.shell.looks)
         self.writes = []
         self.destructive = False
         self.unknown = False

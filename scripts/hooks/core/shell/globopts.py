@@ -83,7 +83,7 @@ def substitute(ctx) -> str:
         return ""
     try:
         for c in ctx.out:
-            for field in (c.reads, c.writes):
+            for field in (c.reads, c.writes, getattr(c, "looks", [])):
                 todo = list(field)
                 for _ in range(3):
                     extra = []
