@@ -133,6 +133,9 @@ DENY = [
     ("git config --comment x core.hooksPath /tmp", N, SP, "git key"),
     ("git config set --append core.hooksPath /tmp", N, SP, "git key"),
     ("git config set core.fsmonitor /tmp/x", N, SP, "git key"),
+    ("git config -f.git/config core.hooksPath /tmp", N, SP, "git key"),
+    ("git config -zf ~/.gitconfig --add core.pager 'sh -c x'", N, SP, "git key"),
+    ("git config -t path include.path /tmp/x", N, SP, "git key"),
     ("git config --add user.name x", S, SM, ""),
     ("git config set user.name x", S, SM, ""),
     # K8: globbed operands of recursive readers

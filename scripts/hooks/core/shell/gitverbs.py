@@ -269,23 +269,28 @@ def config_args(c, rest):
         if w[:1] != "-" or w == "-":
             ops.append(w)
             continue
+        if w[:2] != "--":  # a bundle (-lz); a valued letter takes the rest or the next word
+            for j in range(1, len(w)):
+                opt = CFG_SHORT.get("-" + w[j])
+                if opt is None:
+                    names.append("-" + w[j])
+                    c.flag("git config option %s the hooks do not know" % w, unknown=True)
+                    break
+                names.append(opt)
+                if opt in CFG_VALUED:
+                    val = w[j + 1 :]
+                    if not val and i < len(rest):
+                        val = rest[i]
+                        i += 1
+                    values[opt] = val
+                    break
+            continue
         name, eq, val = w.partition("=")
-        if name[:2] != "--":
-            bundle = [CFG_SHORT.get("-" + ch) for ch in name[1:]]
-            if not bundle or None in bundle:
-                c.flag("git config option %s the hooks do not know" % w, unknown=True)
-                continue
-            name = bundle[-1]
-            names.extend(bundle[:-1])
-            val, eq = w[len(bundle) + 1 :], ""
-            if name in CFG_VALUED and val:
-                eq = "="
-        else:
-            full = [x for x in CFG_LONG if long_match(name, x)]
-            exact = name if name in CFG_LONG else None
-            name = exact or (full[0] if len(full) == 1 else name)
-            if name not in CFG_LONG and not name.startswith("--no-"):
-                c.flag("git config option %s the hooks do not know" % name, unknown=True)
+        full = [x for x in CFG_LONG if long_match(name, x)]
+        exact = name if name in CFG_LONG else None
+        name = exact or (full[0] if len(full) == 1 else name)
+        if name not in CFG_LONG and not name.startswith("--no-"):
+            c.flag("git config option %s the hooks do not know" % name, unknown=True)
         names.append(name)
         if name in CFG_VALUED:
             if not eq and i < len(rest):
