@@ -181,6 +181,7 @@ def analyse(
         _salvage(p, ctx)
     try:
         bound = bound or globopts.call_values(ctx)
+        bound = bound or globopts.array_values(ctx)
         bound = bound or globopts.substitute(ctx)
         bound = globopts.apply(ctx) or bound
         feeds.apply(ctx)

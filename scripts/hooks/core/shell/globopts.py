@@ -41,6 +41,52 @@ def call_values(ctx) -> str:
     return ""
 
 
+def array_values(ctx) -> str:
+    """name=(w1 w2 ..): "${name[@]}", "${name[*]}", "${name[N]}" and "$name" may be any
+    element (a glob: each match). Returns a too-complex reason, or ""."""
+    try:
+        for name, value in list(ctx.vars.items()):
+            if not isinstance(value, str) or value[:1] != "(" or value[-1:] != ")":
+                continue
+            words = _elements(value)
+            if not words:
+                continue
+            keys = ["${%s[@]}" % name, "${%s[*]}" % name, "$" + name, "${%s}" % name]
+            keys += ["${%s[%d]}" % (name, k) for k in range(min(len(words), 16))]
+            for k in keys:
+                if any(k in w for c in ctx.out for w in c.reads + c.writes if "$" in w):
+                    for v in words:
+                        ctx.alternative(k, v)
+    except Bound as e:
+        ctx.error(str(e))
+        return str(e)
+    return ""
+
+
+def _elements(value: str) -> list[str]:
+    """The words of an array's (..) text, quotes removed (an approximation: no expansion)."""
+    out: list[str] = []
+    cur: list[str] = []
+    quote = ""
+    for ch in value.replace(")(", " ")[1:-1]:
+        if quote:
+            if ch == quote:
+                quote = ""
+            else:
+                cur.append(ch)
+        elif ch in "'\"":
+            quote = ch
+        elif ch in " \t\n":
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return [w for w in out if "$" not in w and "`" not in w][:256]
+
+
 def _at(r: str, word: str, i: int) -> bool:
     """word occurs at r[i]: whole ($f is not the start of $foo; $1 is in $10, as in bash)."""
     if not r.startswith(word, i):

@@ -122,6 +122,8 @@ class Substitution(Lexer):
             return str(len(self.pos or ()))
         ctx = self.ctx
         v = ctx.vars.get(name, self)
+        if isinstance(v, str) and v[:1] == "(" and v[-1:] == ")":
+            return None  # an array: $a is its first element (globopts follows the elements)
         if v is not self:
             return v
         if name == "PWD":
