@@ -48,7 +48,7 @@ DENY = [
     ('for x in s; do rm -r "${x}"cripts/hooks; done', N, SP, "scripts"),
     ('f(){ : > "$1"; }; f .claude/settings.json', N, SP, "settings.json"),
     ('a=(.claude/*); rm "${a[@]}"', N, SP, ".claude"),
-    ('a=(.cl*/s*); rm "${a[0]}"', N, SP, "settings.json"),
+    ('a=(.cl*/s*); rm "${a[0]}"', N, SP, ".claude"),
     ("x=(.c*); rm -r $x", N, SP, ".claude"),
     ('a=(x); a+=(.claude/settings.json); rm "${a[@]}"', N, SP, "settings.json"),
     ('for f in $(find .claude -type f); do rm "$f"; done', N, SP, ".claude"),
