@@ -48,6 +48,8 @@ DENY = [
     ('for x in s; do rm -r "${x}"cripts/hooks; done', N, SP, "scripts"),
     ('f(){ : > "$1"; }; f .claude/settings.json', N, SP, "settings.json"),
     ('a=(.claude/*); rm "${a[@]}"', N, SP, ".claude"),
+    ('f(){ for x; do rm "$x"; done; }; f .cl*/se*', N, SP, "settings.json"),
+    ('f(){ for x do : > "$x"; done; }; f .claude/settings.json', N, SP, "settings.json"),
     ('a=(.cl*/s*); rm "${a[0]}"', N, SP, ".claude"),
     ("x=(.c*); rm -r $x", N, SP, ".claude"),
     ('a=(x); a+=(.claude/settings.json); rm "${a[@]}"', N, SP, "settings.json"),

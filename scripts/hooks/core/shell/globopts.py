@@ -21,10 +21,12 @@ _DEPTH = 6  # directory levels a read's `**` is followed down
 def call_values(ctx) -> str:
     """$@ $* $1..$9 inside a function this command defines may be any argument of any call
     of it here (shift and set -- move them). Returns a too-complex reason, or ""."""
+    values = [v for vs in ctx.alts.values() for v in vs if "$" in v]
     used = [
         k
         for k in _POSITIONAL
         if any(k in w for c in ctx.out for w in c.reads + c.writes if "$" in w)
+        or any(k in v for v in values)
     ]
     if not used or not ctx.funcs:
         return ""

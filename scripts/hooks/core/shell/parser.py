@@ -395,6 +395,9 @@ class Parser(Substitution, Heredoc, Lexer):
                     self.back = t
             else:
                 self.back = t
+                for name in names:  # `for x; do`: x takes each positional parameter
+                    self.ctx.alternative("$" + name, "$@")
+                    self.ctx.alternative("${%s}" % name, "$@")
             for name in names:
                 if numbers:
                     self.ctx.vars.number(name)
