@@ -116,6 +116,8 @@ DENY = [
     ("rsync -a /tmp/slb/ /tmp/t7 && rm -rf /tmp/t7/lnk/scripts/hooks", N, SP, "hooks"),
     ("cp -r /tmp/s /tmp/d && tee /tmp/d/x/settings.json < /dev/null", N, SP, "settings.json"),
     ("git clone /tmp/r /tmp/c && echo x > /tmp/c/l/sanetools.py", N, SP, "sanetools.py"),
+    ("git checkout evil && echo x > lnk/settings.json", N, SP, "settings.json"),
+    ("git pull && : > l/scripts/hooks/sanetools.py", N, SP, "sanetools.py"),
     (
         "mkdir -p /tmp/t && tar -xf /tmp/sl.tar -C /tmp/t && echo pwned > /tmp/t/lnk/README.md",
         S,
@@ -183,6 +185,8 @@ PASS = [
 
 # changes ordinary work makes (safemode denies them as changes, not for their paths)
 PASS_NORMAL = [
+    "git checkout main && echo x > notes.txt",
+    "git stash && rm -rf build && git stash pop",
     "cd /nonexistent && rm scripts/hooks/sanetools.py",
     "cd /nonexistent || exit 1; rm scripts/hooks/sanetools.py",
     "set -e; cd /nonexistent; rm scripts/hooks/sanetools.py",

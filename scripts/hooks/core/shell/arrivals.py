@@ -13,6 +13,10 @@ ARRIVED = "$ARRIVED"  # the target of a link the analysis cannot see (dynamic: h
 # programs whose writes may be symlinks or trees holding them
 _ALWAYS = frozenset(("tar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "pax", "rsync", "mv"))
 _ALWAYS |= frozenset(("ditto", "unar", "bsdcpio", "ark", "gio", "busybox"))
+_GIT_TREE = frozenset(
+    ("clone", "worktree", "checkout", "switch", "merge", "pull", "reset", "restore", "stash")
+    + ("cherry-pick", "rebase", "am", "apply", "revert", "submodule")
+)
 _CP_LETTERS = frozenset("arRPds")
 _CP_LONG = ("--archive", "--recursive", "--no-dereference", "--preserve", "--symbolic-link")
 
@@ -36,8 +40,8 @@ def carrier(key: str, argv: list[str]) -> bool:
         return True
     if key == "cp":
         return _cp_keeps_links(argv)
-    if key == "git":
-        return "clone" in argv[1:4] or "worktree" in argv[1:4]
+    if key == "git":  # a tracked symlink checked out, pulled or applied is a link too
+        return any(w in _GIT_TREE for w in argv[1:4])
     return False
 
 
