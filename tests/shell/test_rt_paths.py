@@ -27,6 +27,8 @@ DENY = [
     ("shopt -s nocaseglob\nrm .claude/SETTINGS.JSO?", N, SP, "settings.json"),
     ("shopt -s nocaseglob; rm .claude/Settings.*", N, SP, "settings.json"),
     ("shopt -s nocaseglob; cat .EN?", N, BP, ".env"),
+    ("shopt -s nocaseglob; cat ~/.Con[f]ig/sane-hooks/*", N, SP, "hook secret"),
+    ("shopt -s nocaseglob; grep -r . ~/.CON*", S, SP, "sane-hooks secret"),
     ("shopt -s dotglob; rm -r *", N, BP, ".env"),
     ("shopt -s dotglob; cat *nv", N, BP, ".env"),
     ("shopt -s globstar; rm .claude/**/*.json", N, SP, ".claude"),

@@ -226,7 +226,7 @@ def _component(part: str, on: set[str]) -> str:
         return "**"
     if on & {"nocaseglob", "nocasematch"}:
         if "[" in part:
-            return "*"
+            return "." * (part[:1] == ".") + "*"  # a class: any name (a dot one if it leads)
         part = "".join("[%s%s]" % (ch.lower(), ch.upper()) if ch.isalpha() else ch for ch in part)
     return part
 
