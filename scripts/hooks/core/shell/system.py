@@ -121,9 +121,11 @@ def h_su(c, a, p, raw):
         ),
     )
     code = vals(found, "-c", "--command", "--session-command")
+    login = has(found, "-l", "--login") or "-" in ops
     if code:
         c.code.append(code[0])
-        p.subparse(code[0])
+        with cwd_of(p, True if login else None):  # a login shell starts in a home dir
+            p.subparse(code[0])
         return set(code)
     if c.program == "runuser" and ops and ops[0] != "-":
         spawn(ops[1:] if len(ops) > 1 and not has(found, "-u", "--user") else ops, p)
@@ -139,14 +141,16 @@ def h_runuser(c, a, p, raw):
         False,
     )
     code = vals(found, "-c", "--command", "--session-command")
-    if code:
-        c.code.append(code[0])
-        p.subparse(code[0])
-        return set(code)
-    if has(found, "-u", "--user"):
-        spawn(ops, p)
-    elif len(ops) > 1:
-        spawn(ops[1:], p)
+    login = has(found, "-l", "--login") or "-" in ops
+    with cwd_of(p, True if login else None):  # a login shell starts in a home dir
+        if code:
+            c.code.append(code[0])
+            p.subparse(code[0])
+            return set(code)
+        if has(found, "-u", "--user"):
+            spawn(ops, p)
+        elif len(ops) > 1:
+            spawn(ops[1:], p)
     return set(ops)
 
 

@@ -45,6 +45,8 @@ def w_sudo(c, a, p, raw):
         return ["sudoedit"] + rest
     for v in vals(found, "-D", "--chdir"):
         workdir(c, p, v)
+    if has(found, "-i", "--login") and not vals(found, "-D", "--chdir"):
+        workdir(c, p, True)  # a login shell starts in the target user's home
     if not has(found, "-E", "--preserve-env") and not c.stripped:
         c.stripped = 2  # env_reset: the command runs without CLAUDECODE
     rest = _env_assigns(c, rest)
