@@ -180,8 +180,8 @@ def analyse(
         ctx.error(bound)
         _salvage(p, ctx)
     try:
-        bound = bound or globopts.call_values(ctx)
         bound = bound or globopts.array_values(ctx)
+        bound = bound or globopts.call_values(ctx)
         bound = bound or globopts.substitute(ctx)
         bound = globopts.apply(ctx) or bound
         feeds.apply(ctx)

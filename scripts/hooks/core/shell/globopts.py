@@ -28,13 +28,19 @@ def call_values(ctx) -> str:
         if any(k in w for c in ctx.out for w in c.reads + c.writes if "$" in w)
         or any(k in v for v in values)
     ]
-    if not used or not ctx.funcs:
+    if not used:
         return ""
     try:
         for c in ctx.out:
-            if c.program not in ctx.funcs:
+            if c.program == "set":  # set -- WORDS in a function body: its $1.. are these
+                args = c.argv[c.argv.index("--") + 1 :] if "--" in c.argv else c.argv[1:]
+                if args and args[0][:1] in ("-", "+") and "--" not in c.argv:
+                    args = []  # options only (set -e, set -o x): no new parameters
+            elif c.program in ctx.funcs:
+                args = c.argv[1:]
+            else:
                 continue
-            for a in c.argv[1:]:
+            for a in args:
                 for k in used:
                     ctx.alternative(k, a)
     except Bound as e:
@@ -86,7 +92,7 @@ def _elements(value: str) -> list[str]:
             cur.append(ch)
     if cur:
         out.append("".join(cur))
-    return [w for w in out if "$" not in w and "`" not in w][:256]
+    return out[:256]
 
 
 def _at(r: str, word: str, i: int) -> bool:

@@ -236,7 +236,9 @@ class Ctx:
         if value is not None and value.startswith("$(mktemp") and value.endswith(")"):
             value = _mktemp(value[2:-1], self)
         elif value is not None and ("$" in value or "`" in value):
-            value = None
+            # an array keeps its (..) text: its elements are followed (core.shell.globopts)
+            if not (value[:1] == "(" and value[-1:] == ")") or name == "HOME":
+                value = None
         self.vars[name] = value
 
 
