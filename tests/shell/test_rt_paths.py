@@ -122,6 +122,9 @@ DENY = [
     ("cp -r /tmp/s /tmp/d && tee /tmp/d/x/settings.json < /dev/null", N, SP, "settings.json"),
     ("git clone /tmp/r /tmp/c && echo x > /tmp/c/l/sanetools.py", N, SP, "sanetools.py"),
     ("git checkout evil && echo x > lnk/settings.json", N, SP, "settings.json"),
+    ("python3 -m zipfile -e /tmp/x.zip /tmp/t && echo > /tmp/t/l/settings.json", N, SP, "settings"),
+    ("dpkg -x /tmp/x.deb /tmp/d && rm -rf /tmp/d/l/scripts/hooks", N, SP, "hooks"),
+    ("unrar x /tmp/a.rar /tmp/r/ && echo > /tmp/r/l/settings.json", N, SP, "settings.json"),
     ("git pull && : > l/scripts/hooks/sanetools.py", N, SP, "sanetools.py"),
     (
         "mkdir -p /tmp/t && tar -xf /tmp/sl.tar -C /tmp/t && echo pwned > /tmp/t/lnk/README.md",

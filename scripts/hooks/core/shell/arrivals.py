@@ -6,13 +6,15 @@ checked as that path below a target the analysis cannot know (`$ARRIVED/...`).""
 from __future__ import annotations
 
 from core.shell.budget import TOO_COMPLEX, Bound
-from core.shell.command import vague
+from core.shell.command import join, vague
 
 ARRIVED = "$ARRIVED"  # the target of a link the analysis cannot see (dynamic: half-seen)
 
 # programs whose writes may be symlinks or trees holding them
 _ALWAYS = frozenset(("tar", "bsdtar", "unzip", "7z", "7za", "7zz", "cpio", "pax", "rsync", "mv"))
-_ALWAYS |= frozenset(("ditto", "unar", "bsdcpio", "ark", "gio", "busybox"))
+_ALWAYS |= frozenset(("ditto", "unar", "bsdcpio", "ark", "gio", "busybox", "unrar", "jar", "xar"))
+_ALWAYS |= frozenset(("dpkg-deb", "rpm2archive", "lsar"))
+_MODULES = frozenset(("zipfile", "tarfile", "shutil"))  # python -m zipfile -e A DIR
 _GIT_TREE = frozenset(
     ("clone", "worktree", "checkout", "switch", "merge", "pull", "reset", "restore", "stash")
     + ("cherry-pick", "rebase", "am", "apply", "revert", "submodule")
@@ -40,9 +42,27 @@ def carrier(key: str, argv: list[str]) -> bool:
         return True
     if key == "cp":
         return _cp_keeps_links(argv)
+    if key == "dpkg":
+        return any(w in ("-x", "--extract", "-X", "--vextract") for w in argv[1:])
+    if key == "python" and "-m" in argv:
+        k = argv.index("-m")
+        return k + 1 < len(argv) and argv[k + 1] in _MODULES
     if key == "git":  # a tracked symlink checked out, pulled or applied is a link too
         return any(w in _GIT_TREE for w in argv[1:4])
     return False
+
+
+def roots(c, cwd) -> list[str]:
+    """Where a carrier may leave links: its writes, or when it names none (dpkg -x,
+    python -m zipfile -e, an unknown extractor), its path operands."""
+    if c.writes:
+        return c.writes
+    out = []
+    for a in c.argv[1:]:
+        if a[:1] == "-" or vague(a) or not ("/" in a or a == "."):
+            continue
+        out.append(a if a[:1] == "/" or not isinstance(cwd, str) else join(cwd, a))
+    return out
 
 
 def note(links: dict, writes: list[str]) -> None:

@@ -111,8 +111,8 @@ def expand(raw, p):
         ctx.cwd = outer
     if c.writes and c.program not in _META_ONLY:
         _remember_writes(c, raw, ctx)
-    if c.writes and arrivals.carrier(programs.key(c.program), c.argv):
-        arrivals.note(ctx.links, c.writes)
+    if c.argv and arrivals.carrier(programs.key(c.program), c.argv):
+        arrivals.note(ctx.links, arrivals.roots(c, cwd))
     if c.unknown:
         every_word(c, args[1:] + list(c.env.values()) + [r.target for r in c.redirects] + c.code)
 
