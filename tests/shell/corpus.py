@@ -1320,10 +1320,11 @@ C(
 C('for f in *.md; do wc -l "$f"; done', p=["wc"], n="allow", s="allow")
 C(
     "CDPATH=scripts cd hooks && rm sanetools.py",
-    w=["sanetools.py", "$PWD/sanetools.py"],
-    u=True,
+    w=["scripts/hooks/sanetools.py", "hooks/sanetools.py", "sanetools.py"],
+    r=["hooks"],
     p=["cd", "rm"],
-    why="cd searches CDPATH first: the name in any directory",
+    n=_SP,
+    why="cd searches CDPATH first, then ., and may fail",
 )
 C("unshare --wd=.claude rm settings.json", w=[".claude/settings.json"], p=["rm"], n=_SP)
 C("tmux new -d -c .claude 'rm settings.json'", w=[".claude/settings.json"], p=["tmux", "rm"])

@@ -71,6 +71,9 @@ DENY = [
     ('g(){ grep -r . "$@"; }; g ~/.con*', S, SP, "sane-hooks secret"),
     # K6: working-directory changes: wrapper options, CDPATH, an unknown cwd
     ("CDPATH=scripts cd hooks && rm sanetools.py", N, SP, "sanetools.py"),
+    ("CDPATH=~/.config cd sane-hooks && echo /tmp/py > python", N, SP, "hook secret"),
+    ("CDPATH=/tmp:scripts cd hooks && rm sanetools.py", N, SP, "sanetools.py"),
+    ("CDPATH=$X cd hooks && rm sanetools.py", N, SP, "sanetools.py"),
     ("export CDPATH=$PWD/scripts\ncd hooks\nrm sanetools.py", N, SP, "sanetools.py"),
     ("CDPATH=scripts; cd hooks; echo x > sanetools.py", N, SP, "sanetools.py"),
     ("CDPATH=:scripts pushd hooks && truncate -s0 sanetools.py", N, SP, "sanetools.py"),
@@ -172,6 +175,7 @@ DENY = [
 PASS = [
     "cd src && ls",
     "CDPATH=. cd src && ls",
+    "CDPATH=/tmp cd src && cat app.py",
     "CDPATH=scripts cd ./src && cat app.py",
     "env -C src ls",
     "unshare -r ls",

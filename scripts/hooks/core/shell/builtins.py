@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from core.shell import arith, envwatch, looks
-from core.shell.command import cd_to, has, opts, stdin_code, stdin_text, vague, vals
+from core.shell.command import cd_to, has, join, opts, stdin_code, stdin_text, vague, vals
 from core.shell.lexer import DYNAMIC, DYNPOS
 
 
@@ -139,19 +139,30 @@ def h_cd(c, a, p, raw):
         p.ctx.stack.append(p.ctx.cwd)
         if target[:1] in ("+", "-") and target[1:].isdigit():
             target = "-"  # rotates the stack: where it lands is not known here
-    if _cdpath_may_move(c, p, target):
-        target = "-"  # an entry of CDPATH/target may win over ./target: where is not known
+    places = _cdpath_places(c, p, target)
+    if places == []:
+        target = "-"  # CDPATH set to what the analysis cannot see: where is not known
+    elif places:
+        target = places[0]  # the first CDPATH entry; the others and ./target stay possible
     cd_to(p.ctx, target)
     if hasattr(p, "cd_done"):
         p.cd_done(old, target)  # a cd that fails leaves later commands where they were
+        if places and len(places) > 1:
+            p.cd_also(
+                [
+                    q if q[:1] == "/" or not isinstance(old, str) else join(old, q)
+                    for q in places[1:]
+                ]
+            )
 
 
-def _cdpath_may_move(c, p, target: str) -> bool:
+def _cdpath_places(c, p, target: str) -> list[str] | None:
     """cd looks a relative name up in each CDPATH directory before the cwd (not /x, ., ..,
-    ./x or ../x). CDPATH set on the cd, earlier in the command, or in the environment the
-    command inherits (the hooks' own): the cd may land elsewhere."""
+    ./x or ../x), CDPATH set on the cd, earlier in the command, or in the environment the
+    command inherits (the hooks' own). -> the places it may land (entry/target ..., then
+    target), [] when CDPATH's value is not known, None when CDPATH plays no part."""
     if target[:1] in ("/", "") or target in (".", "..") or target.startswith(("./", "../")):
-        return False
+        return None
     if "CDPATH" in c.env:
         val = c.env["CDPATH"]
     elif "CDPATH" in p.ctx.vars:
@@ -159,8 +170,13 @@ def _cdpath_may_move(c, p, target: str) -> bool:
     else:
         val = (p.ctx.env or {}).get("CDPATH")
     if val is None:
-        return "CDPATH" in c.env or "CDPATH" in p.ctx.vars  # set to what we cannot see
-    return any(e not in ("", ".", "./") for e in val.split(":"))
+        return [] if "CDPATH" in c.env or "CDPATH" in p.ctx.vars else None
+    entries = [e for e in val.split(":")[:8] if e not in ("", ".", "./")]
+    if not entries:
+        return None
+    if any(vague(e) for e in entries):
+        return []
+    return [join(e, target) for e in entries] + [target]
 
 
 # variables whose value is a command some program runs, and ones that load code

@@ -85,6 +85,7 @@ class Parser(Substitution, Heredoc, Lexer):
         self.joins: dict = {}  # id(Raw) -> the operator that joined it to the one before
         self.cd_alt: list | None = None  # where later commands run if a cd here failed
         self.cd_chain = False  # the command just judged ran only if that cd succeeded
+        self.cd_sure = True  # where the last cd landed is known when it succeeded
         self.base = 0
         self.open: list[str] = []  # compound commands begun and not yet closed (if, do, ...)
 
@@ -143,13 +144,21 @@ class Parser(Substitution, Heredoc, Lexer):
             alts += [target if f is None else join(f, target) for f in prev if f is not DYNAMIC]
         self.cd_alt = list(dict.fromkeys(alts))[:8]
         self.cd_chain = True
+        self.cd_sure = True
+
+    def cd_also(self, places: list) -> None:
+        """The cd just made may also have landed in these (CDPATH): every later command may
+        run there, chained by && or not."""
+        self.cd_alt = list(dict.fromkeys(places + (self.cd_alt or [])))[:12]
+        self.cd_chain = False
+        self.cd_sure = False
 
     def cd_fallback(self, raw, c) -> list | None:
         """The other cwds `raw` may run in (a cd before it may have failed), or None."""
         if self.cd_alt is None:
             return None
         op = self.joins.get(id(raw), ";")
-        if op == "&&" and self.cd_chain:
+        if op == "&&" and self.cd_chain and self.cd_sure:
             return None  # ran only if the cd succeeded
         alts = self.cd_alt
         self.cd_chain = False
