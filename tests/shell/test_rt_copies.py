@@ -139,3 +139,73 @@ def test_copy_that_misses_protected_files_passes(labs, cmd):
 @pytest.mark.parametrize("cmd", ["patch -p1 < @T/bad.diff", "git apply @T/bad.diff"])
 def test_patch_onto_protected_files_denied(labs, cmd):
     check(labs, cmd, "normal", SP)
+
+
+# -- containers ------------------------------------------------------------------------------
+
+CONTAINERS_DENIED = [
+    "docker run --rm -v $PWD:/w alpine rm /w/.claude/settings.json",
+    "docker run --rm --mount type=bind,src=@P,dst=/w alpine rm /w/.claude/settings.json",
+    "docker run --rm --mount type=bind,source=.,target=/w,readonly=false alpine true",
+    "podman run --rm -v .:/w alpine truncate -s0 /w/scripts/hooks/sanetools.py",
+    'docker run -it -v "$(pwd)":/app -w /app node:20 npm test',
+    "docker run -itv.:/w alpine true",
+    "docker run -v ~:/h alpine true",
+    "docker run -v @P/scripts:/s:z alpine true",
+    "docker run -v @P/.claude/settings.json:/s alpine true",
+    "docker container run -v .:/w alpine true",
+    "docker create -v .:/w alpine true",
+    "docker compose run -v .:/w web true",
+    "nerdctl run -v /:/host alpine true",
+    "sudo docker run -v .:/w alpine true",
+    "docker -H unix:///x.sock run --name n -v .:/w alpine true",
+    "docker run --unknown-option alpine -v .:/w alpine true",
+    "cd src && docker run -v ..:/w alpine true",
+    # exports and copies out of a container
+    "docker cp c:/x .claude/settings.json",
+    "docker cp c:/app/. .",
+    "docker cp c:/app/hooks scripts",
+    "docker build -o .claude .",
+    "docker build --output type=local,dest=scripts .",
+    "docker buildx build --output=type=local,dest=. .",
+    "podman build -o . .",
+]
+
+CONTAINERS_PASS = [
+    "docker run --rm -v $PWD:/w:ro alpine cat /w/README.md",
+    "docker run --rm --mount type=bind,src=.,dst=/w,readonly alpine true",
+    "docker run --rm -v $PWD/src:/w alpine ls /w",
+    "docker run --rm -v data:/d alpine ls",
+    "docker run --rm --mount type=volume,src=data,dst=/d alpine ls",
+    # the words after the image run in the container: not host paths
+    "docker run --rm alpine sh -c 'cat .env; rm -rf scripts'",
+    "docker exec c cat .env",
+    "docker cp c:/app/out.txt .",
+    "docker cp c:/app/. build/",
+    "docker build -t x .",
+    "docker build -o build .",
+    "docker buildx build --output type=image,name=x .",
+]
+
+
+@pytest.mark.parametrize("cmd", CONTAINERS_DENIED)
+def test_container_writes_project_denied(labs, cmd):
+    for mode in ("normal", "safe"):
+        check(labs, cmd, mode, SP if mode == "normal" else "[")
+
+
+@pytest.mark.parametrize("cmd", CONTAINERS_PASS)
+def test_container_without_write_access_passes_normal_mode(labs, cmd):
+    check(labs, cmd, "normal", None)
+
+
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "docker run --rm -v ~/.ssh:/s:ro alpine true",
+        "docker run --env-file .env alpine true",
+        "docker run --rm -v $PWD/.env:/e:ro alpine true",
+    ],
+)
+def test_container_options_still_name_host_secrets(labs, cmd):
+    check(labs, cmd, "normal", BP)

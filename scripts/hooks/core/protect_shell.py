@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from core import paths
-from core.shell import programs
+from core.shell import containers, programs
 from core.shell.command import long_match
 from core.shell.gitverbs import STDIN_INDEX
 
@@ -42,6 +42,10 @@ def check(ctx, facts) -> str | None:
         msg = _startup_writes(ctx, cmd, cwd)
         if msg:
             return msg
+        if programs.key(cmd.program) in containers.CLIS:
+            msg = _container(ctx, cmd, cwd)
+            if msg:
+                return msg
         if cmd.program == "git":
             msg = _git_tree(ctx, cmd, cwd, root, adds)
             if msg:
@@ -50,6 +54,52 @@ def check(ctx, facts) -> str | None:
             msg = _option_dirs(ctx, cmd, cwd, root)
             if msg:
                 return msg
+    return None
+
+
+# -- containers ------------------------------------------------------------------------------
+
+
+def _holds(ctx, raw: str, cwd: str) -> str | None:
+    """The protected path `raw` is or holds (a dynamic one: what its pattern can be)."""
+    if "$" in raw or "`" in raw:
+        hits = paths.dyn_protected(raw, cwd, ctx.project, ctx.cfg, ctx.home)
+        return hits[0] if hits else None
+    full = paths.normalise(raw, cwd, ctx.home)
+    return paths.protected_rule(full, cwd, ctx.project, ctx.cfg, ctx.home) or paths.holds_protected(
+        full, cwd, ctx.project, ctx.cfg, ctx.home
+    )
+
+
+def _container(ctx, cmd, cwd) -> str | None:
+    """A container with a writable bind mount of a directory holding protected files runs
+    code the hooks never see with write access to them; a build exporting into such a
+    directory, or a copy out of a container landing on them, writes files nobody saw."""
+    a = cmd.argv[1:]
+    spelled = " ".join(cmd.argv[:1] + containers.verb(a)[0])
+    for src, writable in containers.mounts(a):
+        held = writable and _holds(ctx, src, cwd)
+        if held:
+            return (
+                "[self-protection] `%s` mounts %s writable into a container, and it holds "
+                "sane-hooks files (%s); the code in the container can change them. Mount it "
+                "read-only (`-v %s:/w:ro`) or mount a directory without them (e.g. `-v "
+                "$PWD/src:/w/src`)." % (spelled, src, held, src)
+            )
+    lands = [(o, o) for o in containers.outputs(a)]
+    for src, dest in containers.copies(a):
+        full = paths.normalise(dest, cwd, ctx.home)
+        name = os.path.basename(src.rstrip("/"))
+        into = os.path.isdir(full) and name not in (".", "")  # cp c:/x dir: dir/x
+        lands.append((dest, os.path.join(dest, name) if into else dest))
+    for shown, where in lands:
+        held = _holds(ctx, where, cwd)
+        if held:
+            return (
+                "[self-protection] `%s` writes files the hooks cannot see into %s, which "
+                "holds sane-hooks files (%s). Export into a directory without them (e.g. "
+                "build/ or the temp dir) and copy what you need." % (spelled, shown, held)
+            )
     return None
 
 

@@ -5,6 +5,7 @@ replace or apply state are destructive too."""
 
 from __future__ import annotations
 
+from core.shell import containers
 from core.shell.command import every_word, pathlike
 from core.shell.verbs import DESTROYS, destroying
 
@@ -325,8 +326,13 @@ def h_service_cli(c, a, p, raw):
         if a[1:] == ["--help"]:
             return set(a)  # docker run --help prints
         c.flag("%s %s runs code in a container" % (prog, words[0]), remote=True)
-        every_word(c, a)
+        # its options name host files (mounts, --env-file); the words after the image run
+        # in the container: not host paths (protect_shell judges the mounts)
+        found = containers.run_options(a)
+        every_word(c, a if found is None else a[: found[1] + 1])
         return set(a)
+    if prog in containers.CLIS:
+        c.writes.extend(containers.outputs(a))  # build -o DIR: what the build exports
     _judge_verbs(c, prog, words)
     if c.remote and prog in _LOCAL_TOO:
         c.flag("%s %s may write local files" % (prog, words[0]), unknown=True)

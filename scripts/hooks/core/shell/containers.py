@@ -1,0 +1,161 @@
+"""What a container CLI (docker, podman, nerdctl) lets code the hooks never see write on this
+machine: a bind mount of a host directory into `run`/`create` (writable unless `:ro`), a
+build's exported output (`build -o DIR`), a `cp` from a container. The words after the image
+run inside the container: they are not host paths."""
+
+from __future__ import annotations
+
+CLIS = frozenset(("docker", "podman", "nerdctl"))
+# global options that take a value (docker -H host run ...)
+_GLOBAL_VALUED = frozenset(
+    "-H --host --context -c --config -l --log-level --url --connection --root --runroot "
+    "--storage-driver --cgroup-manager --namespace -n --address -a".split()
+)
+# run/create options that take no value; any other option takes one (default-deny: an
+# option we do not know must not make the hooks take its value for the image)
+_RUN_FLAGS = frozenset(
+    "-d --detach -i --interactive -t --tty --rm --privileged --init -P --publish-all "
+    "--read-only --no-healthcheck --oom-kill-disable --sig-proxy -q --quiet "
+    "--disable-content-trust --help --replace --read-only-tmpfs --no-hosts --http-proxy "
+    "--rootfs --tls-verify --env-host --use-tty".split()
+)
+_SHORT_FLAGS = "dtiPq"
+
+
+def verb(a: list[str]) -> tuple[list[str], int]:
+    """(verb words, index after them): `run`, `container run`, `compose run`, `buildx
+    build`, after the global options."""
+    i = 0
+    words: list[str] = []
+    while i < len(a) and len(words) < 2:
+        w = a[i]
+        if w[:1] == "-" and len(w) > 1:
+            i += 2 if "=" not in w and w in _GLOBAL_VALUED and not words else 1
+            if words:
+                break  # an option of the verb: no second verb word
+            continue
+        words.append(w.lower())
+        i += 1
+        if words[0] not in ("container", "compose", "buildx", "builder", "image"):
+            break
+    return words, i
+
+
+def run_options(a: list[str]) -> tuple[list[str], int] | None:
+    """For `run`/`create`/`exec` (also `container run`, `compose run`): (the option words,
+    the index of the image, service or container), else None."""
+    words, i = verb(a)
+    if not words or words[-1] not in ("run", "create", "exec"):
+        return None
+    start = i
+    while i < len(a):
+        w = a[i]
+        if w == "--":
+            return a[start:i], i + 1
+        if w[:2] == "--":
+            i += 1 if "=" in w or w in _RUN_FLAGS else 2
+            continue
+        if w[:1] == "-" and len(w) > 1:
+            rest = w[1:]
+            while rest and rest[0] in _SHORT_FLAGS:
+                rest = rest[1:]
+            i += 2 if rest and len(rest) == 1 else 1  # -itv VAL: -v takes the next word
+            continue
+        return a[start:i], i
+    return a[start:], len(a)
+
+
+def _mount_field(spec: str) -> tuple[str, bool] | None:
+    """--mount type=bind,src=X,dst=Y[,readonly]: (host path, writable), None for volumes."""
+    kind, src, writable = "", "", True
+    for part in spec.split(","):
+        k, eq, v = part.partition("=")
+        k = k.strip().lower()
+        if k == "type":
+            kind = v.lower()
+        elif k in ("src", "source"):
+            src = v
+        elif k in ("ro", "readonly") and (not eq or v.lower() in ("1", "true")):
+            writable = False
+    if kind in ("volume", "tmpfs", "image", "npipe", "cluster") or not src:
+        return None
+    if not kind and not _hostlike(src):
+        return None
+    return src, writable
+
+
+def _hostlike(src: str) -> bool:
+    """A host path, not a named volume: `/x`, `.`, `./x`, `~/x`, `$X/...`."""
+    return src[:1] in ("/", ".", "~", "$", "`")
+
+
+def mounts(a: list[str]) -> list[tuple[str, bool]]:
+    """(host path, writable) for every bind mount of a run/create."""
+    found = run_options(a)
+    if found is None:
+        return []
+    opts = found[0]
+    out = []
+    i = 0
+    while i < len(opts):
+        w = opts[i]
+        name, eq, val = w.partition("=")
+        if w[:2] != "--" and w[:1] == "-":
+            rest = w[1:].lstrip(_SHORT_FLAGS)  # -itv SRC:DST, -v.:/w
+            name, val = "-" + rest[:1], rest[1:] or (opts[i + 1] if i + 1 < len(opts) else "")
+        elif not eq and i + 1 < len(opts):
+            val = opts[i + 1]
+        if name in ("-v", "--volume"):
+            src, sep, rest = val.partition(":")
+            if sep and _hostlike(src):
+                flags = rest.partition(":")[2].lower().split(",")
+                out.append((src, "ro" not in flags and "readonly" not in flags))
+        elif name == "--mount":
+            m = _mount_field(val)
+            if m:
+                out.append(m)
+        i += 1
+    return out
+
+
+def outputs(a: list[str]) -> list[str]:
+    """Local directories or files a build exports to: `-o DIR`, `--output type=local,dest=DIR`
+    (tar: a file), not an image or a registry."""
+    words, i = verb(a)
+    if not words or words[-1] != "build":
+        return []
+    out = []
+    rest = a[i:]
+    for k, w in enumerate(rest):
+        name, eq, val = w.partition("=")
+        if w[:2] == "-o" and w[:2] != "--" and len(w) > 2:
+            name, val, eq = "-o", w[2:], "="
+        if name not in ("-o", "--output") and not (
+            name[:3] == "--o" and "--output".startswith(name)
+        ):
+            continue
+        if not eq:
+            val = rest[k + 1] if k + 1 < len(rest) else ""
+        if "=" not in val:
+            if val and val != "-":
+                out.append(val)
+            continue
+        fields = dict(p.partition("=")[::2] for p in val.split(","))
+        dest = fields.get("dest") or fields.get("destination") or ""
+        if dest and dest != "-" and fields.get("type", "local") in ("local", "tar", "oci", ""):
+            out.append(dest)
+    return out
+
+
+def copies(a: list[str]) -> list[tuple[str, str]]:
+    """`cp CONTAINER:SRC DEST`: (SRC, DEST) for a copy out of a container."""
+    words, i = verb(a)
+    if not words or words[-1] != "cp":
+        return []
+    ops = [w for w in a[i:] if w[:1] != "-" or w == "-"]
+    if len(ops) != 2 or ops[1] == "-":
+        return []
+    head, colon, src = ops[0].partition(":")
+    if not colon or not head or "/" in head or ":" in ops[1].split("/", 1)[0]:
+        return []
+    return [(src, ops[1])]
