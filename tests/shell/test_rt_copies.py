@@ -209,3 +209,55 @@ def test_container_without_write_access_passes_normal_mode(labs, cmd):
 )
 def test_container_options_still_name_host_secrets(labs, cmd):
     check(labs, cmd, "normal", BP)
+
+
+# -- archives and renderers that print blocked files -----------------------------------------
+
+PRINTERS_DENIED = [
+    "tar -cf - . | tar -xOf -",
+    "tar -cf - . | strings",
+    "zip -r - . | xxd",
+    "docker compose config",
+    "docker-compose config",
+    "docker compose convert",
+    "docker compose --project-directory . config",
+    "terraform show -json",
+    "terraform -chdir=infra show --json",
+    "tofu show -json",
+    "terraform state pull",
+    "kubectl get secret x -o yaml",
+    "kubectl get -n kube-system secret x -o yaml",
+    "kubectl -n ns get secret x -o yaml",
+    "kubectl get cm,secret -o yaml",
+    "kubectl get secret/x -ojson",
+    "oc get secrets -o jsonpath={.data}",
+]
+
+PRINTERS_PASS = [
+    "tar -czf - src | wc -c",
+    "zip -r - src | xxd",
+    "docker compose config --services",
+    "docker compose config -q",
+    "docker compose ps",
+    "terraform output",
+    "terraform output name",
+    # outputs are what the configuration publishes; helm values are the release's settings
+    "terraform output -json",
+    "helm get values rel",
+    "terraform show",
+    "helm get notes rel",
+    "helm list",
+    "kubectl get secret x",
+    "kubectl get pods -o yaml",
+]
+
+
+@pytest.mark.parametrize("cmd", PRINTERS_DENIED)
+def test_printer_of_blocked_files_denied(labs, cmd):
+    for mode in ("normal", "safe"):
+        check(labs, cmd, mode, BP)
+
+
+@pytest.mark.parametrize("cmd", PRINTERS_PASS)
+def test_printer_without_secrets_passes(labs, cmd):
+    check(labs, cmd, "normal", None)

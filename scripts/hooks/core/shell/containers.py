@@ -9,7 +9,10 @@ CLIS = frozenset(("docker", "podman", "nerdctl"))
 # global options that take a value (docker -H host run ...)
 _GLOBAL_VALUED = frozenset(
     "-H --host --context -c --config -l --log-level --url --connection --root --runroot "
-    "--storage-driver --cgroup-manager --namespace -n --address -a".split()
+    "--storage-driver --cgroup-manager --namespace -n --address -a "
+    # compose's own, before its verb
+    "-f --file -p --project-name --project-directory --env-file --profile --ansi --progress "
+    "--parallel".split()
 )
 # run/create options that take no value; any other option takes one (default-deny: an
 # option we do not know must not make the hooks take its value for the image)
@@ -30,9 +33,9 @@ def verb(a: list[str]) -> tuple[list[str], int]:
     while i < len(a) and len(words) < 2:
         w = a[i]
         if w[:1] == "-" and len(w) > 1:
-            i += 2 if "=" not in w and w in _GLOBAL_VALUED and not words else 1
-            if words:
+            if words and words[0] != "compose":
                 break  # an option of the verb: no second verb word
+            i += 2 if "=" not in w and w in _GLOBAL_VALUED else 1
             continue
         words.append(w.lower())
         i += 1
@@ -159,3 +162,35 @@ def copies(a: list[str]) -> list[tuple[str, str]]:
     if not colon or not head or "/" in head or ":" in ops[1].split("/", 1)[0]:
         return []
     return [(src, ops[1])]
+
+
+# `compose config` options that print names only, or nothing
+_CONFIG_NAMES = frozenset(
+    "-q --quiet --services --volumes --profiles --images --networks --hash --no-interpolate".split()
+)
+
+
+def compose_prints(prog: str, a: list[str]) -> tuple[list[str], list[str]]:
+    """`docker compose config` (`convert`, `docker-compose config`) prints the model with the
+    variables of the project's .env and every env_file resolved: the directories whose files
+    it reads (the project directory) and the env files it names; nothing when it does not
+    print them."""
+    words, i = verb(a)
+    if prog.endswith("-compose"):
+        words = ["compose"] + words[:1]
+    if words[:2] not in (["compose", "config"], ["compose", "convert"]):
+        return [], []
+    if any(w.split("=", 1)[0] in _CONFIG_NAMES for w in a[i:]):
+        return [], []
+    out: list[str] = []
+    files: list[str] = []
+    for k, w in enumerate(a):
+        name, eq, val = w.partition("=")
+        val = val if eq else (a[k + 1] if k + 1 < len(a) else "")
+        if name == "--project-directory":
+            out.append(val)
+        elif name in ("-f", "--file") and val and val != "-":
+            out.append(val.rsplit("/", 1)[0] if "/" in val else ".")
+        elif name == "--env-file":
+            files.append(val)
+    return out or ["."], files

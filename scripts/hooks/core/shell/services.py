@@ -333,6 +333,10 @@ def h_service_cli(c, a, p, raw):
         return set(a)
     if prog in containers.CLIS:
         c.writes.extend(containers.outputs(a))  # build -o DIR: what the build exports
+    if prog in containers.CLIS or prog.endswith("-compose"):
+        dirs, files = containers.compose_prints(prog, a)  # config prints .env's values
+        c.tree.extend(dirs)
+        c.reads.extend(files)
     _judge_verbs(c, prog, words)
     if c.remote and prog in _LOCAL_TOO:
         c.flag("%s %s may write local files" % (prog, words[0]), unknown=True)
