@@ -261,3 +261,40 @@ def test_printer_of_blocked_files_denied(labs, cmd):
 @pytest.mark.parametrize("cmd", PRINTERS_PASS)
 def test_printer_without_secrets_passes(labs, cmd):
     check(labs, cmd, "normal", None)
+
+
+# -- deletes limited to named paths that hold no protected file ------------------------------
+
+
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "rm -rf dist/ build/ *.egg-info",
+        "mkdir -p a.egg-info && rm -rf dist/ build/ *.egg-info",
+        "rm -rf src/*.pyc",
+        "git clean -fd src/build",
+        "git clean -fdx src/build",
+        "git clean -fd -e keep src/build",
+        "cd src && git clean -fd build",
+    ],
+)
+def test_named_clean_up_is_ordinary(labs, cmd):
+    check(labs, cmd, "normal", None)
+
+
+@pytest.mark.parametrize(
+    "cmd,code",
+    [
+        ("rm -rf *", SP),
+        ("rm -rf .c*", SP),
+        ("rm -rf s*", SP),
+        ("rm -rf /var/zz*", DS),
+        ("git clean -fd", SP),
+        ("git clean -fd .", SP),
+        ("git clean -fd scripts", SP),
+        ("git clean -fd '*.pyc'", SP),
+        ("git clean -fd :/", SP),
+    ],
+)
+def test_wide_clean_up_keeps_its_answer(labs, cmd, code):
+    check(labs, cmd, "normal", code)

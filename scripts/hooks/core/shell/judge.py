@@ -115,24 +115,41 @@ def plain_delete(cmd, cwd, project, home, cfg):
     file is ordinary work, not a [destructive] ask. Anything else destructive stays so."""
     if cmd.program == "find" and cmd.reasons == ["find -delete"] and cmd.writes:
         return _find_spares(cmd, cwd, project, home, cfg)
-    if cmd.program != "rm" or cmd.reasons != ["recursive force delete"] or not cmd.writes:
+    # git clean -f PATH: only the untracked files under its pathspecs go
+    clean = cmd.program == "git" and cmd.reasons == ["git clean -f deletes untracked files"]
+    why = [r for r in cmd.reasons if r != "write target not static"]  # a glob, checked below
+    if not clean and (cmd.program != "rm" or why != ["recursive force delete"]) or not cmd.writes:
         return False
     root = paths.real(project)
+    budget = dict(paths.GLOB_BUDGET)
     for w in cmd.writes:
-        if paths.has_glob(w) or "$" in w or "`" in w or w[:1] == "~":
-            return False
-        target = paths.real(paths.normalise(w, cwd, home))
-        if target == root or not paths.is_under(target, root):
-            return False
-        if paths.protected_rule(w, cwd, project, cfg, home) or paths.holds_protected(
-            w, cwd, project, cfg, home
-        ):
-            return False
-        if target == os.path.join(root, ".git") or target.startswith(
-            os.path.join(root, ".git") + "/"
-        ):
+        if "$" in w or "`" in w or w[:1] in ("~", ":") or clean and paths.has_glob(w):
+            return False  # a git pathspec glob crosses `/`; `:/` magic is the whole tree
+        found = [w]
+        if paths.has_glob(w):
+            # rm -rf *.egg-info: what bash expands it to now, each match judged as named;
+            # the directory it expands in lies in the project (an earlier step may fill it)
+            head = w[: min(w.find(x) % (len(w) + 1) for x in "*?[")].rpartition("/")[0]
+            base = paths.real(paths.normalise(head or ("/" if w[:1] == "/" else "."), cwd, home))
+            found, complete = paths.expand(w, cwd, home, True, budget)
+            if not complete or not (base == root or paths.is_under(base, root)):
+                return False
+        if not all(_plain_target(m, cwd, root, project, home, cfg) for m in found):
             return False
     return True
+
+
+def _plain_target(w, cwd, root, project, home, cfg):
+    """A delete target inside the project, not its root or .git, holding no protected file."""
+    target = paths.real(paths.normalise(w, cwd, home))
+    if target == root or not paths.is_under(target, root):
+        return False
+    if paths.protected_rule(w, cwd, project, cfg, home) or paths.holds_protected(
+        w, cwd, project, cfg, home
+    ):
+        return False
+    git = os.path.join(root, ".git")
+    return target != git and not target.startswith(git + "/")
 
 
 _FIND_WIDENERS = (
