@@ -1228,3 +1228,17 @@ C("stty size", p=["stty"], s="allow", n="allow")
 C("stty raw -echo", u=True, p=["stty"], s=_SM, why="a setting changes the terminal")
 C("make -n", u=True, p=["make"], s=_SM, n="allow", why="make -n still runs $(MAKE) and + lines")
 C("ll", u=True, p=["ll"], s=_SM, n="allow", why="an alias: the Bash tool loads the person's")
+
+# --- copies, container mounts and printers the words do not name ---------------------------
+_SP, _BP = "[self-protection]", "[blocked-path]"
+C("docker run --rm -v .:/w alpine rm /w/x", p=["docker"], rc=True, n=_SP, s=_SP, why="rw mount")
+C("docker run --rm -v .:/w:ro alpine cat /w/.env", p=["docker"], rc=True, n="allow", s=_SM)
+C("docker build -o out .", w=["out"], r=["."], p=["docker"], rc=True, n="allow", s=_SM)
+C("docker build -o .claude .", w=[".claude"], r=["."], p=["docker"], rc=True, n=_SP, s=_SP)
+C("docker compose config", p=["docker"], why="prints .env's values: a read of the project")
+C("terraform show -json", r=[H + "/.terraform.d/credentials.tfrc.json"], p=["terraform"], n=_BP)
+C("kubectl -n ns get secret x -o yaml", r=[H + "/.kube/config"], p=["kubectl"], n=_BP, s=_BP)
+C("rm -rf dist/ build/ *.egg-info", w=["dist/", "build/", "*.egg-info"], u=True, d=True, p=["rm"])
+C("git clean -fd src/build", w=["src/build"], d=True, p=["git"], n="allow", s=_SM)
+C("cp -a $X/* .", w=["."], r=["$X/*"], p=["cp"], n=_SP, s=_SP, why="a source not enumerable")
+C("cpio -pdm .", u=True, p=["cpio"], n=_SP, s=_SP, why="names on stdin land in .")
