@@ -21,7 +21,14 @@ _FLAGS = {
     "rsync": ("rad", ("--recursive", "--archive", "--dirs"), "R", ("--relative",), "eBfTM"),
     "scp": ("r", ("--recursive",), "", (), "cFiJloPSDX"),
     "ditto": ("", (), "", (), ""),
+    "pax": ("", (), "", (), "bfopsxBDEGTU"),
 }
+
+
+def pax_copies(argv: list[str]) -> bool:
+    """pax -r -w: a copy of its operands under the last one, paths kept."""
+    short, _ = _options(argv, _FLAGS["pax"][4])
+    return "r" in short and "w" in short
 
 
 def _options(argv: list[str], valued: str) -> tuple[str, list[str]]:
@@ -62,9 +69,11 @@ def copy_writes(f, cmd, prog, dests, cwd, project, home, cfg) -> None:
     to f.raw_writes; a destination its source cannot be enumerated for goes to blind_writes."""
     rec_l, rec_n, rel_l, rel_n, valued = _FLAGS.get(prog, _FLAGS["cp"])
     short, longs = _options(cmd.argv, valued)
-    recursive = prog == "ditto" or _given(short, longs, rec_l, rec_n)
-    relative = _given(short, longs, rel_l, rel_n)
+    recursive = prog in ("ditto", "pax") or _given(short, longs, rec_l, rec_n)
+    relative = prog == "pax" or _given(short, longs, rel_l, rel_n)
     unseen = [w for w in cmd.reads if _dynamic(w)]
+    if prog == "pax" and ("s" in short or "i" in short):
+        unseen.append("-s")  # members renamed by a pattern or by hand
     if prog in ("rsync", "scp"):
         # the handlers leave remote sources out of reads: what they hold is never seen here
         unseen += [w for w in cmd.argv[1:] if _remote(w) and w not in cmd.writes]

@@ -6,6 +6,9 @@ glob), and literal names are read as named."""
 
 from __future__ import annotations
 
+# the reason a command gets when it reads the files whose names arrive on its stdin
+# (cpio -o / -p, pax -w without operands): it is fed the producer's listing
+NAMES_ON_STDIN = "reads the files named on its stdin"
 # programs whose output is a list of paths under their operands (the cwd when none)
 _LISTERS = frozenset(("find", "ls", "fd", "fdfind", "tree", "du", "rg", "grep", "ag", "locate"))
 # programs that print what they learn about a file (size, counts, type, checksum), never
@@ -90,6 +93,7 @@ def apply(ctx) -> None:
         if c.program in _LISTERS and "xargs" not in c.wrappers:
             continue
         fed = "xargs" in c.wrappers or any("$" in r or "`" in r for r in c.reads)
+        fed = fed or NAMES_ON_STDIN in c.reasons  # cpio -o, pax -w: the names piped in
         if not fed:
             continue
         for d in dirs if c.program not in METADATA_ONLY else ():

@@ -165,6 +165,8 @@ archives.h_tar: tar bsdtar
 archives.h_unzip: unzip
 archives.h_zip: zip
 archives.h_7z: 7z 7za 7zz
+archives.h_cpio: cpio
+archives.h_pax: pax
 archives.h_gzip: gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 pigz compress uncompress
                  lzma
 files.h_dos2unix: dos2unix unix2dos
