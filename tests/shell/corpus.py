@@ -1242,5 +1242,12 @@ C("rm -rf dist/ build/ *.egg-info", w=["dist/", "build/", "*.egg-info"], u=True,
 C("git clean -fd src/build", w=["src/build"], d=True, p=["git"], n="allow", s=_SM)
 C("cp -a $X/* .", w=["."], r=["$X/*"], p=["cp"], n=_SP, s=_SP, why="a source not enumerable")
 C("cpio -pdm .", w=["."], p=["cpio"], n=_SP, s=_SP, why="names on stdin land in .")
-C("find . | cpio -o > /tmp/a.cpio", r=["."], w=["/tmp/a.cpio"], p=["find", "cpio"], n="allow")
+C(
+    "find . | cpio -o > /tmp/a.cpio",
+    r=["."],
+    w=["/tmp/a.cpio"],
+    u=True,
+    p=["find", "cpio"],
+    n="allow",
+)
 C("pax -rw src /tmp/out", r=["src"], w=["/tmp/out"], p=["pax"], n="allow")

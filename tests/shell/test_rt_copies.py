@@ -229,6 +229,8 @@ PRINTERS_DENIED = [
     "find . | cpio -o | strings",
     "find . -print0 | cpio -o0 > @T/x.cpio",
     "pax -w . | strings",
+    "echo .env | cpio -o | strings",
+    "cpio -o <<< .env",
     "docker compose config",
     "docker-compose config",
     "docker compose convert",

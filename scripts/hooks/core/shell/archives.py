@@ -317,10 +317,10 @@ def h_cpio(c, a, p, raw):
     c.reads.extend(vals(found, "-E", "--pattern-file"))
     if has(found, "-o", "--create"):
         c.writes.extend(vals(found, "-F", "--file", "-O"))
-        c.flag(NAMES_ON_STDIN)
+        _names_on_stdin(c, raw)
     elif has(found, "-p", "--pass-through"):
         c.writes.extend(ops[:1] or ["."])
-        c.flag(NAMES_ON_STDIN)
+        _names_on_stdin(c, raw)
     elif has(found, "-i", "--extract") and not has(found, "--to-stdout", "-t", "--list"):
         c.reads.extend(vals(found, "-F", "--file", "-I"))
         c.writes.extend(vals(found, "-D", "--directory") or ["."])
@@ -345,9 +345,19 @@ def h_pax(c, a, p, raw):
         c.tree.extend(ops)  # every file under them is copied into the archive
         c.reads.extend(ops)
         if not ops:
-            c.flag(NAMES_ON_STDIN)
+            _names_on_stdin(c, raw)
     elif read:
         c.reads.extend(archive)
         c.writes.append(".")
     else:
         c.reads.extend(archive)
+
+
+def _names_on_stdin(c, raw) -> None:
+    """The files it reads are named on stdin: here-doc text names them; a pipe from a lister
+    (find, ls) gets the lister's trees (feeds.py); any other source of names is unseen."""
+    text = stdin_text(raw)
+    if text is not None:
+        c.reads.extend(x.strip() for x in text.replace("\0", "\n").split("\n")[:256] if x.strip())
+        return
+    c.flag(NAMES_ON_STDIN, unknown=True)
