@@ -15,6 +15,18 @@ from conftest import Project
 SP, SM, BP, DS = "[self-protection]", "[safemode]", "[blocked-path]", "[destructive]"
 
 
+COMPOSE_RW = (
+    "services:\n  web:\n    image: x\n    ports:\n      - '8080:80'\n    volumes:\n      - .:/app\n"
+)
+COMPOSE_RO = (
+    "services:\n  web:\n    image: x\n    volumes:\n      - ./:/app:ro\n"
+    "      - type: bind\n        source: ./src\n        target: /src\n"
+)
+COMPOSE_LONG = (
+    "services:\n  web:\n    volumes:\n      - type: bind\n        source: ..\n        target: /a\n"
+)
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
     base = str(tmp_path_factory.mktemp("rtcopies"))
@@ -39,6 +51,9 @@ def labs(tmp_path_factory):
         proj.write(".env", "SECRET=1\n")
         proj.write("src/app.py", "x = 1\n")
         proj.write("vendor/scripts/hooks/sanetools.py", "x")
+        proj.write("compose.yaml", COMPOSE_RW)
+        proj.write("ro/compose.yml", COMPOSE_RO)
+        proj.write("long/compose.yml", COMPOSE_LONG)
         proj.research()
         if mode == "safe":
             proj.prompt("s+")
@@ -170,6 +185,17 @@ CONTAINERS_DENIED = [
     "docker -H unix:///x.sock run --name n -v .:/w alpine true",
     "docker run --unknown-option alpine -v .:/w alpine true",
     "cd src && docker run -v ..:/w alpine true",
+    "docker run -v=.:/w alpine true",
+    "docker service create --mount type=bind,src=.,dst=/w alpine",
+    "docker service update --mount-add type=bind,source=.,target=/w web",
+    "podman pod create -v .:/w",
+    # compose files: their services' bind mounts (the file found in a parent dir too)
+    "docker compose up -d",
+    "docker-compose up",
+    "cd src && docker compose up",
+    "docker compose -f long/compose.yml up",
+    "docker compose -f - up < compose.yaml",
+    "docker compose run --rm web true",
     # exports and copies out of a container
     "docker cp c:/x .claude/settings.json",
     "docker cp c:/app/. .",
@@ -194,6 +220,10 @@ CONTAINERS_PASS = [
     "docker build -t x .",
     "docker build -o build .",
     "docker buildx build --output type=image,name=x .",
+    "docker compose -f ro/compose.yml up",
+    "cd ro && docker compose up",
+    "docker compose ps",
+    "docker compose logs web",
 ]
 
 

@@ -42,7 +42,7 @@ def check(ctx, facts) -> str | None:
         msg = _startup_writes(ctx, cmd, cwd)
         if msg:
             return msg
-        if programs.key(cmd.program) in containers.CLIS:
+        if containers.is_cli(programs.key(cmd.program)):
             msg = _container(ctx, cmd, cwd)
             if msg:
                 return msg
@@ -77,7 +77,14 @@ def _container(ctx, cmd, cwd) -> str | None:
     directory, or a copy out of a container landing on them, writes files nobody saw."""
     a = cmd.argv[1:]
     spelled = " ".join(cmd.argv[:1] + containers.verb(a)[0])
-    for src, writable in containers.mounts(a):
+    prog = programs.key(cmd.program)
+    for src, writable in containers.mounts(a) + containers.compose_mounts(prog, a, cwd):
+        if src == "?":
+            return (
+                "[self-protection] `%s` starts containers from a compose file the hooks "
+                "cannot read (too big, stdin), so they cannot see what it mounts writable. "
+                "Use a readable compose file." % spelled
+            )
         held = writable and _holds(ctx, src, cwd)
         if held:
             return (

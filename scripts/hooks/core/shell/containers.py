@@ -39,16 +39,17 @@ def verb(a: list[str]) -> tuple[list[str], int]:
             continue
         words.append(w.lower())
         i += 1
-        if words[0] not in ("container", "compose", "buildx", "builder", "image"):
+        if words[0] not in ("container", "compose", "buildx", "builder", "image", "service", "pod"):
             break
     return words, i
 
 
 def run_options(a: list[str]) -> tuple[list[str], int] | None:
-    """For `run`/`create`/`exec` (also `container run`, `compose run`): (the option words,
-    the index of the image, service or container), else None."""
+    """For `run`/`create`/`exec` (also `container run`, `compose run`, `service create`,
+    `service update`, `pod create`): (the option words, the index of the image, service or
+    container), else None."""
     words, i = verb(a)
-    if not words or words[-1] not in ("run", "create", "exec"):
+    if not words or words[-1] not in ("run", "create", "exec", "update"):
         return None
     start = i
     while i < len(a):
@@ -105,7 +106,8 @@ def mounts(a: list[str]) -> list[tuple[str, bool]]:
         name, eq, val = w.partition("=")
         if w[:2] != "--" and w[:1] == "-":
             rest = w[1:].lstrip(_SHORT_FLAGS)  # -itv SRC:DST, -v.:/w
-            name, val = "-" + rest[:1], rest[1:] or (opts[i + 1] if i + 1 < len(opts) else "")
+            val = rest[1:] or (opts[i + 1] if i + 1 < len(opts) else "")
+            name, val = "-" + rest[:1], val[1:] if rest[1:2] == "=" else val  # -v=SRC:DST
         elif not eq and i + 1 < len(opts):
             val = opts[i + 1]
         if name in ("-v", "--volume"):
@@ -113,7 +115,7 @@ def mounts(a: list[str]) -> list[tuple[str, bool]]:
             if sep and _hostlike(src):
                 flags = rest.partition(":")[2].lower().split(",")
                 out.append((src, "ro" not in flags and "readonly" not in flags))
-        elif name == "--mount":
+        elif name in ("--mount", "--mount-add"):  # service create / update
             m = _mount_field(val)
             if m:
                 out.append(m)
@@ -194,3 +196,97 @@ def compose_prints(prog: str, a: list[str]) -> tuple[list[str], list[str]]:
         elif name == "--env-file":
             files.append(val)
     return out or ["."], files
+
+
+# compose verbs that create containers from the file's services (their volumes mounted)
+_COMPOSE_STARTS = frozenset(("up", "run", "create", "watch"))
+_COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml")
+_COMPOSE_OVERRIDES = (
+    "compose.override.yaml",
+    "compose.override.yml",
+    "docker-compose.override.yml",
+    "docker-compose.override.yaml",
+)
+COMPOSE_LIMIT = 256 * 1024
+
+
+def compose_mounts(prog: str, a: list[str], cwd: str) -> list[tuple[str, bool]]:
+    """`docker compose up/run/create`: (host path, writable) for the bind mounts its compose
+    files give the services (`- ./:/app`, `source: .`), paths taken from each file's
+    directory. A file too big or unreadable gives ("?", True): mounts not seen."""
+    import os
+
+    words, i = verb(a)
+    if prog.endswith("-compose"):
+        words = ["compose"] + words[:1]
+    if words[:1] != ["compose"] or words[1:2] and words[1] not in _COMPOSE_STARTS:
+        return []
+    if len(words) < 2:
+        return []
+    files, base = [], cwd
+    for k, w in enumerate(a[:i]):
+        name, eq, val = w.partition("=")
+        val = val if eq else (a[k + 1] if k + 1 < len(a) else "")
+        if name in ("-f", "--file"):
+            files.append(val)
+        elif name == "--project-directory":
+            base = os.path.join(cwd, val)
+    if not files:
+        # compose looks in the directory, then in each parent until it finds one
+        for start in dict.fromkeys((os.path.normpath(base), os.path.normpath(cwd))):
+            d = start
+            for _ in range(64):
+                found = [f for f in _COMPOSE_FILES if os.path.isfile(os.path.join(d, f))][:1]
+                if found:
+                    found += [f for f in _COMPOSE_OVERRIDES if os.path.isfile(os.path.join(d, f))][
+                        :1
+                    ]
+                    files += [os.path.join(d, f) for f in found]
+                    break
+                if os.path.dirname(d) == d:
+                    break
+                d = os.path.dirname(d)
+    out: list[tuple[str, bool]] = []
+    for f in files[:8]:
+        path = os.path.join(cwd, f)
+        try:
+            if os.path.getsize(path) > COMPOSE_LIMIT:
+                return [("?", True)]
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read(COMPOSE_LIMIT)
+        except OSError:
+            if f == "-" or os.path.exists(path):
+                return [("?", True)]  # stdin or unreadable: what it mounts is not seen
+            continue  # no such file: compose fails
+        here = os.path.dirname(path)
+        out.extend(
+            (src if src[:1] in ("/", "$", "~") else os.path.join(here, src), w)
+            for src, w in _compose_binds(text, cwd)
+        )
+    return out
+
+
+def _compose_binds(text: str, cwd: str) -> list[tuple[str, bool]]:
+    """Bind mounts in compose text: short items `- SRC:DST[:ro]` and long ones `source:`
+    (read_only: true in the same item makes it read-only)."""
+    lines = text.splitlines()[:20000]
+    out = []
+    for n, line in enumerate(lines):
+        body = line.strip()
+        if body[:1] == "-":
+            item = body[1:].strip().strip("'\"")
+            src, sep, rest = item.partition(":")
+            if sep and _hostlike(src.replace("${PWD}", cwd).replace("$PWD", cwd)):
+                flags = rest.partition(":")[2].lower().split(",")
+                out.append((src, "ro" not in flags and "readonly" not in flags))
+        elif body.startswith("source:"):
+            src = body[7:].strip().strip("'\"")
+            if _hostlike(src):
+                near = " ".join(x.strip() for x in lines[max(0, n - 4) : n + 5])
+                out.append((src, "read_only: true" not in near))
+    return [(s.replace("${PWD}", cwd).replace("$PWD", cwd), w) for s, w in out]
+
+
+def is_cli(prog: str) -> bool:
+    """docker, podman, nerdctl and their compose front ends."""
+    return prog in CLIS or prog.endswith("-compose")
