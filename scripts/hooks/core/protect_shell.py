@@ -42,7 +42,7 @@ def check(ctx, facts) -> str | None:
         msg = _startup_writes(ctx, cmd, cwd)
         if msg:
             return msg
-        if containers.is_cli(programs.key(cmd.program)):
+        if containers.is_cli(programs.key(cmd.program)) or cmd.program in ("kubectl", "oc"):
             msg = _container(ctx, cmd, cwd)
             if msg:
                 return msg
@@ -94,7 +94,7 @@ def _container(ctx, cmd, cwd) -> str | None:
                 "$PWD/src:/w/src`)." % (spelled, src, held, src)
             )
     lands = [(o, o) for o in containers.outputs(a)]
-    for src, dest in containers.copies(a):
+    for src, dest in containers.copies(a, prog):
         full = paths.normalise(dest, cwd, ctx.home)
         name = os.path.basename(src.rstrip("/"))
         into = os.path.isdir(full) and name not in (".", "")  # cp c:/x dir: dir/x

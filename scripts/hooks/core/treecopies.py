@@ -25,6 +25,10 @@ _FLAGS = {
 }
 
 
+# directory sources mapped onto a destination in one call; more is a copy not enumerated
+MAX_TREES = 64
+
+
 def pax_copies(argv: list[str]) -> bool:
     """pax -r -w: a copy of its operands under the last one, paths kept."""
     short, _ = _options(argv, _FLAGS["pax"][4])
@@ -95,6 +99,9 @@ def copy_writes(f, cmd, prog, dests, cwd, project, home, cfg) -> None:
                 unseen.append(w)
                 continue
         sources += [(_kept(w, m, cdir, prog, cwd, home), m) for m in found]
+    dirs = [given for given, s in sources if recursive and os.path.isdir(s)]
+    if len(dirs) > MAX_TREES:
+        unseen.append(dirs[0])  # each tree is looked up for every protected path: bounded
     for given, s in sources:
         if any(b == s or paths.is_under(b, s) for b in before):
             unseen.append(given)  # an earlier step of this command fills it: not what is there now

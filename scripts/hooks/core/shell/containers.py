@@ -152,17 +152,40 @@ def outputs(a: list[str]) -> list[str]:
     return out
 
 
-def copies(a: list[str]) -> list[tuple[str, str]]:
-    """`cp CONTAINER:SRC DEST`: (SRC, DEST) for a copy out of a container."""
+# options of `cp` / `rsync` out of a container or pod that take a value
+_COPY_VALUED = frozenset("-c --container -n --namespace --retries --context -e --exclude".split())
+
+
+def copies(a: list[str], prog: str = "docker") -> list[tuple[str, str]]:
+    """`cp CONTAINER:SRC DEST` (docker, podman, kubectl, oc; oc rsync): (SRC, DEST) for a
+    copy out of a container or pod. kubectl puts a directory's contents at DEST itself:
+    its SRC comes back as `SRC/.`."""
     words, i = verb(a)
-    if not words or words[-1] != "cp":
+    if not words or words[-1] not in ("cp", "rsync") or words[-1] == "rsync" and prog != "oc":
         return []
-    ops = [w for w in a[i:] if w[:1] != "-" or w == "-"]
+    ops = []
+    skip = False
+    for w in a[i:]:
+        if skip:
+            skip = False
+        elif w[:1] != "-" or w == "-":
+            ops.append(w)
+        else:
+            skip = "=" not in w and w in _COPY_VALUED
     if len(ops) != 2 or ops[1] == "-":
         return []
     head, colon, src = ops[0].partition(":")
-    if not colon or not head or "/" in head or ":" in ops[1].split("/", 1)[0]:
+    if not colon or not head or ":" in ops[1].split("/", 1)[0]:
         return []
+    if "/" in head and prog not in ("kubectl", "oc"):
+        return []  # ns/pod:/x names a pod of a namespace
+    if (
+        prog in ("kubectl", "oc")
+        and words[-1] == "cp"
+        or src.endswith("/")
+        and words[-1] == "rsync"
+    ):
+        src = src.rstrip("/") + "/."  # the directory's contents land in DEST itself
     return [(src, ops[1])]
 
 
