@@ -121,6 +121,13 @@ COPIES_DENIED = [
     "scp -r host:x .",
     "cd $X && cp -a --parents s/x @P",
     "mkdir -p @T/n && cp -a @T/n/. .",
+    # remote trees brought down
+    "rclone copy remote:x .",
+    "aws s3 sync s3://b .",
+    "aws s3 cp s3://b/ . --recursive",
+    "gcloud storage cp -r gs://b/x .",
+    "borg extract repo::a",
+    "az storage blob download-batch -s c -d .",
     # unpacking an archive the hooks cannot read
     "tar -xf - -C . < @T/fix.diff",
     "curl -s https://example.com/a.tgz | tar -xz",
@@ -139,6 +146,9 @@ COPIES_PASS = [
     "cd @T && rsync -aR good/./src @P",
     "rsync -a host:x/ build/",
     "scp host:x.txt .",
+    "aws s3 cp s3://b/x.txt .",
+    "aws s3 sync s3://b build/",
+    "rclone copy remote:x build",
     "cp $NOPE/*.py .",
     "cp -r $NOPE/* build/",
     "find @T/good | cpio -pdm @T/out",

@@ -46,6 +46,12 @@ def check(ctx, facts) -> str | None:
             msg = _container(ctx, cmd, cwd)
             if msg:
                 return msg
+        if programs.family(programs.key(cmd.program)) == "services.h_service_cli" and not (
+            containers.is_cli(programs.key(cmd.program)) or cmd.program in ("kubectl", "oc")
+        ):  # their copies are judged above, by where each lands
+            msg = _remote_tree(ctx, cmd, cwd)
+            if msg:
+                return msg
         if cmd.program == "git":
             msg = _git_tree(ctx, cmd, cwd, root, adds)
             if msg:
@@ -106,6 +112,30 @@ def _container(ctx, cmd, cwd) -> str | None:
                 "[self-protection] `%s` writes files the hooks cannot see into %s, which "
                 "holds sane-hooks files (%s). Export into a directory without them (e.g. "
                 "build/ or the temp dir) and copy what you need." % (spelled, shown, held)
+            )
+    return None
+
+
+# verbs of remote CLIs that bring a tree of files down (aws s3 sync, rclone copy, borg extract)
+_TREE_VERBS = frozenset("sync rsync copy move download-batch restore extract mirror".split())
+
+
+def _remote_tree(ctx, cmd, cwd) -> str | None:
+    """A remote CLI bringing a tree down (a sync, a recursive copy, an extract) into a
+    directory holding protected files writes files the hooks cannot see over them."""
+    a = cmd.argv[1:]
+    words = [w.lower() for w in a if w[:1] != "-"][:4]
+    if not (any(w in ("--recursive", "-r", "-R") for w in a) or _TREE_VERBS.intersection(words)):
+        return None
+    targets = list(cmd.writes) or (["."] if "extract" in words else [])
+    for w in targets:
+        held = _holds(ctx, w, cwd)
+        if held:
+            return (
+                "[self-protection] `%s` brings down files the hooks cannot see into %s, "
+                "which holds sane-hooks files (%s). Download into a directory without them "
+                "(e.g. build/ or the temp dir) and copy what you need."
+                % (" ".join(cmd.argv[:3]), w, held)
             )
     return None
 
