@@ -80,6 +80,8 @@ def h_rsync(c, a, p, raw):
         elif not dry:
             c.flag("rsync copies files to a remote machine", remote=True)
         srcs = [s for s in ops[:-1] if not _remote(s)]
+        if _remote(dst) and has(found, "-r", "-a", "--recursive", "--archive"):
+            c.tree.extend(srcs)  # every file under them leaves the machine (.env too)
     else:
         srcs = [s for s in ops if not _remote(s)]
     c.reads.extend(srcs)
@@ -92,6 +94,8 @@ def h_rsync(c, a, p, raw):
         c.flag("rsync --delete removes files", destructive=True)
     if vals(found, "-e", "--rsh"):
         c.flag("rsync -e runs a command", unknown=True)
+    # patterns of names left out or kept (--exclude=.env): not files it reads
+    return set(vals(found, "--exclude", "--include", "--filter"))
 
 
 def h_scp(c, a, p, raw):
@@ -106,6 +110,8 @@ def h_scp(c, a, p, raw):
             c.writes.append(ops[-1])
         else:
             c.flag("scp copies files to a remote machine", remote=True)
+            if has(found, "-r"):
+                c.tree.extend(s for s in ops[:-1] if not _remote(s))  # every file under them
         c.reads.extend(s for s in ops[:-1] if not _remote(s))
 
 

@@ -281,6 +281,31 @@ def _local_targets(prog, a):
     return [w for w in out if w and w != "-" and "://" not in w and not _remote_path(w)]
 
 
+_UPLOAD_FLAGS = frozenset(
+    "--recursive --delete --dryrun --dry-run --quiet --no-progress --exact-timestamps "
+    "--follow-symlinks --no-follow-symlinks --only-show-errors --size-only --no-clobber".split()
+)
+
+
+def _uploaded_trees(c, words, a):
+    """aws s3 sync . s3://b, gcloud storage cp -r src gs://b: the local directories whose
+    every file leaves the machine (checked for secrets like a recursive read)."""
+    deep = "sync" in words or "rsync" in words or any(w in ("--recursive", "-r", "-R") for w in a)
+    if not deep:
+        return []
+    pos = []
+    for i, w in enumerate(a):
+        prev = a[i - 1] if i else ""
+        if w[:1] == "-" or prev[:2] == "--" and "=" not in prev and prev not in _UPLOAD_FLAGS:
+            continue  # an option, or the value of one (--exclude '.env', --profile p)
+        pos.append(w)
+    while pos and pos[0].replace("-", "").isalnum() and len(pos) > 2:
+        pos = pos[1:]  # the verb words: s3 sync, storage cp
+    if len(pos) < 2 or "://" not in pos[-1] and not _remote_path(pos[-1]):
+        return []  # the last is a local target: a download
+    return [w for w in pos[:-1] if "://" not in w and not _remote_path(w) and w not in c.writes]
+
+
 def _copy_verb(w):
     return w in _COPIES or w in _FETCHES or w[:8] == "download"
 
@@ -342,6 +367,7 @@ def h_service_cli(c, a, p, raw):
         c.flag("%s %s may write local files" % (prog, words[0]), unknown=True)
     if c.remote:
         c.writes.extend(_local_targets(prog, a))
+        c.tree.extend(_uploaded_trees(c, words, a))
     if "--force" in a and c.remote and prog in ("kubectl", "helm"):
         c.flag("%s --force replaces state" % prog, destructive=True)
     # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads
