@@ -201,7 +201,10 @@ def env_code(c, env, p):
 def h_declare(c, a, p, raw):
     ctx = p.ctx
     env = {}
-    unexport = any(w[:1] == "+" or (w[:1] == "-" and "n" in w[1:]) for w in a if w != "--")
+    # declare/local/typeset/export/readonly on a CLAUDE* name may unexport, localise, retype
+    # or change it, whatever the options (-p and -f only print or name functions)
+    printing = any(w[:1] == "-" and w[1:2] != "-" and ("p" in w or "f" in w) for w in a)
+    named = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
     for w in a:
         name, eq, val = w.partition("=")
         if eq and w[:1] not in ("-", "+"):
@@ -210,8 +213,10 @@ def h_declare(c, a, p, raw):
             envwatch.value_code(c, val, p)
         if w[:1] not in ("-", "+"):
             envwatch.eval_words(c, [name], p)
-            if unexport and envwatch.claude_var(name):
-                ctx.stripped = True
+            if not printing:
+                envwatch.name_changes(ctx, name)
+            if named and eq:
+                envwatch.name_changes(ctx, val)  # declare -n r=CLAUDECODE; r=0
     if env:
         env_code(c, env, p)
     # `declare -n r=x`: $r is whatever x holds when it is used
@@ -285,25 +290,29 @@ def h_read(c, a, p, raw):
     names = ops + vals(found, "-a")
     envwatch.eval_words(c, names, p)
     for name in names:
+        envwatch.name_changes(p.ctx, name)
         p.ctx.vars[name] = None
     return set(names) | set(vals(found, "-C"))
 
 
 def h_unset(c, a, p, raw):
     envwatch.eval_words(c, a, p)
+    funcs = "-f" in a and "-v" not in a
     for w in a:
         if w[:1] != "-":
             p.ctx.vars[w] = ""
-            if envwatch.claude_var(w):
-                p.ctx.stripped = True
+            if not funcs:
+                envwatch.name_changes(p.ctx, w)
 
 
 def h_printf(c, a, p, raw):
     if len(a) >= 2 and a[0] == "-v":
         envwatch.eval_words(c, a[1:2], p)
+        envwatch.name_changes(p.ctx, a[1])
         p.ctx.vars[a[1]] = None
     elif a and a[0][:2] == "-v":  # -vNAME
         envwatch.eval_words(c, [a[0][2:]], p)
+        envwatch.name_changes(p.ctx, a[0][2:])
     return set(a[:1])
 
 
@@ -312,7 +321,11 @@ def h_arith(c, a, p, raw):
     let's words and the operands of [[ -eq ]] and its kin are arithmetic; the operand of -v
     in [[ and test is a name."""
     envwatch.eval_words(c, a, p, names=False)
+    if c.program == "getopts" and len(a) >= 2:
+        envwatch.name_changes(p.ctx, a[1])
     if c.program == "let":
+        for w in a:
+            envwatch.arith_assigns(p.ctx, w)
         arith.check_words(c, p, a)
     elif c.program in ("[[", "test", "["):
         for k, w in enumerate(a):

@@ -37,9 +37,34 @@ _CODE_MARKS = ("$(", "`", "<(", ">(")
 
 
 def claude_var(name: str) -> bool:
-    """The variables Claude Code sets for its children; our CLI reads them to tell the agent
-    from the person."""
-    return name == "CLAUDECODE" or name.startswith("CLAUDE_CODE_")
+    """The variables Claude Code sets for its children (CLAUDECODE, CLAUDE_CODE_*, CLAUDE_PID
+    ...); our CLI reads them to tell the agent from the person. `CLAUDECODE[1]=x` and
+    `CLAUDECODE+=x` change it too (an array is no longer exported)."""
+    return name.split("[", 1)[0].rstrip("+").startswith("CLAUDE")
+
+
+def name_changes(ctx, name: str) -> None:
+    """A name a builtin assigns, unsets, re-declares or binds (read, mapfile, printf -v,
+    getopts, for/select, declare -n, unset): a CLAUDE* one, or one the analysis cannot see
+    (`unset $v`, `unset ${!CLAUDE*}`, `read "$n"`), may take CLAUDECODE from what runs after
+    it."""
+    if claude_var(name) or "$" in name or "`" in name:
+        ctx.stripped = True
+
+
+def arith_assigns(ctx, text: str) -> None:
+    """Arithmetic assigns with = += ++ and their kin: `((CLAUDECODE=0))`, `let CLAUDECODE++`.
+    Any CLAUDE* name in arithmetic that assigns counts (bounded: one scan of the text)."""
+    if "CLAUDE" not in text:
+        return
+    for i, ch in enumerate(text):
+        if ch == "=" and text[i + 1 : i + 2] != "=" and text[i - 1 : i] not in ("=", "!"):
+            if text[i - 1 : i] not in ("<", ">") or text[i - 2 : i] in ("<<", ">>"):
+                ctx.stripped = True
+                return
+        elif ch in "+-" and text[i + 1 : i + 2] == ch:
+            ctx.stripped = True
+            return
 
 
 def path_unseen(value: str | None) -> bool:
@@ -59,8 +84,8 @@ def note_assign(ctx, name: str, value: str | None) -> None:
     command."""
     if name == "PATH" and path_unseen(value):
         ctx.path_changed = True
-    elif claude_var(name):
-        ctx.stripped = True
+    else:
+        name_changes(ctx, name)
 
 
 def watch(c, args: list, p) -> None:
@@ -111,6 +136,7 @@ def value_code(c, value: str | None, p) -> None:
 def arith_text(p, text: str) -> None:
     """(( ... )), $(( ... )), for (( ... )): bash expands the text as if double-quoted, so a
     `$(...)` inside single quotes there runs too (the parser saw it as quoted text)."""
+    arith_assigns(p.ctx, text)
     if "'" in text and has_code(text):
         p.subparse(": " + text.replace("'", " "), keep_cwd=True)
     body = text[1:] if text[:1] == "$" else text

@@ -238,6 +238,7 @@ class Parser(Substitution, Heredoc, Lexer):
             else:
                 self.back = t
             for name in names:
+                envwatch.name_changes(self.ctx, name)
                 if numbers:
                     self.ctx.vars.number(name)
                 else:
