@@ -85,7 +85,14 @@ C(
     m=["gh issue close*"],
     why="env prefix stripped",
 )
-C("env VAR=x gh issue close", p=["gh"], rc=True, m=["gh issue close*"], why="env command stripped")
+C(
+    "env VAR=x gh issue close",
+    p=["gh"],
+    rc=True,
+    u=True,
+    m=["gh issue close*"],
+    why="env command stripped; VAR is not a plain variable",
+)
 C(
     'echo "y" | gh issue close 123',
     p=["echo", "gh"],
@@ -230,7 +237,14 @@ C("X=rm; $X -rf /", w=["/"], d=True, p=["rm"], why="a variable set in the same c
 C("c=cat; f=~/.ssh/id_rsa; $c $f", r=[H + "/.ssh/id_rsa"], p=["cat"])
 C("c$@at /etc/shadow", r=["/etc/shadow"], p=["cat"], why="$@ is empty")
 C("c${9}at ~/.netrc", r=[H + "/.netrc"], p=["cat"])
-C("export T=/etc/passwd; cp x $T", w=["/etc/passwd"], r=["x"], p=["export", "cp"])
+C(
+    "export T=/etc/passwd; cp x $T",
+    w=["/etc/passwd"],
+    r=["x"],
+    u=True,
+    p=["export", "cp"],
+    why="T is in cp's environment",
+)
 C('rm -rf "$HOME"', w=[H], d=True, p=["rm"])
 C("rm -rf ${HOME}/", w=[H + "/"], d=True, p=["rm"])
 C("rm -rf ~", w=[H], d=True, p=["rm"])
@@ -854,10 +868,18 @@ C('function g { cp "$1" "$2"; }; g a b', w=["$2"], u=True, p=["cp", "g"])
 C('h() ( rm "$@" ); h x', w=["$@"], u=True, p=["rm", "h"])
 C("{ echo a; { rm b; }; }; rm c", w=["b", "c"], p=["echo", "rm", "rm"])
 C("rm $EMPTY x", w=["$EMPTY", "x"], u=True, p=["rm"])
-C("HOME=/etc; rm -rf ~/x", w=["/etc/x"], d=True, p=["rm"], why="~ follows a HOME set earlier")
+C(
+    "HOME=/etc; rm -rf ~/x",
+    w=["/etc/x"],
+    d=True,
+    u=True,
+    p=["rm"],
+    why="~ follows a HOME set earlier; HOME is exported",
+)
 C(
     "HOME=$(mktemp -d); cat ~/.ssh/id_rsa",
     r=["/tmp/tmp.XXXXXXXXXX/.ssh/id_rsa"],
+    u=True,
     p=["mktemp", "cat"],
 )
 C("export HOME=$X; rm -rf ~", w=["$HOME"], u=True, d=True, p=["export", "rm"])
@@ -1010,8 +1032,9 @@ C("NODE_OPTIONS=--max-old-space-size=4096 npm run build", p=["npm"], u=True)
 C(
     "AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials aws s3 ls",
     r=[H + "/.aws/credentials"],
+    u=True,
     p=["aws"],
-    why="a path in the environment is read by the program",
+    why="a path in the environment is read by the program (and is not a plain variable)",
 )
 C("PYTHONPATH=src python -m pytest", p=["python"], u=True)
 C('python3 $(echo -c) "import os"', u=True, p=["echo", "python3"])

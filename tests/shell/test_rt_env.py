@@ -110,3 +110,101 @@ def test_claudecode_taken_away(labs, cmd, mode, code):
 def test_claudecode_near_misses_pass(labs, cmd):
     r = _pre(labs, "N", cmd)
     assert not r.denied, (cmd, r.denied)
+
+
+K4 = [
+    (
+        "TAR_OPTIONS=\"--to-command='rm .claude/settings.json'\" tar -xf %s/x.tar -C %s/o" % (T, T),
+        "N",
+        SP,
+    ),
+    ("GIT_INDEX_FILE=.claude/settings.json git read-tree HEAD", "N", SP),
+    ("PS4='$(rm .claude/settings.json)'; set -x; ls", "NS", SP),
+    ("KUBECTL_EXTERNAL_DIFF='rm .claude/settings.json' kubectl diff -f x.yaml", "N", SP),
+    ("ZIPOPT='-TT %s/z.sh -T' zip -q %s/a2.zip README.md" % (T, T), "S", SM),
+    ("HOME=%s/hh bash -l -c true" % T, "S", SM),
+    ("HOME=%s/gh git status" % T, "S", SM),
+    ("XDG_CONFIG_HOME=%s/xc git status" % T, "S", SM),
+    ("HOME=%s sqlite3 :memory: 'select 1'" % T, "S", SM),
+    ("AWS_CONFIG_FILE=%s/awsc aws s3 ls" % T, "S", SM),
+    ("BUNDLE_GEMFILE=%s/Gemfile bundle list" % T, "S", SM),
+    ("LD_LIBRARY_PATH=%s ls" % T, "S", SM),
+    ("JAVA_TOOL_OPTIONS=-javaagent:%s/a.jar java -version" % T, "S", SM),
+    # new spellings: export, declare -x, env NAME=, set -a, plain assignment to a name the
+    # environment already holds, other programs' variables
+    (
+        "export TAR_OPTIONS=\"--to-command='rm .claude/settings.json'\"; tar -xf %s/x.tar" % T,
+        "N",
+        SP,
+    ),
+    ("export TAR_OPTIONS=--to-command=%s/x; tar -xf %s/x.tar -C %s/o" % (T, T, T), "S", SM),
+    ("env GIT_DIR=%s/g git status" % T, "S", SM),
+    ("GIT_WORK_TREE=%s/w git status" % T, "S", SM),
+    ("GIT_OBJECT_DIRECTORY=%s/o git log -1" % T, "S", SM),
+    ("declare -x MANOPT='-H x'; man ls", "S", SM),
+    ("set -a; GIT_DIR=%s/g; git log -1" % T, "S", SM),
+    ("set -o allexport; RIPGREP_CONFIG_PATH=%s/rc; rg x" % T, "S", SM),
+    ("XDG_CONFIG_HOME=%s/xc; git status" % T, "S", SM),
+    ("export HOME=%s/h; git status" % T, "S", SM),
+    ("HOME=%s/h; export HOME; git status" % T, "S", SM),
+    ("GCONV_PATH=%s/g iconv -f a -t b README.md" % T, "S", SM),
+    ("_JAVA_OPTIONS=-javaagent:%s/a.jar java -version" % T, "S", SM),
+    ("GH_BROWSER='rm x' gh browse", "S", SM),
+    ("BROWSER='rm .claude/settings.json' gh browse", "N", SP),
+    ("SYSTEMD_PAGER=%s/x systemctl status" % T, "S", SM),
+    ("PSQLRC=%s/r psql -c 'select 1'" % T, "S", SM),
+    ("KUBECONFIG=%s/kc kubectl get ns" % T, "S", SM),
+    ("TF_CLI_CONFIG_FILE=%s/t terraform version" % T, "S", SM),
+    ("export BASH_ENV=%s/x.sh; bash -c true" % T, "S", SM),
+    ("PYTHONPATH=%s/p python3 -m json.tool README.md" % T, "S", SM),
+    ("NODE_OPTIONS='--require %s/x.js' node --version" % T, "S", SM),
+    ("NODE_OPTIONS='--openssl-config=%s/o.cnf' node --version" % T, "S", SM),
+    ("HOME=1 git status", "S", SM),
+    ("sudo GIT_DIR=%s/g git status" % T, "S", (SM, PO)),
+    ("GIT_CONFIG_GLOBAL=.claude/settings.json git config --global a.b c", "N", SP),
+    ("WGETRC=scripts/hooks/sanetools.py wget -q http://x", "N", SP),
+]
+
+# ordinary forms: they pass (both modes when the program only reads; normal mode for the rest)
+K4_PASS_BOTH = [
+    "LANG=C sort README.md",
+    "TZ=UTC date",
+    "NO_COLOR=1 ls",
+    "LC_ALL=C grep -rn x README.md",
+    "GIT_PAGER=cat git log -1",
+    "COLUMNS=200 ls",
+    "DEBUG=1 ls",
+    "export LANG=C; sort README.md",
+    "TERM=dumb git diff",
+    "FORCE_COLOR=0 ls",
+]
+K4_PASS_NORMAL = [
+    "CI=1 npm test",
+    "NODE_ENV=test jest",
+    "PYTHONPATH=src pytest",
+    "FOO=bar make",
+    "RUST_LOG=debug cargo run",
+    "export NODE_OPTIONS=--max-old-space-size=4096; npm run build",
+    "HOME=%s/h npm ci" % T,
+    "GOOS=linux GOARCH=arm64 go build ./...",
+    "export DATABASE_URL=postgres://localhost/test; pytest -q",
+]
+
+
+@pytest.mark.parametrize("cmd,mode,code", _rows(K4), ids=lambda v: str(v)[:60])
+def test_environment_that_changes_a_program(labs, cmd, mode, code):
+    r = _pre(labs, mode, cmd)
+    assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
+
+
+@pytest.mark.parametrize("cmd", K4_PASS_BOTH)
+def test_plain_environment_passes(labs, cmd):
+    for mode in ("N", "S"):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)
+
+
+@pytest.mark.parametrize("cmd", K4_PASS_NORMAL)
+def test_environment_for_runners_passes_in_normal_mode(labs, cmd):
+    r = _pre(labs, "N", cmd)
+    assert not r.denied, (cmd, r.denied)

@@ -185,7 +185,10 @@ _ENV_LOADS = frozenset(
 )
 
 
-def env_code(c, env, p):
+def env_code(c, env, p, declared=False):
+    """Variables in a command's environment: a command some program runs is analysed, one
+    that loads code is `unknown`, and (for a program run with them, not a `declare`) any
+    other that is not plain is too (envwatch.env_judge)."""
     for k, v in env.items():
         if k in _ENV_COMMANDS and v.strip():
             c.code.append(v)
@@ -196,6 +199,8 @@ def env_code(c, env, p):
             and any(x in v for x in ("-r", "require", "import", "loader"))
         ):
             c.flag("%s makes the program load code" % k, unknown=True)
+        elif not declared and c.argv:
+            envwatch.env_judge(c, k, v)
 
 
 def h_declare(c, a, p, raw):
@@ -205,12 +210,19 @@ def h_declare(c, a, p, raw):
     # or change it, whatever the options (-p and -f only print or name functions)
     printing = any(w[:1] == "-" and w[1:2] != "-" and ("p" in w or "f" in w) for w in a)
     named = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
+    export = (
+        c.program == "export"
+        and not named
+        or any(w[:1] == "-" and "x" in w[1:] and w[1:2] != "-" for w in a)
+    )
     for w in a:
         name, eq, val = w.partition("=")
         if eq and w[:1] not in ("-", "+"):
             env[name.rstrip("+")] = val
-            envwatch.note_assign(ctx, name.rstrip("+"), val)
+            envwatch.note_assign(ctx, name.rstrip("+"), val, p, export)
             envwatch.value_code(c, val, p)
+        elif export and w[:1] not in ("-", "+"):
+            envwatch.exported(ctx, name, ctx.vars.get(name))  # `export NAME`: its value now
         if w[:1] not in ("-", "+"):
             envwatch.eval_words(c, [name], p)
             if not printing:
@@ -218,7 +230,7 @@ def h_declare(c, a, p, raw):
             if named and eq:
                 envwatch.name_changes(ctx, val)  # declare -n r=CLAUDECODE; r=0
     if env:
-        env_code(c, env, p)
+        env_code(c, env, p, declared=True)
     # `declare -n r=x`: $r is whatever x holds when it is used
     ref = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
     # `declare -i n=V`: V is arithmetic, now and in every later assignment to n
@@ -251,6 +263,8 @@ def h_set(c, a, p, raw):
         if w == "--":
             i += 1
             break
+        if w[:1] == "-" and ("a" in w[1:] or w == "-o" and a[i + 1 : i + 2] == ["allexport"]):
+            p.ctx.allexport = True  # set -a: every later NAME=V is exported
         if w[:1] in ("-", "+") and len(w) > 1:
             i += 2 if "o" in w[1:] else 1
             continue

@@ -35,6 +35,56 @@ _FRESH_ENV = frozenset(
 # text that makes bash run a command when it evaluates a subscript inside a name or number
 _CODE_MARKS = ("$(", "`", "<(", ">(")
 
+# Environment is default-deny: a variable set for a program (prefix, export, `env N=V`) may
+# make it run a command, load code, read a config or write a file (TAR_OPTIONS, GIT_DIR,
+# HOME, LD_PRELOAD ...). Harmless: these, LC_*, and flag values (1, true, off) of names
+# without a risky part.
+_PLAIN_ENV = frozenset(
+    (
+        "LANG LANGUAGE TZ TERM COLORTERM TERM_PROGRAM NO_COLOR FORCE_COLOR CLICOLOR "
+        "CLICOLOR_FORCE COLUMNS LINES CI DEBUG VERBOSE QUIET NODE_ENV RAILS_ENV RACK_ENV "
+        "APP_ENV MIX_ENV FLASK_ENV FLASK_DEBUG BABEL_ENV RUST_LOG RUST_BACKTRACE "
+        "RUST_LIB_BACKTRACE CARGO_TERM_COLOR PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE "
+        "PYTHONHASHSEED PYTHONIOENCODING PYTHONUTF8 PYTHONFAULTHANDLER PYTHONDEVMODE "
+        "PYTHONNOUSERSITE PYTHONSAFEPATH PYTHONTRACEMALLOC GOOS GOARCH GOARM GOAMD64 "
+        "CGO_ENABLED GO111MODULE DEBIAN_FRONTEND GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL "
+        "GIT_AUTHOR_DATE GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE "
+        "GIT_TERMINAL_PROMPT GIT_OPTIONAL_LOCKS GIT_ADVICE POSIXLY_CORRECT TIME_STYLE "
+        "LS_COLORS GREP_COLOR GREP_COLORS TIMEFORMAT SOURCE_DATE_EPOCH LOG_LEVEL LOGLEVEL "
+        "PORT HOST HOSTNAME NODE_NO_WARNINGS npm_config_loglevel NPM_CONFIG_LOGLEVEL "
+        "PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_INPUT PYTEST_XDIST_AUTO_NUM_WORKERS "
+        "DOCKER_BUILDKIT COMPOSE_DOCKER_CLI_BUILD BUILDKIT_PROGRESS JOBS MAKEFLAGS_JOBS"
+    ).split()
+)
+# a name with one of these parts names a place, a program or options: no value is a flag
+_RISKY_PARTS = (
+    "HOME DIR PATH FILE CONF RC OPT PRELOAD LIBRARY AUDIT COMMAND CMD SHELL EDITOR PAGER "
+    "BROWSER EXEC PROG HOOK PLUGIN LOAD ROOT INCLUDE SCRIPT STARTUP INSPECT ASKPASS PROXY "
+    "GEMFILE INDEX ENV PS4 PROMPT FLAGS ARGS DIFF TOOL"
+).split()
+# a credential the program sends, never runs or opens
+_CREDENTIALS = ("_TOKEN", "_API_KEY", "_SECRET", "_PASSWORD", "_USERNAME")
+_FLAGS = frozenset(("true", "false", "yes", "no", "on", "off", "y", "n"))
+# NODE_OPTIONS that only tune the runtime
+_NODE_PLAIN = (
+    "--max-old-space-size",
+    "--max-semi-space-size",
+    "--stack-size",
+    "--enable-source-maps",
+    "--no-warnings",
+    "--no-deprecation",
+    "--trace-warnings",
+    "--trace-deprecation",
+    "--unhandled-rejections",
+    "--experimental-vm-modules",
+    "--openssl-legacy-provider",
+    "--dns-result-order",
+    "--max-http-header-size",
+)
+# names a plain `NAME=value;` changes for later programs without `export`: ones the Bash tool
+# usually has in its environment already, and the shell's own (PS4 with set -x)
+_EXPORTED_PREFIXES = ("HOME", "XDG_", "GIT_", "LD_", "DYLD_", "BASH_ENV", "ENV", "PS")
+
 
 def claude_var(name: str) -> bool:
     """The variables Claude Code sets for its children (CLAUDECODE, CLAUDE_CODE_*, CLAUDE_PID
@@ -67,6 +117,57 @@ def arith_assigns(ctx, text: str) -> None:
             return
 
 
+def plain_env(name: str, value: str | None) -> bool:
+    """A variable no program runs, loads, reads or writes anything by."""
+    if name in _PLAIN_ENV or name[:3] == "LC_" or name.endswith(_CREDENTIALS):
+        return True
+    if name == "NODE_OPTIONS" and value is not None:
+        return all(w.split("=", 1)[0] in _NODE_PLAIN for w in value.split())
+    if value is None:
+        return False
+    v = value.strip().lower()
+    if not (v == "" or v in _FLAGS or v.isdigit() and len(v) <= 6):
+        return False
+    up = name.upper()
+    for part in _RISKY_PARTS:
+        if part in up:
+            return False
+    return True
+
+
+def env_judge(c, name: str, value: str | None) -> None:
+    """A variable in a program's environment that is not plain: the program may run, load,
+    read or write anything by it (its value is named by the caller's every-word check)."""
+    if name == "PATH" or claude_var(name) or plain_env(name, value):
+        return
+    prog = c.argv[0].rsplit("/", 1)[-1] if c.argv else "the program"
+    c.flag(
+        "%s in the environment may change what %s runs, loads or writes" % (name, prog),
+        unknown=True,
+    )
+
+
+def exported(ctx, name: str, value: str | None) -> None:
+    """`export NAME=V` (or `declare -x`, `set -a` then NAME=V, or a plain assignment to a
+    name the environment already holds): NAME is in every later program's environment."""
+    if name == "PATH" or claude_var(name) or plain_env(name, value):
+        ctx.exported.pop(name, None)
+        return
+    if len(ctx.exported) < 64:
+        ctx.exported[name] = value
+
+
+def prompt_code(name: str, value: str | None, p) -> None:
+    """PS0-PS4 hold text bash expands (`$(...)` runs) whenever it prints that prompt (PS4:
+    every command under set -x); PROMPT_COMMAND holds a command."""
+    if not value:
+        return
+    if name == "PROMPT_COMMAND":
+        p.subparse(value, keep_cwd=True)
+    elif name[:2] == "PS" and name[2:].isdigit() and ("$" in value or "`" in value):
+        p.subparse(": " + value, keep_cwd=True)
+
+
 def path_unseen(value: str | None) -> bool:
     """A PATH value with a directory outside the system's bin directories."""
     if value is None:
@@ -79,13 +180,22 @@ def path_unseen(value: str | None) -> bool:
     return False
 
 
-def note_assign(ctx, name: str, value: str | None) -> None:
+def note_assign(ctx, name: str, value: str | None, p=None, export: bool = False) -> None:
     """A plain assignment (`PATH=...;`, `export CLAUDECODE=`) that holds for the rest of the
     command."""
     if name == "PATH" and path_unseen(value):
         ctx.path_changed = True
     else:
         name_changes(ctx, name)
+    if export or ctx.allexport or name.startswith(_EXPORTED_PREFIXES):
+        from core.shell.builtins import _ENV_COMMANDS
+
+        if name not in _ENV_COMMANDS:
+            exported(ctx, name, value)
+        elif p is not None and value and value.strip() and not export:
+            p.subparse(value, keep_cwd=True)  # a command some program runs: analysed once
+    if p is not None:
+        prompt_code(name, value, p)
 
 
 def watch(c, args: list, p) -> None:
@@ -100,6 +210,9 @@ def watch(c, args: list, p) -> None:
             c.flag("runs %s found through a changed PATH" % args[0], unknown=True)
     if ctx.stripped and c.stripped is not True:
         c.stripped = True
+    if args and ctx.exported:
+        for k, v in ctx.exported.items():
+            c.env.setdefault(k, v)  # judged with the command's own (builtins.env_code)
     if ctx.path_changed and args and "/" not in args[0] and args[0] not in _NO_LOOKUP:
         c.flag("runs %s found through a changed PATH" % args[0], unknown=True)
 

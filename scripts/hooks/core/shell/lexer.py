@@ -194,6 +194,8 @@ class Ctx:
         "path_changed",
         "stripped",
         "listed",
+        "exported",
+        "allexport",
     )
 
     def __init__(self, home, env, finalise):
@@ -216,6 +218,8 @@ class Ctx:
         self.path_changed = False  # PATH set, or `hash -p`: bare program names are unknown
         self.listed = []  # the words of `for x in WORDS`: file names fed to the loop body
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
+        self.exported = {}  # variables exported earlier that are not plain: name -> value
+        self.allexport = False  # set -a: every later assignment is exported
 
     def error(self, reason):
         if reason not in self.errors:

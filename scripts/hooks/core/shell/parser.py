@@ -353,7 +353,7 @@ class Parser(Substitution, Heredoc, Lexer):
             tok = self.token()
         if not words and not redirs:
             for name, val, dyn in assigns:
-                envwatch.note_assign(ctx, name, val)
+                envwatch.note_assign(ctx, name, val, self)
                 envwatch.value_code(None, val, self)
                 if not arith.assigned(self, name, val):
                     ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
