@@ -57,6 +57,18 @@ K1 = [
     ("unset -v ${!CLAUDE_CODE*}; bash %s/r.sh" % T, "N", PO),
     ("CLAUDECODE+=x; bash %s/r.sh" % T, "N", PO),
     ("unset CLAUDE_PID; bash %s/r.sh" % T, "N", PO),
+    ("coproc CLAUDECODE { true; }; bash %s/r.sh" % T, "N", PO),
+    ("touch CLAUDECODE; unset CLAUDE?ODE; bash %s/r.sh" % T, "N", PO),
+    ("unset C[L]AUDECODE; bash %s/r.sh" % T, "N", PO),
+    ("unset CLAUDE*; bash %s/r.sh" % T, "N", PO),
+    ("a[CLAUDECODE=0]=1; bash %s/r.sh" % T, "N", PO),
+    ("echo ${x:CLAUDECODE=0}; bash %s/r.sh" % T, "N", PO),
+    ("[[ CLAUDECODE=0 -eq 0 ]]; bash %s/r.sh" % T, "N", PO),
+    ("wait -p CLAUDECODE; bash %s/r.sh" % T, "N", PO),
+    ("local CLAUDECODE; bash %s/r.sh" % T, "N", PO),
+    ("f() { local CLAUDECODE=0; bash %s/r.sh; }; f" % T, "N", PO),
+    ("eval 'unset CLAUDECODE'; bash %s/r.sh" % T, "N", PO),
+    ("trap 'unset CLAUDECODE' DEBUG; bash %s/r.sh" % T, "N", PO),
     ("python3 --frobnicate x scripts/hooks/sane.py reset safemode", "NS", PS),
     ("python3 -Z x scripts/hooks/sane.py unlock", "NS", PS),
 ]
@@ -71,6 +83,9 @@ K1_PASS = [
     "echo $CLAUDECODE; ls",
     "(( CLAUDECODE == 1 )) && echo agent",
     "python3 -W ignore -c 'print(1)'",
+    "coproc { ls; }; ls",
+    "wait -n; ls",
+    "[[ $CLAUDECODE == 1 ]] && ls",
 ]
 
 

@@ -165,15 +165,25 @@ def _seen(p, name: str, depth: int) -> bool:
 def check(p, text: str) -> None:
     """An arithmetic text the parser met ($(( )), (( )), $[ ], a subscript, an offset): when an
     operand is unseen, the whole command is `unknown`."""
+    _assigns(p, text)
     bad = unseen(p, text)
     if bad:
         p.ctx.error(REASON % bad)
+
+
+def _assigns(p, text: str) -> None:
+    """Arithmetic that assigns a CLAUDE* name takes CLAUDECODE away (core.shell.envwatch)."""
+    if "CLAUDE" in text:
+        from core.shell import envwatch
+
+        envwatch.arith_assigns(p.ctx, text)
 
 
 def check_words(c, p, words) -> None:
     """Words a builtin evaluates as arithmetic (let's, [[ -eq ]]'s operands, declare -i
     values): an unseen operand makes the command `unknown`."""
     for w in words:
+        _assigns(p, w)
         bad = unseen(p, w)
         if bad:
             c.flag(REASON % bad, unknown=True)

@@ -337,9 +337,13 @@ def h_arith(c, a, p, raw):
     envwatch.eval_words(c, a, p, names=False)
     if c.program == "getopts" and len(a) >= 2:
         envwatch.name_changes(p.ctx, a[1])
+    if c.program == "wait":
+        for k, w in enumerate(a[:-1]):
+            if w[:1] == "-" and w[-1:] == "p":
+                envwatch.name_changes(p.ctx, a[k + 1])  # wait -p NAME
+    for w in a:
+        envwatch.arith_assigns(p.ctx, w)  # let CLAUDECODE=0, [[ CLAUDECODE=0 -eq 0 ]]
     if c.program == "let":
-        for w in a:
-            envwatch.arith_assigns(p.ctx, w)
         arith.check_words(c, p, a)
     elif c.program in ("[[", "test", "["):
         for k, w in enumerate(a):

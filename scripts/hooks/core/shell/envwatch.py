@@ -98,8 +98,19 @@ def name_changes(ctx, name: str) -> None:
     getopts, for/select, declare -n, unset): a CLAUDE* one, or one the analysis cannot see
     (`unset $v`, `unset ${!CLAUDE*}`, `read "$n"`), may take CLAUDECODE from what runs after
     it."""
-    if claude_var(name) or "$" in name or "`" in name:
+    if claude_var(name) or _unseen_name(name):
         ctx.stripped = True
+
+
+def _unseen_name(name: str) -> bool:
+    """A name whose text is not the name bash uses: a substitution, or a glob the shell may
+    expand to a file's name (`unset CLAUDE?ODE` after `touch CLAUDECODE`); a trailing [SUB]
+    is a subscript."""
+    for ch in name:
+        if ch in "$`*?\\{":
+            return True
+    k = name.find("[")
+    return k >= 0 and (k == 0 or not name.endswith("]"))
 
 
 def arith_assigns(ctx, text: str) -> None:
@@ -249,7 +260,6 @@ def value_code(c, value: str | None, p) -> None:
 def arith_text(p, text: str) -> None:
     """(( ... )), $(( ... )), for (( ... )): bash expands the text as if double-quoted, so a
     `$(...)` inside single quotes there runs too (the parser saw it as quoted text)."""
-    arith_assigns(p.ctx, text)
     if "'" in text and has_code(text):
         p.subparse(": " + text.replace("'", " "), keep_cwd=True)
     body = text[1:] if text[:1] == "$" else text

@@ -197,6 +197,11 @@ class Parser(Substitution, Heredoc, Lexer):
             return None
         if w == "}":
             return "}" if closer == "}" else None
+        if w == "coproc":
+            t = self.token()
+            if t[0] == WORD and t[1] and t[1][0][:1] not in ("{", "(", ""):
+                envwatch.name_changes(self.ctx, t[1][0])  # coproc NAME: NAME becomes an array
+            self.back = t
         if w in SKIP_RESERVED:
             return None
         if w == "esac":
