@@ -178,6 +178,16 @@ K4 = [
     ("sudo GIT_DIR=%s/g git status" % T, "S", (SM, PO)),
     ("GIT_CONFIG_GLOBAL=.claude/settings.json git config --global a.b c", "N", SP),
     ("WGETRC=scripts/hooks/sanetools.py wget -q http://x", "N", SP),
+    ("printf -v HOME %s/h; git status" % T, "S", SM),
+    ("read -r HOME < %s/h; git status" % T, "S", SM),
+    ("for GIT_DIR in %s/g; do git log -1; done" % T, "S", SM),
+    ("x=TAR_OPTIONS; export $x=--to-command=%s/y; tar -xf a.tar -C %s/o" % (T, T), "S", SM),
+    ("export TAR_OPTIONS; TAR_OPTIONS=--to-command=%s/y; tar -xf a.tar -C %s/o" % (T, T), "S", SM),
+    ("declare -gx LESS='-o x'; git log -1", "S", SM),
+    ("LESS='-o .claude/settings.json' git log -1", "N", SP),
+    ("env -S 'ZIPOPT=-TT%s/z.sh zip' -q %s/a.zip README.md" % (T, T), "S", SM),
+    ("(export GIT_WORK_TREE=%s/w; git checkout -- .)" % T, "S", SM),
+    ("TMPDIR=.claude mktemp", "N", SP),
 ]
 
 # ordinary forms: they pass (both modes when the program only reads; normal mode for the rest)
@@ -192,6 +202,9 @@ K4_PASS_BOTH = [
     "export LANG=C; sort README.md",
     "TERM=dumb git diff",
     "FORCE_COLOR=0 ls",
+    "export FOO=bar; echo $FOO",
+    "GIT_AUTHOR_NAME=x git log -1",
+    "CLICOLOR_FORCE=1 ls -G",
 ]
 K4_PASS_NORMAL = [
     "CI=1 npm test",
@@ -203,6 +216,9 @@ K4_PASS_NORMAL = [
     "HOME=%s/h npm ci" % T,
     "GOOS=linux GOARCH=arm64 go build ./...",
     "export DATABASE_URL=postgres://localhost/test; pytest -q",
+    "read -r HOME < README.md; git status",
+    "set -a; APP_PORT=8080; npm start",
+    "export KUBECONFIG=~/.kube/dev; kubectl get pods",
 ]
 
 

@@ -81,6 +81,15 @@ _NODE_PLAIN = (
     "--dns-result-order",
     "--max-http-header-size",
 )
+# builtins whose work no environment variable changes (cd reads CDPATH; source, eval and
+# exec run code)
+_ENV_BLIND = frozenset(
+    (
+        "echo printf read mapfile readarray declare typeset export local readonly unset let "
+        "test [ [[ : true false set shift pwd wait jobs getopts umask shopt dirs type alias "
+        "unalias return exit break continue compgen complete"
+    ).split()
+)
 # names a plain `NAME=value;` changes for later programs without `export`: ones the Bash tool
 # usually has in its environment already, and the shell's own (PS4 with set -x)
 _EXPORTED_PREFIXES = ("HOME", "XDG_", "GIT_", "LD_", "DYLD_", "BASH_ENV", "ENV", "PS")
@@ -100,6 +109,8 @@ def name_changes(ctx, name: str) -> None:
     it."""
     if claude_var(name) or _unseen_name(name):
         ctx.stripped = True
+    if ctx.allexport or name.startswith(_EXPORTED_PREFIXES) or _unseen_name(name):
+        exported(ctx, name, None)  # `read HOME`, `for GIT_DIR in ...`: a value nobody saw
 
 
 def _unseen_name(name: str) -> bool:
@@ -151,6 +162,8 @@ def env_judge(c, name: str, value: str | None) -> None:
     read or write anything by it (its value is named by the caller's every-word check)."""
     if name == "PATH" or claude_var(name) or plain_env(name, value):
         return
+    if c.argv and c.argv[0] in _ENV_BLIND:
+        return
     prog = c.argv[0].rsplit("/", 1)[-1] if c.argv else "the program"
     c.flag(
         "%s in the environment may change what %s runs, loads or writes" % (name, prog),
@@ -165,7 +178,7 @@ def exported(ctx, name: str, value: str | None) -> None:
         ctx.exported.pop(name, None)
         return
     if len(ctx.exported) < 64:
-        ctx.exported[name] = value
+        ctx.exported[name] = "$" + name if value is None else value  # None: nobody saw it
 
 
 def prompt_code(name: str, value: str | None, p) -> None:
@@ -198,7 +211,7 @@ def note_assign(ctx, name: str, value: str | None, p=None, export: bool = False)
         ctx.path_changed = True
     else:
         name_changes(ctx, name)
-    if export or ctx.allexport or name.startswith(_EXPORTED_PREFIXES):
+    if export or ctx.allexport or name.startswith(_EXPORTED_PREFIXES) or name in ctx.exported:
         from core.shell.builtins import _ENV_COMMANDS
 
         if name not in _ENV_COMMANDS:
