@@ -1251,3 +1251,53 @@ C("stty size", p=["stty"], s="allow", n="allow")
 C("stty raw -echo", u=True, p=["stty"], s=_SM, why="a setting changes the terminal")
 C("make -n", u=True, p=["make"], s=_SM, n="allow", why="make -n still runs $(MAKE) and + lines")
 C("ll", u=True, p=["ll"], s=_SM, n="allow", why="an alias: the Bash tool loads the person's")
+
+# --- environment: CLAUDECODE taken away by any builtin, unknown python options, and
+# variables that change what a program runs, loads, reads or writes (default-deny) ----------
+_PO, _SP = "[person-only]", "[self-protection]"
+C(
+    "unset ${!CLAUDE*}; python3 scripts/hooks/sane.py reset safemode",
+    u=True,
+    d=True,
+    p=["unset", "python3"],
+    n=_PO,
+    s=_PO,
+    why="a name the analysis cannot see may be CLAUDECODE",
+)
+C("exec -c bash /tmp/r.sh", u=True, p=["bash"], n=_PO, s=_PO, why="exec -c empties the environment")
+C("for CLAUDECODE in 0; do bash /tmp/r.sh; done", u=True, p=["bash"], n=_PO, s=_PO)
+C("read CLAUDECODE <<< 0; bash /tmp/r.sh", u=True, p=["read", "bash"], n=_PO, s=_PO)
+C("((CLAUDECODE=0)); bash /tmp/r.sh", u=True, p=["bash"], n=_PO, s=_PO)
+C("declare -n r=CLAUDECODE; r=0; bash /tmp/r.sh", u=True, p=["declare", "bash"], n=_PO, s=_PO)
+C(
+    "python3 --check-hash-based-pycs never scripts/hooks/sane.py reset safemode",
+    p=["python3"],
+    n=_SP,
+    s=_SP,
+    why="an interpreter option with a value: still our CLI, with options it never takes",
+)
+C(
+    "TAR_OPTIONS=\"--to-command='rm .claude/settings.json'\" tar -xf /tmp/x.tar -C /tmp/o",
+    w=["/tmp/o"],
+    r=["/tmp/x.tar"],
+    u=True,
+    p=["tar"],
+    n=_SP,
+    s=_SP,
+    why="TAR_OPTIONS is not plain; its value names a protected file",
+)
+C("GIT_INDEX_FILE=.claude/settings.json git read-tree HEAD", w=[".git"], u=True, p=["git"], n=_SP)
+C(
+    "PS4='$(rm .claude/settings.json)'; set -x; ls",
+    w=[".claude/settings.json"],
+    u=True,
+    p=["rm", ":", "set", "ls"],
+    why="PS4 is expanded under set -x",
+)
+C("ZIPOPT='-TT /tmp/z.sh -T' zip -q /tmp/a2.zip README.md", w=["/tmp/a2.zip"], u=True, p=["zip"])
+C("HOME=/tmp/gh git status", u=True, p=["git"], n="allow", s="[safemode]")
+C("export XDG_CONFIG_HOME=/tmp/xc; git status", u=True, p=["export", "git"], s="[safemode]")
+C("LD_LIBRARY_PATH=/tmp ls", u=True, p=["ls"], n="allow", s="[safemode]")
+C("set -a; GIT_DIR=/tmp/g; git log -1", u=True, p=["set", "git"], s="[safemode]")
+C("LANG=C TZ=UTC NO_COLOR=1 sort README.md", r=["README.md"], p=["sort"], n="allow", s="allow")
+C("DEBUG=1 CI=true ls", p=["ls"], n="allow", s="allow")
