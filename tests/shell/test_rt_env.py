@@ -69,6 +69,8 @@ K1 = [
     ("f() { local CLAUDECODE=0; bash %s/r.sh; }; f" % T, "N", PO),
     ("eval 'unset CLAUDECODE'; bash %s/r.sh" % T, "N", PO),
     ("trap 'unset CLAUDECODE' DEBUG; bash %s/r.sh" % T, "N", PO),
+    ("$(echo unset) CLAUDECODE; bash %s/r.sh" % T, "N", PO),
+    ("builtin unset CLAUDECODE; bash %s/r.sh" % T, "N", PO),
     ("python3 --frobnicate x scripts/hooks/sane.py reset safemode", "NS", PS),
     ("python3 -Z x scripts/hooks/sane.py unlock", "NS", PS),
 ]
@@ -188,6 +190,10 @@ K4 = [
     ("env -S 'ZIPOPT=-TT%s/z.sh zip' -q %s/a.zip README.md" % (T, T), "S", SM),
     ("(export GIT_WORK_TREE=%s/w; git checkout -- .)" % T, "S", SM),
     ("TMPDIR=.claude mktemp", "N", SP),
+    ("GIT_TRACE=.claude/settings.json git status", "N", SP),
+    ("SSLKEYLOGFILE=.claude/settings.json curl -s https://example.com", "N", SP),
+    ("LANG=%s/loc sort README.md" % T, "S", SM),
+    ("TERM=%s/x less README.md" % T, "S", SM),
 ]
 
 # ordinary forms: they pass (both modes when the program only reads; normal mode for the rest)
@@ -205,6 +211,8 @@ K4_PASS_BOTH = [
     "export FOO=bar; echo $FOO",
     "GIT_AUTHOR_NAME=x git log -1",
     "CLICOLOR_FORCE=1 ls -G",
+    "TZ=America/New_York date",
+    "GIT_TRACE=1 git status",
 ]
 K4_PASS_NORMAL = [
     "CI=1 npm test",

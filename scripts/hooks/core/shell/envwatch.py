@@ -142,7 +142,8 @@ def arith_assigns(ctx, text: str) -> None:
 def plain_env(name: str, value: str | None) -> bool:
     """A variable no program runs, loads, reads or writes anything by."""
     if name in _PLAIN_ENV or name[:3] == "LC_" or name.endswith(_CREDENTIALS):
-        return True
+        # a locale or terminal name with a slash is a path the program loads from
+        return value is None or "/" not in value or name == "TZ"
     if name == "NODE_OPTIONS" and value is not None:
         return all(w.split("=", 1)[0] in _NODE_PLAIN for w in value.split())
     if value is None:
@@ -232,6 +233,8 @@ def watch(c, args: list, p) -> None:
             c.stripped = True
         elif k == "PATH" and path_unseen(v) and args and "/" not in args[0]:
             c.flag("runs %s found through a changed PATH" % args[0], unknown=True)
+    if args and _unseen_name(args[0]) and any("CLAUDE" in w for w in args[1:]):
+        ctx.stripped = True  # `$(echo unset) CLAUDECODE`: any builtin may run in this shell
     if ctx.stripped and c.stripped is not True:
         c.stripped = True
     if args and ctx.exported:
