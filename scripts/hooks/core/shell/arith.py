@@ -173,10 +173,22 @@ def check(p, text: str) -> None:
 
 def _assigns(p, text: str) -> None:
     """Arithmetic that assigns a CLAUDE* name takes CLAUDECODE away (core.shell.envwatch)."""
-    if "CLAUDE" in text:
-        from core.shell import envwatch
+    if claude_assigns(text):
+        p.ctx.stripped = True
 
-        envwatch.arith_assigns(p.ctx, text)
+
+def claude_assigns(text: str) -> bool:
+    """Arithmetic text with a CLAUDE* name that assigns (= += ++ and their kin): any such name
+    in text that assigns counts (one scan, bounded by the text)."""
+    if "CLAUDE" not in text:
+        return False
+    for i, ch in enumerate(text):
+        if ch == "=" and text[i + 1 : i + 2] != "=" and text[i - 1 : i] not in ("=", "!"):
+            if text[i - 1 : i] not in ("<", ">") or text[i - 2 : i] in ("<<", ">>"):
+                return True
+        elif ch in "+-" and text[i + 1 : i + 2] == ch:
+            return True
+    return False
 
 
 def check_words(c, p, words) -> None:

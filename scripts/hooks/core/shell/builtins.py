@@ -128,73 +128,16 @@ def h_cd(c, a, p, raw):
     cd_to(p.ctx, target)
 
 
-# variables whose value is a command some program runs, and ones that load code
-_ENV_COMMANDS = frozenset(
-    (
-        "GIT_SSH_COMMAND",
-        "GIT_SSH",
-        "GIT_EDITOR",
-        "GIT_SEQUENCE_EDITOR",
-        "GIT_PAGER",
-        "GIT_ASKPASS",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
-        "EDITOR",
-        "VISUAL",
-        "PAGER",
-        "MANPAGER",
-        "GIT_EXTERNAL_DIFF",
-        "PROMPT_COMMAND",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "GIT_PROXY_COMMAND",
-    )
-)
-
-
-_ENV_LOADS = frozenset(
-    (
-        "LD_PRELOAD",
-        "LD_AUDIT",
-        "DYLD_INSERT_LIBRARIES",
-        "BASH_ENV",
-        "ENV",
-        "PERL5OPT",
-        "RUBYOPT",
-        "GIT_CONFIG_PARAMETERS",
-        "GIT_CONFIG_COUNT",
-        "PYTHONSTARTUP",
-        "PYTHONHOME",
-        "ZDOTDIR",
-        "PYTHONINSPECT",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "GIT_CONFIG",
-        "GIT_EXEC_PATH",
-        "GIT_TEMPLATE_DIR",
-        "GIT_DIR",
-        "NODE_OPTIONS_FILE",
-        "PYTHONUSERBASE",
-        "npm_config_script_shell",
-        "NPM_CONFIG_SCRIPT_SHELL",
-        "CURL_HOME",
-        "WGETRC",
-        "PROMPT_COMMAND",
-        "PS4",
-    )
-)
-
-
 def env_code(c, env, p, declared=False):
     """Variables in a command's environment: a command some program runs is analysed, one
     that loads code is `unknown`, and (for a program run with them, not a `declare`) any
     other that is not plain is too (envwatch.env_judge)."""
     for k, v in env.items():
-        if k in _ENV_COMMANDS and v.strip():
+        if k in envwatch.ENV_COMMANDS and v.strip():
             c.code.append(v)
             p.subparse(v)
         elif (
-            k in _ENV_LOADS
+            k in envwatch.ENV_LOADS
             or k == "NODE_OPTIONS"
             and any(x in v for x in ("-r", "require", "import", "loader"))
         ):

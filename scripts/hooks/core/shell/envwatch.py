@@ -35,6 +35,62 @@ _FRESH_ENV = frozenset(
 # text that makes bash run a command when it evaluates a subscript inside a name or number
 _CODE_MARKS = ("$(", "`", "<(", ">(")
 
+# variables whose value is a command some program runs, and ones that load code
+ENV_COMMANDS = frozenset(
+    (
+        "GIT_SSH_COMMAND",
+        "GIT_SSH",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_PAGER",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "EDITOR",
+        "VISUAL",
+        "PAGER",
+        "MANPAGER",
+        "GIT_EXTERNAL_DIFF",
+        "PROMPT_COMMAND",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "GIT_PROXY_COMMAND",
+    )
+)
+
+
+ENV_LOADS = frozenset(
+    (
+        "LD_PRELOAD",
+        "LD_AUDIT",
+        "DYLD_INSERT_LIBRARIES",
+        "BASH_ENV",
+        "ENV",
+        "PERL5OPT",
+        "RUBYOPT",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT",
+        "PYTHONSTARTUP",
+        "PYTHONHOME",
+        "ZDOTDIR",
+        "PYTHONINSPECT",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "GIT_CONFIG",
+        "GIT_EXEC_PATH",
+        "GIT_TEMPLATE_DIR",
+        "GIT_DIR",
+        "NODE_OPTIONS_FILE",
+        "PYTHONUSERBASE",
+        "npm_config_script_shell",
+        "NPM_CONFIG_SCRIPT_SHELL",
+        "CURL_HOME",
+        "WGETRC",
+        "PROMPT_COMMAND",
+        "PS4",
+    )
+)
+
 # Environment is default-deny: a variable set for a program (prefix, export, `env N=V`) may
 # make it run a command, load code, read a config or write a file (TAR_OPTIONS, GIT_DIR,
 # HOME, LD_PRELOAD ...). Harmless: these, LC_*, and flag values (1, true, off) of names
@@ -125,18 +181,9 @@ def _unseen_name(name: str) -> bool:
 
 
 def arith_assigns(ctx, text: str) -> None:
-    """Arithmetic assigns with = += ++ and their kin: `((CLAUDECODE=0))`, `let CLAUDECODE++`.
-    Any CLAUDE* name in arithmetic that assigns counts (bounded: one scan of the text)."""
-    if "CLAUDE" not in text:
-        return
-    for i, ch in enumerate(text):
-        if ch == "=" and text[i + 1 : i + 2] != "=" and text[i - 1 : i] not in ("=", "!"):
-            if text[i - 1 : i] not in ("<", ">") or text[i - 2 : i] in ("<<", ">>"):
-                ctx.stripped = True
-                return
-        elif ch in "+-" and text[i + 1 : i + 2] == ch:
-            ctx.stripped = True
-            return
+    """Arithmetic assigns with = += ++ and their kin: `((CLAUDECODE=0))`, `let CLAUDECODE++`."""
+    if arith.claude_assigns(text):
+        ctx.stripped = True
 
 
 def plain_env(name: str, value: str | None) -> bool:
@@ -213,9 +260,7 @@ def note_assign(ctx, name: str, value: str | None, p=None, export: bool = False)
     else:
         name_changes(ctx, name)
     if export or ctx.allexport or name.startswith(_EXPORTED_PREFIXES) or name in ctx.exported:
-        from core.shell.builtins import _ENV_COMMANDS
-
-        if name not in _ENV_COMMANDS:
+        if name not in ENV_COMMANDS:
             exported(ctx, name, value)
         elif p is not None and value and value.strip() and not export:
             p.subparse(value, keep_cwd=True)  # a command some program runs: analysed once
