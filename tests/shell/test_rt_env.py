@@ -73,6 +73,9 @@ K1 = [
     ("builtin unset CLAUDECODE; bash %s/r.sh" % T, "N", PO),
     ("python3 --frobnicate x scripts/hooks/sane.py reset safemode", "NS", PS),
     ("python3 -Z x scripts/hooks/sane.py unlock", "NS", PS),
+    ("ln -s scripts/hooks/sane.py s.py; python3 --frob x s.py reset safemode", "NS", PS),
+    ("pypy3 --jit off scripts/hooks/sane.py reset", "NS", PS),
+    ("python3 --frob=1 $S reset safemode", "NS", PS),
 ]
 
 # ordinary forms near these: they pass in normal mode

@@ -261,12 +261,13 @@ def sane_args(cmd):
         if kind == "script" and prog_name(script) == "sane.py":
             return [_at(cmd.cwd, script)] + list(rest)
         if kind == "script" and _unknown_option(argv[1:]):
-            # an option we do not know may take the next word as its value: any later word
-            # that is sane.py, or that the analysis cannot see, may be the script
+            # an option we do not know may take the next word as its value: a later word
+            # named sane.py is the script; else the first operand may be one (a link, a copy)
             tail = argv[1:]
             for i, w in enumerate(tail):
-                if w[:1] != "-" and (prog_name(w) == "sane.py" or "$" in w or "`" in w):
+                if w[:1] != "-" and prog_name(w) == "sane.py":
                     return [_at(cmd.cwd, w)] + tail[i + 1 :]
+            return [_at(cmd.cwd, script)] + list(rest)
     return None
 
 
