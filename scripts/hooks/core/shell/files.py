@@ -3,7 +3,7 @@ sort -o, dd, find -delete, ..."""
 
 from __future__ import annotations
 
-from core.shell import feeds
+from core.shell import looks
 from core.shell.command import (
     has,
     join,
@@ -167,6 +167,9 @@ def h_tee(c, a, p, raw):
     c.writes.extend(ops)
 
 
+_SED_FILE = "sed runs a script file the hooks cannot see (its w and e commands write, run)"
+
+
 def h_sed(c, a, p, raw):
     inplace = False
     scripts = []
@@ -192,6 +195,7 @@ def h_sed(c, a, p, raw):
                 i += 0 if eq else 1
             elif name == "--file":
                 c.reads.append(val if eq else (a[i + 1] if i + 1 < n else ""))
+                c.flag(_SED_FILE, unknown=True)
                 script_given = True
                 i += 0 if eq else 1
             elif name in ("--line-length",) and not eq:
@@ -230,6 +234,7 @@ def h_sed(c, a, p, raw):
                         script_given = True
                     elif ch == "f":
                         c.reads.append(val)
+                        c.flag(_SED_FILE, unknown=True)
                         script_given = True
                     break
                 j += 1
@@ -483,7 +488,7 @@ def h_find(c, a, p, raw):
                 j += 1
             inner = a[i + 1 : j]
             skip.update(a[i + 1 : j + 1])
-            if not inner or prog_name(inner[0]) not in feeds.METADATA_ONLY:
+            if not inner or not looks.only_looks(prog_name(inner[0]), inner[1:]):
                 c.tree.extend(starts)  # the command gets every file found under the starts
             start = starts[0] if len(starts) == 1 else "$(find-result)"
             spawn([x.replace("{}", start) for x in inner], p)

@@ -255,8 +255,8 @@ def h_pkg_generic(c, a, p, raw):
             changes = any(k in ("-S", "-R", "-U") for k in names)
         elif prog == "emerge":
             changes = bool(ops)
-        else:
-            changes = sub in _PKG_SUBS
+        else:  # an option's value may stand before the verb (apt-get -o X=y install)
+            changes = sub in _PKG_SUBS or any(o in _PKG_SUBS for o in ops[1:4])
         if changes:
             c.writes.append(_SYSTEM_PKG[prog].replace("~", p.ctx.home))
             c.flag("system package install")
