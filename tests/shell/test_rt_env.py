@@ -71,6 +71,9 @@ K1 = [
     ("trap 'unset CLAUDECODE' DEBUG; bash %s/r.sh" % T, "N", PO),
     ("$(echo unset) CLAUDECODE; bash %s/r.sh" % T, "N", PO),
     ("builtin unset CLAUDECODE; bash %s/r.sh" % T, "N", PO),
+    ("tmux new -d 'bash %s/r.sh'" % T, "N", PO),
+    ("tmux send-keys -t 0 'bash %s/r.sh' Enter" % T, "N", PO),
+    ("screen -dm bash %s/r.sh" % T, "N", PO),
     ("python3 --frobnicate x scripts/hooks/sane.py reset safemode", "NS", PS),
     ("python3 -Z x scripts/hooks/sane.py unlock", "NS", PS),
     ("ln -s scripts/hooks/sane.py s.py; python3 --frob x s.py reset safemode", "NS", PS),
@@ -91,6 +94,8 @@ K1_PASS = [
     "coproc { ls; }; ls",
     "wait -n; ls",
     "[[ $CLAUDECODE == 1 ]] && ls",
+    "tmux ls",
+    "screen -ls",
 ]
 
 

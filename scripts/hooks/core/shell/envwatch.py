@@ -28,9 +28,21 @@ _NO_LOOKUP = frozenset(
         "break continue"
     ).split()
 )
-# programs that run their command in a fresh environment (no CLAUDECODE)
+# programs that run their command in a fresh environment (no CLAUDECODE); a tmux or screen
+# session started by the person has theirs
 _FRESH_ENV = frozenset(
-    ("su", "runuser", "doas", "pkexec", "systemd-run", "machinectl", "at", "batch")
+    (
+        "su",
+        "runuser",
+        "doas",
+        "pkexec",
+        "systemd-run",
+        "machinectl",
+        "at",
+        "batch",
+        "tmux",
+        "screen",
+    )
 )
 # text that makes bash run a command when it evaluates a subscript inside a name or number
 _CODE_MARKS = ("$(", "`", "<(", ">(")
