@@ -293,3 +293,18 @@ def test_only_names_the_launcher_accepts_are_recorded():
         assert ln.python_name(ok), ok
     for bad in ("/bin/true", "/x/python3-dbg", "/x/python3.123", "/x/python3.", "/x/py"):
         assert not ln.python_name(bad), bad
+
+
+def test_doctor_never_picks_a_name_the_launcher_refuses(monkeypatch, outside):
+    """An interpreter whose own sys.executable is not named python* (a debug build, a wrapper
+    called python3-dbg) is passed over: recording it would deny every tool call."""
+    from core.cli import interp
+
+    odd = os.path.join(outside, "python3-dbg")
+    os.symlink(PY, odd)
+    monkeypatch.setattr(interp, "candidates", lambda env=None: [odd])
+    monkeypatch.setattr(
+        interp, "probe", lambda c: {"executable": c, "version": (3, 12), "yaml": True}
+    )
+    info, notes = interp.choose(None)
+    assert info is None and any("python3-dbg" in n for n in notes)
