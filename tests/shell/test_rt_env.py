@@ -195,6 +195,9 @@ K4 = [
     ("export TAR_OPTIONS; TAR_OPTIONS=--to-command=%s/y; tar -xf a.tar -C %s/o" % (T, T), "S", SM),
     ("declare -gx LESS='-o x'; git log -1", "S", SM),
     ("LESS='-o .claude/settings.json' git log -1", "N", SP),
+    ("LESS=-R-o%s/x git log -1" % T, "S", SM),
+    ("AWS_PAGER='rm .claude/settings.json' aws s3 ls", "NS", SP),
+    ("PSQL_PAGER='sh -c \"rm x\"' psql -c 'select 1'", "S", SM),
     ("env -S 'ZIPOPT=-TT%s/z.sh zip' -q %s/a.zip README.md" % (T, T), "S", SM),
     ("(export GIT_WORK_TREE=%s/w; git checkout -- .)" % T, "S", SM),
     ("TMPDIR=.claude mktemp", "N", SP),
@@ -221,6 +224,12 @@ K4_PASS_BOTH = [
     "CLICOLOR_FORCE=1 ls -G",
     "TZ=America/New_York date",
     "GIT_TRACE=1 git status",
+    "LESS=-R git log -1",
+    "AWS_PAGER= aws s3 ls",
+    "AWS_PROFILE=dev aws s3 ls",
+    "PGPASSWORD=x PGHOST=localhost psql -c 'select 1'",
+    "HTTPS_PROXY=http://proxy:3128 curl -s https://example.com",
+    "GH_PAGER=cat gh pr list",
 ]
 K4_PASS_NORMAL = [
     "CI=1 npm test",

@@ -67,6 +67,18 @@ ENV_COMMANDS = frozenset(
         "LESSOPEN",
         "LESSCLOSE",
         "GIT_PROXY_COMMAND",
+        "AWS_PAGER",
+        "GH_PAGER",
+        "GH_EDITOR",
+        "GH_BROWSER",
+        "BROWSER",
+        "SYSTEMD_PAGER",
+        "SYSTEMD_EDITOR",
+        "PSQL_PAGER",
+        "KUBE_EDITOR",
+        "KUBECTL_EXTERNAL_DIFF",
+        "SUDO_EDITOR",
+        "FCEDIT",
     )
 )
 
@@ -121,7 +133,9 @@ _PLAIN_ENV = frozenset(
         "LS_COLORS GREP_COLOR GREP_COLORS TIMEFORMAT SOURCE_DATE_EPOCH LOG_LEVEL LOGLEVEL "
         "PORT HOST HOSTNAME NODE_NO_WARNINGS npm_config_loglevel NPM_CONFIG_LOGLEVEL "
         "PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_INPUT PYTEST_XDIST_AUTO_NUM_WORKERS "
-        "DOCKER_BUILDKIT COMPOSE_DOCKER_CLI_BUILD BUILDKIT_PROGRESS JOBS MAKEFLAGS_JOBS"
+        "DOCKER_BUILDKIT COMPOSE_DOCKER_CLI_BUILD BUILDKIT_PROGRESS JOBS AWS_PROFILE AWS_REGION "
+        "AWS_DEFAULT_REGION HTTP_PROXY HTTPS_PROXY NO_PROXY ALL_PROXY http_proxy https_proxy "
+        "no_proxy all_proxy PGHOST PGPORT PGUSER PGDATABASE PGSSLMODE PGAPPNAME"
     ).split()
 )
 # a name with one of these parts names a place, a program or options: no value is a flag
@@ -131,7 +145,8 @@ _RISKY_PARTS = (
     "GEMFILE INDEX ENV PS4 PROMPT FLAGS ARGS DIFF TOOL"
 ).split()
 # a credential the program sends, never runs or opens
-_CREDENTIALS = ("_TOKEN", "_API_KEY", "_SECRET", "_PASSWORD", "_USERNAME")
+_CREDENTIALS = ("_TOKEN", "_API_KEY", "_SECRET", "PASSWORD", "_USERNAME", "MYSQL_PWD")
+_LESS_FLAGS = frozenset("-FRSXimMNqQ ")
 _FLAGS = frozenset(("true", "false", "yes", "no", "on", "off", "y", "n"))
 # NODE_OPTIONS that only tune the runtime
 _NODE_PLAIN = (
@@ -200,9 +215,12 @@ def arith_assigns(ctx, text: str) -> None:
 
 def plain_env(name: str, value: str | None) -> bool:
     """A variable no program runs, loads, reads or writes anything by."""
+    if name == "LESS" and value is not None:
+        return all(ch in _LESS_FLAGS for ch in value)  # not -o/-O FILE, -k KEYFILE
     if name in _PLAIN_ENV or name[:3] == "LC_" or name.endswith(_CREDENTIALS):
         # a locale or terminal name with a slash is a path the program loads from
-        return value is None or "/" not in value or name == "TZ"
+        slashed = name in ("LANG", "LANGUAGE", "TERM") or name[:3] == "LC_"
+        return value is None or "/" not in value or not slashed
     if name == "NODE_OPTIONS" and value is not None:
         return all(w.split("=", 1)[0] in _NODE_PLAIN for w in value.split())
     if value is None:
@@ -220,8 +238,8 @@ def plain_env(name: str, value: str | None) -> bool:
 def env_judge(c, name: str, value: str | None) -> None:
     """A variable in a program's environment that is not plain: the program may run, load,
     read or write anything by it (its value is named by the caller's every-word check)."""
-    if name == "PATH" or claude_var(name) or plain_env(name, value):
-        return
+    if name == "PATH" or claude_var(name) or name in ENV_COMMANDS or plain_env(name, value):
+        return  # a command variable's value is analysed as a command (builtins.env_code)
     if c.argv and c.argv[0] in _ENV_BLIND:
         return
     prog = c.argv[0].rsplit("/", 1)[-1] if c.argv else "the program"
