@@ -230,6 +230,7 @@ K4_PASS_BOTH = [
     "PGPASSWORD=x PGHOST=localhost psql -c 'select 1'",
     "HTTPS_PROXY=http://proxy:3128 curl -s https://example.com",
     "GH_PAGER=cat gh pr list",
+    "set -a; set +a; NAME=x; ls",
 ]
 K4_PASS_NORMAL = [
     "CI=1 npm test",

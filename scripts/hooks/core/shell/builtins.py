@@ -215,8 +215,10 @@ def h_set(c, a, p, raw):
         if w == "--":
             i += 1
             break
-        if w[:1] == "-" and ("a" in w[1:] or w == "-o" and a[i + 1 : i + 2] == ["allexport"]):
-            p.ctx.allexport = True  # set -a: every later NAME=V is exported
+        if w[:1] in ("-", "+") and (
+            "a" in w[1:] or w[1:] == "o" and a[i + 1 : i + 2] == ["allexport"]
+        ):
+            p.ctx.allexport = w[:1] == "-"  # set -a: every later NAME=V is exported
         if w[:1] in ("-", "+") and len(w) > 1:
             i += 2 if "o" in w[1:] else 1
             continue
