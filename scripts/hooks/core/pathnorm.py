@@ -54,6 +54,8 @@ def normalise(path, cwd, home=None):
 
 
 def real(path):
+    if len(path) > 4096:
+        return path  # longer than PATH_MAX: names no file (ENAMETOOLONG), and costs a lookup a part
     try:
         return os.path.realpath(path)
     except (OSError, ValueError):

@@ -247,6 +247,7 @@ def h_sed(c, a, p, raw):
         if not files:
             c.flag("sed -i without a file", unknown=True)
     for sc in scripts:
+        p.ctx.budget.spend(len(sc) // 16)  # the scan below: a step per character, cheap ones
         if len(sc) > 20000:
             c.flag("sed script too long to analyse", unknown=True)
         else:

@@ -11,7 +11,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 from __future__ import annotations
 
 from core.shell import arith, envwatch
-from core.shell.budget import TOO_COMPLEX
+from core.shell.budget import TOO_COMPLEX, code_paths
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
     DYNPOS,
@@ -81,10 +81,17 @@ class Parser(Substitution, Heredoc, Lexer):
             else:
                 k = len(ctx.out)
                 ctx.finalise(item, self)
-                for c in ctx.out[k:]:  # the gates look each path up: charge them now
-                    ctx.budget.paths(c.reads)
-                    ctx.budget.paths(c.writes)
-                    ctx.budget.spend(len(c.argv))
+                try:
+                    for c in ctx.out[k:]:  # the gates look each path up: charge them now
+                        ctx.budget.paths(c.reads)
+                        ctx.budget.paths(c.writes)
+                        ctx.budget.paths(c.named)  # words of unseen code: each checked as a path
+                        ctx.budget.paths(code_paths(c))  # script paths looked up in the temp dir
+                        ctx.budget.words(c.argv + list(c.env.values()))
+                        ctx.budget.spend(len(c.argv))
+                except Bound:
+                    del ctx.out[k:]  # over the budget: the gates must not do that work either
+                    raise
 
     def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
         """Analyse text as shell code run from here (bash -c, eval, heredoc to a shell)."""

@@ -1,0 +1,157 @@
+"""Program text and program names the analysis must see (red team round 3): hook time bounded
+on any input up to 1 MB, help/version options that run code, scripts given on stdin or built
+by a substitution, find words from a substitution, options of known programs that write or run
+code, and names the table maps (ggrep, gdate). Each row goes through sanetools.py in a
+project with the hooks installed (mode, [code], a piece of the reason)."""
+
+import subprocess
+import time
+
+import pytest
+
+from conftest import Project
+
+SP, SM = "[self-protection]", "[safemode]"
+S, N = "safe", "normal"
+SETTINGS = ".claude/settings.json"
+TOOLS = "scripts/hooks/sanetools.py"
+
+
+@pytest.fixture(scope="module")
+def labs(tmp_path_factory):
+    out = {}
+    for mode in (N, S):
+        proj = Project(str(tmp_path_factory.mktemp("rttext-" + mode)))
+        proj.install()
+        subprocess.run(["git", "init", "-q", proj.dir], check=True)
+        proj.write("README.md", "readme\n")
+        proj.write("src/app.py", "x = 1\n")
+        proj.write(".env", "TOKEN=x\n")
+        proj.research()
+        if mode == S:
+            proj.prompt("s+")
+        out[mode] = proj
+    return out
+
+
+def _pre(labs, mode, cmd):
+    proj = labs[mode]
+    proj.prompt("rb-")
+    return proj.pre("Bash", {"command": cmd})
+
+
+def _check(labs, cmd, mode, code, why):
+    r = _pre(labs, mode, cmd)
+    assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
+    assert why in r.denied, r.denied
+
+
+# -- hook time: every path lookup and program-text scan is under the work budget ------------
+
+_DEEP = "a/" * 2000  # the deepest name the kernel takes (4000 bytes): 2000 lookups to resolve
+HUGE = [
+    "sed '" + "s/a/b/;" * 50000 + "' src/app.py",
+    "sed '" + "s/a/b/;" * 150000 + "' src/app.py",
+    "awk '" + "a/" * 100000 + "' src/app.py",
+    "/a" * 100001,
+    "sed -n 'w " + "a/" * 100000 + "' src/app.py",
+    "sed -n '" + ";".join("w " + _DEEP + str(i) for i in range(250)) + "' src/app.py",
+    "make -f " + "a/" * 100000,
+    "pytest " + " ".join("--basetemp=" + _DEEP for _ in range(250)),
+    "PYTHONPATH=" + ":".join([_DEEP] * 250) + " python3 x.py",
+    "perl " + " ".join([_DEEP] * 250),
+    "frob " + " ".join([_DEEP] * 250),
+]
+
+
+@pytest.mark.parametrize("i", range(len(HUGE)))
+def test_huge_program_text_answers_fast(labs, i):
+    """Seconds on main (realpath of program text); the hook timeout lets the tool run."""
+    for mode in (N, S):
+        t = time.perf_counter()
+        r = _pre(labs, mode, HUGE[i])
+        dt = time.perf_counter() - t
+        assert dt < 2.5, (HUGE[i][:60], mode, dt)
+        if mode == S:
+            assert r.denied, HUGE[i][:60]
+
+
+BURIED = [
+    "sed -n '" + "s/a/b/;" * 50000 + "w %s' src/app.py" % SETTINGS,
+    "awk '" + "{x=1};" * 50000 + '{print > "%s"}\' src/app.py' % SETTINGS,
+    "sed -n '" + "s/a/b/;" * 2000 + "w %s' src/app.py" % SETTINGS,
+]
+
+
+@pytest.mark.parametrize("i", range(len(BURIED)))
+def test_protected_name_buried_in_long_program(labs, i):
+    for mode in (N, S):
+        r = _pre(labs, mode, BURIED[i])
+        assert r.denied and r.denied.startswith(SP) and "settings" in r.denied, (mode, r.denied)
+
+
+# -- help and version options: only where the program's profile says they just print --------
+
+HELP_RUNS = [
+    ("bash -h <<< 'rm %s'" % SETTINGS, N, SP, SETTINGS),
+    ("echo 'rm %s' | bash -h" % TOOLS, N, SP, TOOLS),
+    ("sh -h <<< 'rm %s'" % SETTINGS, N, SP, SETTINGS),
+    ("bash -v <<< 'rm %s'" % SETTINGS, S, SP, SETTINGS),
+    ("dash -V <<< 'rm %s'" % SETTINGS, S, SP, SETTINGS),
+    ("pytest --help", S, SM, "pytest"),
+    ("pytest -v", S, SM, "pytest"),
+    ("pytest -h", S, SM, "pytest"),
+    ("py.test --version", S, SM, "py.test"),
+    ("tox -v", S, SM, "tox"),
+    ("tox --help", S, SM, "tox"),
+    ("just -v", S, SM, "just"),
+    ("ctest -V", S, SM, "ctest"),
+    ("hugo -v", S, SM, "hugo"),
+    ("nox -v", S, SM, "nox"),
+    ("behave -v", S, SM, "behave"),
+    ("nose2 -v", S, SM, "nose2"),
+    ("rake -V", S, SM, "rake"),
+    ("mvn -v", S, SM, "mvn"),
+    ("ruby -v <<< 'File.delete(\"%s\")'" % SETTINGS, N, SP, SETTINGS),
+    ("python3 -v <<< 'import os; os.remove(\"%s\")'" % SETTINGS, N, SP, SETTINGS),
+    ("yarn -v", S, SM, "yarn"),
+    ("Pytest -v", S, SM, "Pytest"),
+]
+
+
+@pytest.mark.parametrize("cmd,mode,code,why", HELP_RUNS)
+def test_help_that_runs_code(labs, cmd, mode, code, why):
+    _check(labs, cmd, mode, code, why)
+
+
+HELP_PRINTS = [
+    "python3 --version",
+    "python3 -V",
+    "python -h",
+    "node --version",
+    "node -v",
+    "bash --version",
+    "perl -v",
+    "gcc --version",
+    "make --version",
+    "npm -v",
+    "cargo -v",
+    "docker -v",
+    "ls --help",
+    "grep -V",
+    "git --version",
+    "java -version",
+]
+
+
+@pytest.mark.parametrize("cmd", HELP_PRINTS)
+def test_help_that_prints(labs, cmd):
+    for mode in (N, S):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)
+
+
+@pytest.mark.parametrize("cmd", ["pytest -v", "pytest --help", "tox -v", "just -v", "ctest -V"])
+def test_runners_pass_normal_mode(labs, cmd):
+    r = _pre(labs, N, cmd)
+    assert not r.denied, (cmd, r.denied)
