@@ -155,3 +155,89 @@ def test_help_that_prints(labs, cmd):
 def test_runners_pass_normal_mode(labs, cmd):
     r = _pre(labs, N, cmd)
     assert not r.denied, (cmd, r.denied)
+
+
+# -- program text nobody saw: scripts on stdin, from a descriptor or a substitution ----------
+
+UNSEEN = [
+    ("sed -n -f - src/app.py <<< 'w %s'" % SETTINGS, N, SP, SETTINGS),
+    ("sed -n -f /dev/stdin src/app.py <<< 'w %s'" % TOOLS, N, SP, TOOLS),
+    ("sed -n --file=/dev/fd/0 src/app.py <<< 'w %s'" % SETTINGS, N, SP, SETTINGS),
+    ("sed -n -f/proc/self/fd/0 src/app.py <<E\nw %s\nE" % SETTINGS, N, SP, SETTINGS),
+    ("echo 'w %s' | sed -n -f - src/app.py" % SETTINGS, N, SP, SETTINGS),
+    ("sed -f <(echo 'w %s') src/app.py" % SETTINGS, N, SP, "settings"),
+    ("sed -n \"$(printf 'w .cl%%sude/settings.json' a)\" src/app.py", N, SP, "settings"),
+    ("sed -n -f <(printf 'w .cl%sude/settings.json' a) src/app.py", N, SP, "settings"),
+    ("sed -n -f /dev/fd/3 src/app.py 3< /tmp/x.sed", S, SM, "sed"),
+    ("sed -n -f - src/app.py < /tmp/x.sed", S, SM, "sed"),
+    ("sed -f script.sed src/app.py", S, SM, "sed"),
+    ('sed "$S" src/app.py', S, SM, "sed"),
+    ('sed -e "$(cat /tmp/x)" src/app.py', S, SM, "sed"),
+    ("sed -n `cat /tmp/x` src/app.py", S, SM, "sed"),
+    ("mawk -W exec /dev/stdin <<< 'BEGIN{system(\"rm %s\")}'" % TOOLS, N, SP, TOOLS),
+    ("awk -f - <<< 'BEGIN{system(\"rm %s\")}'" % TOOLS, N, SP, TOOLS),
+    ("awk -We /tmp/e.awk", S, SM, "awk"),
+    ("awk -W exec /tmp/e.awk", S, SM, "awk"),
+    ("mawk -Wexec /tmp/e.awk", S, SM, "mawk"),
+    ("awk -f /dev/fd/0 < /tmp/e.awk", S, SM, "awk"),
+    ('awk "$(cat /tmp/p)" src/app.py', S, SM, "awk"),
+    ("awk -f <(echo 'BEGIN{system(\"id\")}')", S, SM, "awk"),
+    ("perl /dev/stdin <<'E'\nunlink '%s'\nE" % SETTINGS, N, SP, SETTINGS),
+    ("perl /dev/fd/0 <<< 'unlink \"%s\"'" % SETTINGS, N, SP, SETTINGS),
+    ("perl /proc/self/fd/0 <<< 'unlink \"%s\"'" % SETTINGS, N, SP, SETTINGS),
+    ("perl /dev/fd/0 < /tmp/pl", S, SM, "perl"),
+    ("perl <(cat /tmp/pl)", S, SM, "perl"),
+    ('perl "$(echo /tmp/pl)"', S, SM, "perl"),
+    ("psql -c 'select 1 \\g |rm %s'" % SETTINGS, N, SP, SETTINGS),
+    ("psql -c 'select 1' -c \"select 'delete from t' \\gexec\"", S, SM, "psql"),
+    ("psql -c 'select 1 \\o |sh'", S, SM, "psql"),
+    ("psql -c 'select 1 \\gx |sh'", S, SM, "psql"),
+]
+
+
+@pytest.mark.parametrize("cmd,mode,code,why", UNSEEN)
+def test_script_nobody_saw(labs, cmd, mode, code, why):
+    _check(labs, cmd, mode, code, why)
+
+
+SEEN = [
+    "sed -n '$p' src/app.py",
+    "sed '$d' src/app.py",
+    "sed -e 's/x/y/' -e '/^#/d' src/app.py",
+    "S='s/a/b/'; sed \"$S\" src/app.py",
+    "awk '{print $NF}' src/app.py",
+    "awk '{print $(NF-1)}' src/app.py",
+    "awk -F: -v n=1 '{print $n}' src/app.py",
+    "gawk --posix '{print $1}' src/app.py",
+    "awk -W version",
+    "echo 's/a/b/' | sed -f - src/app.py",
+    'find . -name "$X" -type f',
+    "find src -name '*.py' -newer \"$F\"",
+]
+
+
+@pytest.mark.parametrize("cmd", SEEN)
+def test_seen_program_text_passes(labs, cmd):
+    for mode in (N, S):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)
+
+
+# -- find: a word from a substitution or variable can be any action ---------------------------
+
+FIND = [
+    ("find .claude $(echo -delete)", N, SP, ".claude"),
+    ("find scripts $(printf -- '-delete')", N, SP, "scripts"),
+    ("find . -name '*.py' -path './scripts/*' $(printf -- '-%s' delete)", N, SP, "."),
+    ("find README.md $(echo -delete)", S, SM, ""),
+    ("find $(echo -delete)", N, SP, "."),
+    ('find .claude "$A"', N, SP, ".claude"),
+    ("find .claude -name x $ACTION", N, SP, ".claude"),
+    ("find .claude -type f `echo -delete`", N, SP, ".claude"),
+    ("X=$(cat /tmp/a); find scripts -name '*.py' $X", N, SP, "scripts"),
+]
+
+
+@pytest.mark.parametrize("cmd,mode,code,why", FIND)
+def test_find_unseen_word(labs, cmd, mode, code, why):
+    _check(labs, cmd, mode, code, why)

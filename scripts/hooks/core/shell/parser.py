@@ -52,6 +52,7 @@ class Parser(Substitution, Heredoc, Lexer):
         self.piped = False
         self.prev = None
         self.funcbody = False
+        self.dyn: set = set()  # words made by a $(..), `..` or $VAR the analysis cannot see
 
     def child(self, text: str, pos, arg0: str) -> Parser:
         """A parser for text run as code from here, one nesting level down."""
@@ -338,6 +339,8 @@ class Parser(Substitution, Heredoc, Lexer):
                         self.funcbody = True
                         return None
                     words.extend(ws)
+                    if fl & F_DYN:
+                        self.dyn.update(ws)
             elif k == REDIR:
                 fd, op = tok[1]
                 t = self.token()
