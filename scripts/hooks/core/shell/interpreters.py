@@ -199,8 +199,10 @@ _AWK_PLAIN = frozenset(
     + "--include --load --exec --lint-old --compat".split()
 )
 # mawk -W values that only set a mode or print (-W exec F runs F: not here)
-_AWK_W_PLAIN = ("version", "help", "usage", "posix", "traditional", "compat", "lint")
-_AWK_W_PLAIN += ("re-interval", "interactive", "sprintf", "posix_space", "dump", "random")
+_AWK_W_PLAIN = (
+    "version help usage posix traditional compat lint re-interval interactive sprintf "
+    "posix_space dump random"
+).split()
 
 
 def h_awk(c, a, p, raw):
