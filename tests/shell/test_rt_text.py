@@ -241,3 +241,99 @@ FIND = [
 @pytest.mark.parametrize("cmd,mode,code,why", FIND)
 def test_find_unseen_word(labs, cmd, mode, code, why):
     _check(labs, cmd, mode, code, why)
+
+
+# -- known programs: an option or verb not listed as plain is not assumed harmless -----------
+
+WALK_PAST = [
+    ("pygmentize -x -l /tmp/v/e.py:E src/app.py", "pygmentize -x"),
+    ("pygmentize -l /tmp/v/e.py:E -x src/app.py", "pygmentize"),
+    ("pygmentize -f html -O full,cssfile=README.md src/app.py", "pygmentize -O"),
+    ("pygmentize -o README.md src/app.py", ""),
+    ("gawk --dump-variables=README.md 'BEGIN{}'", "gawk"),
+    ("gawk -d/tmp/x 'BEGIN{}'", "gawk -d"),
+    ("gawk --pretty-print=/tmp/x 'BEGIN{}'", "gawk"),
+    ("gawk --debug 'BEGIN{}'", "gawk"),
+    ("npm version patch", "npm version"),
+    ("npm version 1.2.3 --no-git-tag-version", "npm version"),
+    ("pnpm version minor", "version"),
+    ("npm docs x --browser='rm README.md'", "browser"),
+    ("npm repo", "browser"),
+    ("npm ls --foo=bar", "npm ls --foo"),
+    ("npm view x --viewer=sh", "npm view"),
+    ("mysql --init-command='drop table t' -e 'select 1'", "--init-command"),
+    ("mysql --pager='sh -c id' -e 'select 1'", "--pager"),
+    ("mariadb --defaults-extra-file=/tmp/my.cnf -e 'select 1'", "--defaults-extra-file"),
+    ("mysql --plugin-dir=/tmp/p -e 'select 1'", "--plugin-dir"),
+    ("psql --pset=pager=always -c 'select 1'", "--pset"),
+    ("pip config set global.index-url http://evil", "pip config"),
+    ("pip config unset global.index-url", "pip config"),
+    ("pip config edit", "pip config"),
+    ("pip cache purge", "pip cache"),
+    ("go env -w GOFLAGS=-toolexec=/tmp/x", "go env"),
+    ("go env -u GOPROXY", "go env"),
+    ("poetry config virtualenvs.path /tmp/x", "config"),
+    ("composer config --global repos.x vcs /tmp/x", "config"),
+    ("bundle config set path /tmp/x", "config"),
+    ("dpkg --configure -a", "/usr"),
+    ("dpkg --unpack x.deb", "/usr"),
+    ("dpkg --set-selections", "/usr"),
+    ("rpm --eval '%(id)'", "/usr"),
+    ("rpm -Uvh x.rpm", "/usr"),
+    ("pacman -Syu", "/usr"),
+    ("apt-get source x", "/usr"),
+    ("apt-get -o APT::Update::Pre-Invoke::=id update", "/usr"),
+    ("zypper in x", "/usr"),
+    ("xbps-install x", "/usr"),
+    ("xbps-install -S", "/usr"),
+    ("brew bundle", "/usr/local"),
+    ("brew services start x", "/usr/local"),
+    ("dnf history undo 3", "/usr"),
+    ("snap run x", "/snap"),
+]
+
+
+@pytest.mark.parametrize("cmd,why", WALK_PAST)
+def test_safemode_walk_past(labs, cmd, why):
+    _check(labs, cmd, S, SM, why)
+
+
+PLAIN_OPTIONS = [
+    "pygmentize -l python src/app.py",
+    "pygmentize -f terminal256 -O style=monokai src/app.py",
+    "pygmentize -L lexers",
+    "npm version",
+    "npm ls --depth=0 --json",
+    "npm view react version",
+    "mysql -u root -h db -e 'select 1'",
+    "mysql --batch --skip-column-names -e 'select 1'",
+    "psql -h db -U x -d app -At -c 'select 1'",
+    "pip config list",
+    "pip config get global.index-url",
+    "pip cache dir",
+    "go env GOPATH",
+    "go env",
+    "poetry config --list",
+    "poetry config virtualenvs.in-project",
+    "dpkg -l",
+    "dpkg -L bash",
+    "dpkg -S /bin/ls",
+    "rpm -qa",
+    "rpm -qi bash",
+    "pacman -Ss vim",
+    "pacman -Qi bash",
+    "apt list --installed",
+    "apt-cache policy bash",
+    "apt show bash",
+    "dnf list installed",
+    "brew list",
+    "brew info wget",
+    "snap list",
+]
+
+
+@pytest.mark.parametrize("cmd", PLAIN_OPTIONS)
+def test_plain_options_pass(labs, cmd):
+    for mode in (N, S):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)

@@ -443,3 +443,23 @@ def h_editor(c, a, p, raw):
         c.writes.extend(files)
     c.reads.extend(files)
     return set(vals(found, "-c", "--cmd", "--eval")) | set(o for o in ops if o[:1] == "+")
+
+
+# pygmentize options that pick a built-in lexer, formatter, filter or style, or only print;
+# -x loads lexers and formatters from files (code), -o writes, -O/-P options may name files
+_PYG_PLAIN = frozenset("-l -f -F -S -a -g -s -v -h -V -L -N -C -H --json --help".split())
+
+
+def h_pygmentize(c, a, p, raw):
+    found, ops = opts(a, "lfFOPaoSN", ())
+    for k, v in found:
+        if k == "-o":
+            c.writes.append(v)
+        elif k in ("-O", "-P") and "file" not in str(v).lower():
+            continue
+        elif k not in _PYG_PLAIN or k in ("-l", "-f") and ":" in str(v):
+            c.flag(
+                "pygmentize %s loads code or writes a file the hooks cannot see" % k, unknown=True
+            )
+    c.reads.extend(ops)
+    return {v for _, v in found if isinstance(v, str)}
