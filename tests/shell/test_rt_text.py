@@ -337,3 +337,31 @@ def test_plain_options_pass(labs, cmd):
     for mode in (N, S):
         r = _pre(labs, mode, cmd)
         assert not r.denied, (cmd, mode, r.denied)
+
+
+# -- program names the table maps (GNU g- prefix, letter case) are the program for every check
+
+NAMES = [
+    ("ggrep -r . ~/.config", N, SP, "sane-hooks secret"),
+    ("Grep -r . ~/.config", S, SP, "sane-hooks secret"),
+    ("GREP -R x ~/.config", N, SP, "sane-hooks secret"),
+    ("/usr/local/bin/ggrep -r . ~/.config", N, SP, "sane-hooks secret"),
+    ("ggrep -r TOKEN .", N, "[blocked-path]", ".env"),
+    ("gdate -s 2020-01-01", S, SM, "gdate"),
+    ("DATE --set=2020-01-01", S, SM, "DATE"),
+    ("Date -s 2020-01-01", S, SM, "Date"),
+    ("GSED -i s/a/b/ %s" % SETTINGS, N, SP, SETTINGS),
+    ("gcat .env", N, "[blocked-path]", ".env"),
+]
+
+
+@pytest.mark.parametrize("cmd,mode,code,why", NAMES)
+def test_mapped_names(labs, cmd, mode, code, why):
+    _check(labs, cmd, mode, code, why)
+
+
+@pytest.mark.parametrize("cmd", ["ggrep -rn foo src", "gdate +%s", "Grep -n x README.md"])
+def test_mapped_names_read(labs, cmd):
+    for mode in (N, S):
+        r = _pre(labs, mode, cmd)
+        assert not r.denied, (cmd, mode, r.denied)

@@ -74,6 +74,7 @@ SCRIPT_RUNNERS = frozenset(
         "tclsh",
         "osascript",
         "Rscript",
+        "rscript",
         "ts-node",
         "tsx",
         "awk",

@@ -87,6 +87,8 @@ def expand(raw, p):
         if resolved:
             c.program = resolved
             c.text = " ".join([c.program] + args[1:])
+        else:
+            c.program = canonical(c.program)  # ggrep, Grep -> grep: every later check sees it
         if not resolved and (vague(args[0]) and args[0] not in ("[", "[[") or args[0] == ""):
             c.flag("program name not static", unknown=True)
         else:
@@ -103,6 +105,18 @@ def expand(raw, p):
         _remember_writes(c, raw, ctx)
     if c.unknown:
         every_word(c, args[1:] + list(c.env.values()) + [r.target for r in c.redirects] + c.code)
+
+
+def canonical(name):
+    """The table's name for a program the table maps by letter case or a GNU g- prefix
+    (ggrep, gdate, Grep, DATE): checks keyed on the name (the recursive-reader and secret
+    checks, date -s) then see the program the handler judged. Version suffixes (python3)
+    and other names are kept as written."""
+    k = programs.key(name)
+    if k != name and (k == name.lower() or name.lower() == "g" + k):
+        if programs.handler(k) is not None or programs.wrapper(k) is not None:
+            return k
+    return name
 
 
 # programs run by path from these directories are the system's own
