@@ -302,6 +302,14 @@ WALK_PAST = [
     ("brew services start x", "/usr/local"),
     ("dnf history undo 3", "/usr"),
     ("snap run x", "/snap"),
+    ("openssl engine dynamic -pre SO_PATH:/tmp/x.so -pre LOAD", "openssl loads"),
+    ("openssl req -engine /tmp/x.so", "openssl loads"),
+    ("openssl s_client -connect h:443 -provider-path /tmp/p < /dev/null", "openssl loads"),
+    ("openssl req -config /tmp/o.cnf -new", "openssl loads"),
+    ("openssl dgst -sign k -keyform engine f", "openssl loads"),
+    ("openssl rand -writerand README.md", ""),
+    ("rsync --read-batch=/tmp/b src", "rsync applies"),
+    ("rsync --daemon", "rsync applies"),
 ]
 
 
@@ -341,6 +349,9 @@ PLAIN_OPTIONS = [
     "brew list",
     "brew info wget",
     "snap list",
+    "openssl x509 -in src/c.crt -noout -text",
+    "openssl rand -hex 16",
+    "openssl version -a",
 ]
 
 
