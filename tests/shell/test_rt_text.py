@@ -310,6 +310,11 @@ WALK_PAST = [
     ("openssl rand -writerand README.md", ""),
     ("rsync --read-batch=/tmp/b src", "rsync applies"),
     ("rsync --daemon", "rsync applies"),
+    ("helm template x . --post-renderer /tmp/x.sh", "--post-renderer"),
+    ("helm template x . --post-renderer=/tmp/x.sh", "--post-renderer"),
+    ("helm install x . --dry-run --post-renderer /tmp/x.sh", "helm"),
+    ("helm template x . --output-dir=src", ""),
+    ("kubectl cluster-info dump --output-directory=src", ""),
 ]
 
 
@@ -352,6 +357,9 @@ PLAIN_OPTIONS = [
     "openssl x509 -in src/c.crt -noout -text",
     "openssl rand -hex 16",
     "openssl version -a",
+    "kubectl get pods --all-namespaces -o json",
+    "helm list --all-namespaces",
+    "docker ps --format '{{.Names}}'",
 ]
 
 
