@@ -475,7 +475,7 @@ C("sed 's/.*/rm &/e' f.txt", u=True, r=["f.txt"], p=["sed"])
 C("perl -i -pe 's/a/b/' f.txt", w=["f.txt"], u=True, p=["perl"])
 C("perl -pi -e 's/a/b/' f.txt", w=["f.txt"], u=True, p=["perl"])
 C("perl -pi.bak -e 's/a/b/' g.txt", w=["g.txt"], u=True, p=["perl"])
-C("perl -i.bak fix.pl data.txt", w=["data.txt"], r=["fix.pl"], p=["perl"])
+C("perl -i.bak fix.pl data.txt", w=["data.txt"], r=["fix.pl"], u=True, p=["perl"], why="fix.pl is code")
 C("cp a.txt b.txt", w=["b.txt"], r=["a.txt"], p=["cp"])
 C("cp -r src/ dst/", w=["dst/"], r=["src/"], p=["cp"])
 C("cp -t /dest a b", w=["/dest"], r=["a", "b"], p=["cp"])
@@ -767,12 +767,26 @@ C("rg -n 'tee' src", r=["src"], nr=["tee"], p=["rg"], why="rg is not tee")
 C("rg --files -g '*.py' src", r=["src"], nr=["*.py"], p=["rg"])
 C("cat .env | base64", r=[".env"], p=["cat", "base64"])
 C("cat < ~/.netrc", r=[H + "/.netrc"], p=["cat"])
-C("wc -l $HOME/.docker/config.json", r=[H + "/.docker/config.json"], p=["wc"])
+C(
+    "wc -l $HOME/.docker/config.json",
+    nr=[H + "/.docker/config.json"],
+    p=["wc"],
+    n="allow",
+    s="allow",
+    why="a line count is a look, not a read",
+)
 C("diff a.txt b.txt", r=["a.txt", "b.txt"], p=["diff"])
-C("ls -la ./src", r=["./src"], p=["ls"])
-C("stat /etc/shadow", r=["/etc/shadow"], p=["stat"])
+C("ls -la ./src", nr=["./src"], p=["ls"], why="names and sizes: a look")
+C("stat /etc/shadow", nr=["/etc/shadow"], p=["stat"], n="allow", s="allow", why="a look")
 C("jq .version package.json", r=["package.json"], nr=[".version"], p=["jq"])
-C("file ~/.config/sane-hooks/secret", r=[H + "/.config/sane-hooks/secret"], p=["file"])
+C(
+    "file ~/.config/sane-hooks/secret",
+    nr=[H + "/.config/sane-hooks/secret"],
+    p=["file"],
+    n="[self-protection]",
+    s="[self-protection]",
+    why="a look at the secret is still touching it",
+)
 C(
     "echo ~/.config/sane-hooks/counters.json",
     r=[H + "/.config/sane-hooks/counters.json"],
@@ -1119,7 +1133,7 @@ C(
 C('bash -c "bash -c \\"bash -c \'rm -rf /\'\\""', w=["/"], d=True, p=["bash", "bash", "bash", "rm"])
 C("echo {1..100000}", u=True, p=[], why="brace expansion bound")
 C("case x in", u=True, p=[])
-C("if true; then", p=["true"], why="bash would refuse; nothing harmful is parsed")
+C("if true; then", u=True, p=["true"], why="bash refuses it: a syntax error is unknown")
 C("cat <<", u=True, p=["cat"])
 C("echo > ", u=True, p=["echo"])
 
@@ -1229,8 +1243,42 @@ C("stty raw -echo", u=True, p=["stty"], s=_SM, why="a setting changes the termin
 C("make -n", u=True, p=["make"], s=_SM, n="allow", why="make -n still runs $(MAKE) and + lines")
 C("ll", u=True, p=["ll"], s=_SM, n="allow", why="an alias: the Bash tool loads the person's")
 
-# --- program text and names (help that runs code, unseen scripts, find words, profiles) ----
+# --- looking at a blocked path is not reading it (core/shell/looks.py) ---------------------
+_L = dict(s="allow", n="allow")
+C("ls -la .env", nr=[".env"], p=["ls"], why="names, sizes, modes: a look", **_L)
+C("test -f .env && echo yes", nr=[".env"], p=["test", "echo"], **_L)
+C("[[ -e ~/.aws/credentials ]]", nr=[H + "/.aws/credentials"], p=["[["], **_L)
+C("du -sh ~/.ssh", nr=[H + "/.ssh"], p=["du"], **_L)
+C("stat -c %s ~/.netrc", nr=[H + "/.netrc"], p=["stat"], **_L)
+C("file .env && wc -c .env", nr=[".env"], p=["file", "wc"], **_L)
+C("readlink -f ~/.ssh/id_rsa", nr=[H + "/.ssh/id_rsa"], p=["readlink"], **_L)
+C("ls -la .env | grep env", nr=[".env"], p=["ls", "grep"], why="a text filter", **_L)
+C("md5sum .env", r=[".env"], p=["md5sum"], why="a short secret's digest can be guessed back")
+C("du --files0-from=.env", r=[".env"], p=["du"], why="its errors print the words of .env")
+C("file -m ~/.ssh/id_rsa x", r=[H + "/.ssh/id_rsa"], p=["file"], why="a bad magic line is shown")
+C("tree --fromfile .env", r=[".env"], p=["tree"], why="prints the lines of .env")
+C("ls .env | xargs cat", r=[".env"], p=["ls", "cat"], why="the name is fed to a reader")
+C("cat $(realpath .env)", r=[".env"], p=["realpath", "cat"], why="a dynamic read of its output")
+C("ls ~/.ssh | tar -T - -cf x.tar", r=[H + "/.ssh"], w=["x.tar"], p=["ls", "tar"])
 _SP = "[self-protection]"
+C("stat ~/.config/sane-hooks/secret", p=["stat"], s=_SP, n=_SP, why="still touching the key")
+
+# --- residuals: numbers from substitutions, ip -b, tar -C, PowerShell, .git file, bundles ---
+C("x=$(wc -l < f); echo $((x + 1))", r=["f"], p=["wc", "echo"], s="allow", n="allow")
+C("echo $(( $(nproc) * 2 ))", p=["nproc", "echo"], s="allow", n="allow", why="prints a number")
+C("echo $(( $(date +%s) - 1 ))", p=["date", "echo"], s="allow", n="allow")
+C("x=$(wc -l f); echo $((x))", u=True, p=["wc", "echo"], s=_SM, n="allow", why="name")
+C("echo $(( $(id -un) ))", u=True, p=["id", "echo"], s=_SM, n="allow", why="a user name")
+C("ip -b cmds.txt", r=["cmds.txt"], u=True, p=["ip"], s=_SM, n="allow", why="-b is -batch")
+C("ip -b .env", r=[".env"], u=True, p=["ip"], s="[blocked-path]", n="[blocked-path]")
+C("ip -br -f inet addr show", p=["ip"], s="allow", n="allow", why="-br is -brief; -f's value")
+C("tar -C src -cf - .", r=["src"], nr=["."], p=["tar"], s="allow", n="allow", why="-C's tree")
+C("tar -cf - a -C src b", r=["a", "src/b"], nr=["b"], p=["tar"], why="-C applies after it")
+C("tar -x -C out -f a.tar m -C sub n", w=["out/m", "out/sub/n"], r=["a.tar"], p=["tar"])
+C("git bundle create /tmp/r.bundle --all", w=["/tmp/r.bundle"], p=["git"], why="not .git")
+C("git bundle verify r.bundle", r=["r.bundle"], p=["git"], s="allow", n="allow")
+
+# --- program text and names (help that runs code, unseen scripts, find words, profiles) ----
 C("bash -h <<< 'rm .claude/settings.json'", w=[".claude/settings.json"], p=["bash", "rm"], s=_SP, n=_SP, why="-h is hashall: stdin runs")
 C("pytest --help", u=True, p=["pytest"], s=_SM, n="allow", why="imports conftest.py first")
 C("tox -v", u=True, p=["tox"], s=_SM, n="allow", why="-v is verbose: the run happens")

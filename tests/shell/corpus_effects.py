@@ -76,7 +76,7 @@ C("find . -name '*.log' -exec rm {} +", w=["."], r=["."], p=["find", "rm"], s=SP
 C("python3 -m zipfile -c out.zip src", u=True, p=["python3"], s=SM)
 C("rsync -n -av src/ dst/", r=["src/"], p=["rsync"], s="allow", why="a dry run")
 C("rsync --dry-run --delete -a src/ dst/", r=["src/"], p=["rsync"], s="allow")
-C("wc rm -rf /", r=["/"], p=["wc"], s="allow", n="allow", why="words to a reader")
+C("wc rm -rf /", nr=["/"], p=["wc"], s="allow", n="allow", why="words to a counter")
 C("ls -la --color=always --group-directories-first", p=["ls"], s="allow")
 C("head --bytes=10 -q a.txt", r=["a.txt"], p=["head"], s="allow")
 

@@ -54,8 +54,8 @@ def normalise(path, cwd, home=None):
 
 
 def real(path):
-    if len(path) > 4096:
-        return path  # longer than PATH_MAX: names no file (ENAMETOOLONG), and costs a lookup a part
+    if len(path) > 4096:  # past PATH_MAX the kernel refuses the name: no file to resolve,
+        return path  # and realpath would lstat each of its thousands of prefixes
     try:
         return os.path.realpath(path)
     except (OSError, ValueError):

@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 
 from core.globs import fnmatchcase  # shared with paths and review: no `re`
-from core.shell import feeds
+from core.shell import feeds, looks
 from core.shell.budget import TOO_COMPLEX, Budget
 from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
 from core.shell.lexer import MAX_LEN, Bound, Ctx, Redirect  # noqa: F401 (API)
@@ -172,16 +172,25 @@ def analyse(
     except RecursionError:
         bound = TOO_COMPLEX + " (nesting too deep)"
         ctx.error(bound)
-    except Exception as e:  # never crash a hook: an analyser bug is `unknown`
-        ctx.error("analyser error (%s)" % type(e).__name__)
-    if ctx.alts:
-        _defaults(ctx)
-    feeds.apply(ctx)
-    for c in ctx.out:
-        if c.cwd == "$PWD":
-            args = sane_args(c)
-            if args and args[0].startswith("$PWD/"):
-                c.flag("sane.py run from a directory the analysis cannot know", unknown=True)
+    except Exception as e:  # never crash a hook: an analyser bug stops the analysis early,
+        # like a bound: what it did not reach may name a secret or a protected file
+        bound = "not checkable (the analyser failed on it: %s)" % type(e).__name__
+        ctx.error(bound)
+        _salvage(p, ctx)
+    try:
+        if ctx.alts:
+            _defaults(ctx)
+        feeds.apply(ctx)
+        if looks.fed_back(ctx.out) and ctx.alts:
+            _defaults(ctx)  # the looks just made reads: "${X:-.env}" may be .env
+        for c in ctx.out:
+            if c.cwd == "$PWD":
+                args = sane_args(c)
+                if args and args[0].startswith("$PWD/"):
+                    c.flag("sane.py run from a directory the analysis cannot know", unknown=True)
+    except Exception as e:  # the same rule for a bug in the last steps
+        bound = bound or "not checkable (the analyser failed on it: %s)" % type(e).__name__
+        ctx.error(bound)
     return Analysis(command, ctx.out, ctx.errors, bound, frozenset(ctx.literal - ctx.globbed))
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core.shell import arith, envwatch
+from core.shell import arith, envwatch, looks
 from core.shell.command import cd_to, has, opts, stdin_code, stdin_text, vague, vals
 from core.shell.lexer import DYNAMIC, DYNPOS
 
@@ -32,7 +32,6 @@ def h_readers(c, a, p, raw):
             "oLPIHT",
             (
                 "--filelimit",
-                "--fromfile",
                 "--charset",
                 "--sort",
                 "--timefmt",
@@ -41,8 +40,18 @@ def h_readers(c, a, p, raw):
             ),
         )
         c.writes.extend(vals(found, "-o"))
-        c.reads.extend(ops)
-        return None
+        if has(found, "-R"):  # with -H or -o it writes 00Tree.html into every directory
+            c.flag("tree -R writes a listing into every directory", unknown=True)
+        skip = looks.split(c, a)
+        if skip is None:  # tree --fromfile F prints F's lines
+            c.reads.extend(ops)
+        return skip
+    if c.program == "file" and has(opts(a, "eFfmP")[0], "-C", "--compile"):
+        c.flag("file -C writes a compiled magic file", unknown=True)
+    if c.program in looks.LOOKERS:
+        skip = looks.split(c, a)
+        if skip is not None:
+            return skip
     found, ops = opts(a, "nNcbwi" if c.program in ("head", "tail") else "")
     c.reads.extend(ops)
     if c.program in ("diff", "colordiff") and has(found, "-r", "--recursive"):
@@ -320,6 +329,7 @@ def h_arith(c, a, p, raw):
                 arith.subscripts(c, p, a[k + 1 : k + 2])
             elif w in arith.TEST_OPS and c.program == "[[" and 0 < k < len(a) - 1:
                 arith.check_words(c, p, (a[k - 1], a[k + 1]))
+        return looks.split(c, a)  # -f FILE, A -nt B: a file's type, size or times only
     return None
 
 
@@ -361,6 +371,9 @@ def h_eval(c, a, p, raw):
     if not code.strip():
         return None
     c.code.append(code)
+    if "$" in code or "`" in code:
+        # eval parses the value again: `eval echo $X` runs whatever X holds
+        c.flag("eval runs the value of an expansion as code", unknown=True)
     p.subparse(code, keep_cwd=True)
     return set(a)
 

@@ -234,7 +234,7 @@ def _destroy_verbs(c, args):
     for i, w in enumerate(args[1:6]):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
-        if " " in w and w.split()[0].lower() in _SQL_HEADS:
+        if " " in w and w.strip() and w.split()[0].lower() in _SQL_HEADS:
             if not judged_sql and sql_effect(w) == "destroy":  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue
@@ -455,9 +455,15 @@ def _settle(c, cwd, links=None):
                 seen.add(t)
                 out.append(t)
     c.writes = out
+    c.reads = _settle_reads(c.reads, cwd, links)
+    if c.looks:
+        c.looks = _settle_reads(c.looks, cwd, links)
+
+
+def _settle_reads(reads, cwd, links):
     out = []
     seen = set()
-    for r in c.reads:
+    for r in reads:
         if r in NOT_FILES or r.startswith("/dev/fd/") or r.startswith("/proc/self/fd/"):
             continue
         if r[:1] != "/" and cwd is not None and cwd is not DYNAMIC:
@@ -469,7 +475,7 @@ def _settle(c, cwd, links=None):
             if t not in seen:
                 seen.add(t)
                 out.append(t)
-    c.reads = out
+    return out
 
 
 def _through(path, links):

@@ -3,7 +3,7 @@ sort -o, dd, find -delete, ..."""
 
 from __future__ import annotations
 
-from core.shell import feeds
+from core.shell import looks
 from core.shell.command import (
     has,
     join,
@@ -534,7 +534,7 @@ def h_find(c, a, p, raw):
                 j += 1
             inner = a[i + 1 : j]
             skip.update(a[i + 1 : j + 1])
-            if not inner or prog_name(inner[0]) not in feeds.METADATA_ONLY:
+            if not inner or not looks.only_looks(prog_name(inner[0]), inner[1:]):
                 c.tree.extend(starts)  # the command gets every file found under the starts
             start = starts[0] if len(starts) == 1 else "$(find-result)"
             spawn([x.replace("{}", start) for x in inner], p)

@@ -151,6 +151,11 @@ def h_shell(c, a, p, raw):
         if w[:2] == "--":
             if w in ("--rcfile", "--init-file") and i + 1 < n:
                 c.reads.append(a[i + 1])
+                # an interactive shell (-i, or a prompt on a terminal) runs that file first
+                c.flag(
+                    "%s %s runs %s, code the hooks cannot see" % (c.program, w, a[i + 1]),
+                    unknown=True,
+                )
                 i += 1
             i += 1
             continue
@@ -332,12 +337,14 @@ def h_perl(c, a, p, raw):
         c.flag("inline perl code (perl -e)", unknown=True)
         files = ops
     elif ops and ops[0] not in ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
+        c.reads.append(ops[0])  # the script: code, like python's or ruby's
         if pipe_path(ops[0]) or ops[0] in p.dyn or vague(ops[0]):
             c.flag(
                 "perl script from a pipe, substitution or variable the hooks cannot see",
                 unknown=True,
             )
-        c.reads.append(ops[0])
+        elif not own_script(c, ops[0], ops[1:], p, "perl"):
+            c.flag("%s runs %s, code the hooks cannot see" % (c.program, ops[0]), runner=True)
         files = ops[1:]
     else:
         stdin_code(c, ops[1:], p, raw, "perl")

@@ -194,6 +194,7 @@ class Ctx:
         "path_changed",
         "stripped",
         "listed",
+        "checked",
     )
 
     def __init__(self, home, env, finalise):
@@ -215,6 +216,7 @@ class Ctx:
         self.funcs = set()  # shell functions defined in this command (bodies analysed)
         self.path_changed = False  # PATH set, or `hash -p`: bare program names are unknown
         self.listed = []  # the words of `for x in WORDS`: file names fed to the loop body
+        self.checked = set()  # names of unseen code already charged to the budget
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
 
     def error(self, reason):
@@ -464,9 +466,9 @@ class Lexer:
                 self.read_heredocs()
             return (NL, "\n", 0)
         if c in _OPCH:
-            if self.test and c in "<>()&|":
+            if self.test and c in "<>()&|;":  # inside [[ ]] these are test words
                 j = i
-                while j < n and s[j] in "<>()&|!=":
+                while j < n and s[j] in "<>()&|!=;":
                     j += 1
                 self.i = j
                 return (WORD, [s[i:j]], F_QUOTED)

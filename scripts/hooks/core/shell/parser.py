@@ -36,6 +36,25 @@ from core.shell.lexer import (
 )
 from core.shell.substitution import Substitution
 
+# operators that join or end commands: none may stand where a command is due
+_JOINERS = frozenset((";", "&", "|", "|&", "&&", "||"))
+# reserved words after which a command is due
+_LEADS = frozenset(("if", "then", "else", "elif", "while", "until", "do", "!", "time", "coproc"))
+
+# operators that cannot stand where a command is due (after | && ||)
+_NO_COMMAND = frozenset((";", "&", ";;", ";&", ";;&", ")", "|", "|&", "&&", "||"))
+
+# compound commands: the words that open one, and what each later word must follow
+_OPENS = frozenset(("if", "while", "until"))
+_AFTER = {
+    "then": ("if", "elif"),
+    "elif": ("then",),
+    "else": ("then",),
+    "fi": ("then", "else"),
+    "do": ("while", "until", "for", "select"),
+    "done": ("do",),
+}
+
 
 class Parser(Substitution, Heredoc, Lexer):
     """One pass over one string.  Substitutions inside it share this parser; strings run
@@ -53,6 +72,8 @@ class Parser(Substitution, Heredoc, Lexer):
         self.prev = None
         self.funcbody = False
         self.dyn: set = set()  # words made by a $(..), `..` or $VAR the analysis cannot see
+        self.base = 0
+        self.open: list[str] = []  # compound commands begun and not yet closed (if, do, ...)
 
     def child(self, text: str, pos, arg0: str) -> Parser:
         """A parser for text run as code from here, one nesting level down."""
@@ -86,10 +107,14 @@ class Parser(Substitution, Heredoc, Lexer):
                     for c in ctx.out[k:]:  # the gates look each path up: charge them now
                         ctx.budget.paths(c.reads)
                         ctx.budget.paths(c.writes)
-                        ctx.budget.paths(c.named)  # words of unseen code: each checked as a path
-                        ctx.budget.paths(code_paths(c))  # script paths looked up in the temp dir
-                        ctx.budget.words(c.argv + list(c.env.values()))
                         ctx.budget.spend(len(c.argv))
+                        # the words unseen code names and the trees it reads are looked up too,
+                        # each distinct one once (repeats are looked up once: policy dedups)
+                        new = [w for w in c.named + c.tree if w not in ctx.checked]
+                        ctx.checked.update(new)
+                        ctx.budget.paths(new)
+                        ctx.budget.paths(code_paths(c))  # script paths looked up in the temp dir
+                        ctx.budget.words(c.argv + list(c.env.values()))  # option values
                 except Bound:
                     del ctx.out[k:]  # over the budget: the gates must not do that work either
                     raise
@@ -104,19 +129,64 @@ class Parser(Substitution, Heredoc, Lexer):
             ctx.cwd = saved
 
     def parse_list(self, closer):
+        """Commands up to `closer`; an if/while/for begun here must end here, as in bash.
+        A list inside `[[ ]]` ($(..), <(..)) is read as commands, not as test words."""
+        base, test = self.base, self.test
+        self.base = len(self.open)
+        self.test = False
+        try:
+            r = self._list(closer)
+        finally:
+            if len(self.open) > self.base:
+                self.ctx.error("syntax error: %s without its end" % self.open[-1])
+                del self.open[self.base :]
+            self.base, self.test = base, test
+        return r
+
+    def _keyword(self, w):
+        """Keep the if/then/fi, while/do/done nesting; a word out of place is a syntax error
+        (bash refuses it, so what it means is not known)."""
+        top = self.open[-1] if len(self.open) > self.base else ""
+        if w in _OPENS:
+            self.open.append(w)
+            return
+        want = _AFTER.get(w)
+        if want is None:
+            return
+        if top not in want:
+            self.ctx.error("syntax error: unexpected %s" % w)
+            return
+        if w in ("fi", "done"):
+            self.open.pop()
+        else:
+            self.open[-1] = w
+
+    def _list(self, closer):
         ctx = self.ctx
         self.piped = False
         self.prev = None
+        dangling = ""  # a | && || still waiting for its command (newlines may come first)
+        fresh = True  # no command yet since the list began or since its last ; & or newline
         while True:
             tok = self.token()
             k = tok[0]
+            if dangling and (k == EOF or k == OP and tok[1] in _NO_COMMAND):
+                ctx.error("syntax error: nothing after %s" % dangling)
+                dangling = ""
             if k == WORD:
                 v = tok[1]
+                if dangling and v[:1] in (["}"], ["fi"], ["done"], ["esac"], ["then"], ["do"]):
+                    ctx.error("syntax error: nothing after %s" % dangling)
+                dangling = ""
                 if len(v) == 1 and not tok[2] & F_QUOTED and v[0] in RESERVED:
+                    if v[0] != "{":
+                        self.funcbody = False  # `f() if ..; fi`: that compound is the body
                     r = self.reserved(v[0], closer)
                     if r is not None:
                         return r
+                    fresh = v[0] in _LEADS  # `then`, `do`, `!`: a command comes next
                     continue
+                fresh = False
                 raw = self.simple(tok)
                 self.piped = False
                 if raw is not None:
@@ -126,9 +196,16 @@ class Parser(Substitution, Heredoc, Lexer):
                 continue
             if k == OP:
                 v = tok[1]
+                if fresh and not dangling and v in _JOINERS:
+                    ctx.error("syntax error: unexpected %s" % v)
+                fresh = v in _JOINERS
                 if v == "|" or v == "|&":
                     self.piped = True
+                    dangling = v
                     continue
+                if v == "&&" or v == "||":
+                    dangling = v
+                dangling = "" if v == "(" else dangling
                 if v == "(":
                     if self.i < self.n and self.s[self.i] == "(" and self.arithmetic(self.i - 1):
                         start = self.i - 1
@@ -145,16 +222,22 @@ class Parser(Substitution, Heredoc, Lexer):
                 if v in (";;", ";&", ";;&"):
                     if closer == "case":
                         return ";;"
+                    ctx.error("syntax error: unexpected %s" % v)
                     continue
                 self.piped = False
                 self.prev = None
                 continue
             if k == NL:
+                if dangling:
+                    continue  # `a |` newline `b`: still one pipeline (or and-or list)
+                fresh = True
                 self.piped = False
                 self.prev = None
                 self.flush()
                 continue
             if k == REDIR:
+                dangling = ""
+                fresh = False
                 raw = self.simple(tok)
                 self.piped = False
                 if raw is not None:
@@ -163,6 +246,9 @@ class Parser(Substitution, Heredoc, Lexer):
                         self.flush()
                 continue
             # EOF
+            if self.funcbody:
+                self.funcbody = False
+                ctx.error("syntax error: a function without its body")
             if closer == ")":
                 ctx.error("unterminated subshell or substitution")
             elif closer == "case":
@@ -201,20 +287,30 @@ class Parser(Substitution, Heredoc, Lexer):
 
     def reserved(self, w, closer):
         if w == "{":
+            if len(self.open) > self.base and self.open[-1] in ("for", "select"):
+                self.open.pop()  # `for i in a b; { ...; }`: the braces are the loop's body
             self.body(lambda: self.parse_list("}"))
             return None
         if w == "}":
-            return "}" if closer == "}" else None
+            if closer == "}":
+                return "}"
+            self.ctx.error("syntax error: unexpected }")
+            return None
         if w in SKIP_RESERVED:
+            self._keyword(w)
             return None
         if w == "esac":
-            return "esac" if closer == "case" else None
+            if closer == "case":
+                return "esac"
+            self.ctx.error("syntax error: unexpected esac")
+            return None
         if w == "time":
             t = self.token()
             if not (t[0] == WORD and t[1] == ["-p"]):
                 self.back = t
             return None
         if w in ("for", "select"):
+            self.open.append(w)
             t = self.token()
             if t[0] == OP and t[1] == "(" and self.i < self.n and self.s[self.i] == "(":
                 start = self.i - 1
@@ -272,8 +368,11 @@ class Parser(Substitution, Heredoc, Lexer):
             try:
                 while True:
                     t = self.token()
+                    if t[0] == NL:
+                        continue  # a test may go on over lines
                     if t[0] != WORD:
                         self.back = t
+                        self.ctx.error("syntax error: [[ without ]]")
                         break
                     words.extend(t[1])
                     if t[1] == ["]]"]:

@@ -236,6 +236,11 @@ def known(k: str) -> bool:
     return k in HANDLERS or k in WRAPPERS
 
 
+# families whose programs come with a version in their name; a digit after any other known
+# name makes a different program, which stays unknown
+_VERSIONED = ("interpreters", "runners", "packages")
+
+
 def key(prog: str) -> str:
     """The table name of a program: lower case, `python3.12` -> python, `mkfs.ext4` -> mkfs,
     GNU tools on macOS (gsed, gtar, grm) -> sed, tar, rm."""
@@ -245,8 +250,8 @@ def key(prog: str) -> str:
     if k.startswith("mkfs"):
         return "mkfs"
     s = k.rstrip("0123456789.")
-    if s != k and s in HANDLERS:
-        return s
+    if s != k and HANDLERS.get(s, "").split(".", 1)[0] in _VERSIONED:
+        return s  # python3.12, pip3, ruby3: a version, never ls2 or cat9 (unknown programs)
     if k[:1] == "g" and k[1:] in HANDLERS and k[1:] not in ("it", "h", "o"):
         return k[1:]
     return k
