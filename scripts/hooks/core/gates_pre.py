@@ -235,9 +235,25 @@ def _wipes_protected(ctx, facts):
                         return prog, raw
                 continue
             target = paths.real(paths.normalise(raw, ctx.cwd, ctx.home))
+            if target == root and prog == "mv" and _mv_into(ctx, cmd) == root:
+                continue  # `mv a.txt .`: moves a file INTO the root, takes nothing away
             if target == root or paths.is_under(root, target):
                 return prog, raw
     return None
+
+
+def _mv_into(ctx, cmd) -> str:
+    """The directory mv's last operand names (where the sources go), resolved."""
+    last = cmd.argv[-1] if len(cmd.argv) > 2 else ""
+    if not last or last[:1] == "-" or "--" in cmd.argv:
+        return ""
+    for w in cmd.argv[1:-1]:  # -t DIR / --target-directory: every operand is a source
+        if w[:2] == "--" and "--target-directory".startswith(w.split("=", 1)[0]):
+            return ""
+        if w[:1] == "-" and w[:2] != "--" and "t" in w:
+            return ""
+    cwd = paths.normalise(cmd.cwd, ctx.cwd, ctx.home) if cmd.cwd else ctx.cwd
+    return paths.real(paths.normalise(last, cwd, ctx.home))
 
 
 def _git_takes_untracked(cmd):

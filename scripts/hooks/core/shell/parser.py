@@ -11,7 +11,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 from __future__ import annotations
 
 from core.shell import arith, envwatch
-from core.shell.budget import TOO_COMPLEX
+from core.shell.budget import TOO_COMPLEX, code_paths
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
     DYNPOS,
@@ -71,6 +71,7 @@ class Parser(Substitution, Heredoc, Lexer):
         self.piped = False
         self.prev = None
         self.funcbody = False
+        self.dyn: set = set()  # words made by a $(..), `..` or $VAR the analysis cannot see
         self.base = 0
         self.open: list[str] = []  # compound commands begun and not yet closed (if, do, ...)
 
@@ -102,15 +103,21 @@ class Parser(Substitution, Heredoc, Lexer):
             else:
                 k = len(ctx.out)
                 ctx.finalise(item, self)
-                for c in ctx.out[k:]:  # the gates look each path up: charge them now
-                    ctx.budget.paths(c.reads)
-                    ctx.budget.paths(c.writes)
-                    ctx.budget.spend(len(c.argv))
-                    # the words unseen code names and the trees it reads are looked up too,
-                    # each distinct one once (repeats are looked up once: policy dedups)
-                    new = [w for w in c.named + c.tree if w not in ctx.checked]
-                    ctx.checked.update(new)
-                    ctx.budget.paths(new)
+                try:
+                    for c in ctx.out[k:]:  # the gates look each path up: charge them now
+                        ctx.budget.paths(c.reads)
+                        ctx.budget.paths(c.writes)
+                        ctx.budget.spend(len(c.argv))
+                        # the words unseen code names and the trees it reads are looked up too,
+                        # each distinct one once (repeats are looked up once: policy dedups)
+                        new = [w for w in c.named + c.tree if w not in ctx.checked]
+                        ctx.checked.update(new)
+                        ctx.budget.paths(new)
+                        ctx.budget.paths(code_paths(c))  # script paths looked up in the temp dir
+                        ctx.budget.words(c.argv + list(c.env.values()))  # option values
+                except Bound:
+                    del ctx.out[k:]  # over the budget: the gates must not do that work either
+                    raise
 
     def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
         """Analyse text as shell code run from here (bash -c, eval, heredoc to a shell)."""
@@ -437,6 +444,8 @@ class Parser(Substitution, Heredoc, Lexer):
                         self.funcbody = True
                         return None
                     words.extend(ws)
+                    if fl & F_DYN:
+                        self.dyn.update(ws)
             elif k == REDIR:
                 fd, op = tok[1]
                 t = self.token()

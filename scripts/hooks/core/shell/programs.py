@@ -126,7 +126,7 @@ builtins.h_readers: cat tac nl head tail bat batcat hexdump hd od strings
                     fmt column expand unexpand rev zcat bzcat xzcat zstdcat gzcat lzcat
                     zless zmore stat ls du tree xmllint look iconv readlink realpath
                     objdump readelf nm ldd lsattr getfacl pr tsort source-highlight
-                    pygmentize vimcat clip pbcopy xclip xsel wl-copy
+                    vimcat clip pbcopy xclip xsel wl-copy
 files.h_shred: shred srm wipe
 files.h_truncate: truncate
 remote.h_rsync: rsync
@@ -146,6 +146,7 @@ builtins.h_jq: jq yq gojq jaq
 files.h_find: find
 interpreters.h_awk: awk gawk mawk nawk
 interpreters.h_perl: perl
+interpreters.h_pygmentize: pygmentize
 interpreters.h_deno_bun: deno bun
 interpreters.h_pwsh: pwsh powershell
 system.h_watch: watch
