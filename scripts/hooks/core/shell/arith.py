@@ -13,7 +13,6 @@ positional inside a function) is code nobody saw: `unknown`.
 from __future__ import annotations
 
 from core.shell.lexer import DIGITS, NAME0, NAMEC
-from core.shell.numeric import is_number_command
 
 # variables bash keeps numeric whatever the environment held
 _NUMERIC = frozenset(
@@ -25,6 +24,13 @@ TEST_OPS = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 _NUMBER_CHARS = NAMEC | frozenset("@#")  # 0x1F, 2#101, 64#a@_
 
 REASON = "arithmetic on %s, a value the hooks cannot see (bash evaluates it; a subscript in it runs code)"
+
+
+def is_number_command(ctx, text: str) -> bool:
+    """numeric.is_number_command, loaded when a substitution meets arithmetic."""
+    from core.shell import numeric
+
+    return numeric.is_number_command(ctx, text)
 
 
 def unseen(p, text: str, depth: int = 0) -> str:

@@ -26,7 +26,6 @@ from core.shell.command import (
     stdin_text,
     vague,
 )
-from core.shell.databases import sql_effect
 from core.shell.lexer import DYNAMIC
 from core.shell.verbs import DESTROYS, destroying
 
@@ -235,7 +234,7 @@ def _destroy_verbs(c, args):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
         if " " in w and w.strip() and w.split()[0].lower() in _SQL_HEADS:
-            if not judged_sql and sql_effect(w) == "destroy":  # cockroach sql -e 'DROP ...'
+            if not judged_sql and _sql_destroys(w):  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue
         if vague(w) or "." in w and i > 0:
@@ -488,3 +487,9 @@ def _through(path, links):
         elif path.startswith(name + "/"):
             out.extend(t.rstrip("/") + path[len(name) :] for t in targets)
     return out
+
+
+def _sql_destroys(text: str) -> bool:
+    from core.shell.databases import sql_effect  # loaded only for SQL-looking words
+
+    return sql_effect(text) == "destroy"
