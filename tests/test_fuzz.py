@@ -239,3 +239,92 @@ def test_fuzz_sample_through_real_processes(proj, hook):
         res = proj.hook(hook, None, raw=payload(r, proj.dir), process=True)
         assert res.code in (0, 2)
     assert proj.state()["verified"]
+
+
+# shell grammar pieces for Bash commands built at random: every construct the analyser
+# parses, nested and cut at random, so a word out of place meets every parser state
+_ATOMS = ["ls", "cat README.md", "echo hi", "rm -f x", "git status", "make", "./t.sh", "true"]
+_WRAPS = [
+    ("$(", ")"),
+    ("`", "`"),
+    ("<(", ")"),
+    ('"', '"'),
+    ("'", "'"),
+    ("{ ", "; }"),
+    ("( ", " )"),
+    ("bash -c '", "'"),
+    ('eval "', '"'),
+    ("if ", "; then :; fi"),
+    ("while ", "; do :; done"),
+    ("for i in a; do ", "; done"),
+    ("case x in x) ", ";; esac"),
+    ("[[ -n ", " ]]"),
+    ("f() { ", "; }"),
+    ("xargs -I{} ", ""),
+    ("cat <<E\n", "\nE"),
+    ("${x:-", "}"),
+    ("$((", "))"),
+]
+_JOINS = [" | ", " && ", " || ", "; ", " & ", "\n", " |\n", " 2>&1 | ", " > out; ", " <<< "]
+_NOISE = list("'\"`$(){}[]<>|&;\\\n#!*?~= ") + ["fi", "done", "esac", "then", "}", ";;", "EOF"]
+
+
+def shell_text(r, depth=0):
+    s = r.choice(_ATOMS)
+    for _ in range(r.randint(0, 3)):
+        k = r.random()
+        if k < 0.35 and depth < 6:
+            a, b = r.choice(_WRAPS)
+            s = a + shell_text(r, depth + 1) + b
+        elif k < 0.7 and depth < 6:
+            s = s + r.choice(_JOINS) + shell_text(r, depth + 1)
+        elif k < 0.85:
+            i = r.randint(0, len(s))
+            s = s[:i] + r.choice(_NOISE) + s[i:]
+        else:
+            s = s[: r.randint(0, len(s))]  # cut anywhere
+    return s
+
+
+def test_fuzz_shell_grammar(proj):
+    """Bash commands of random shell grammar through sanetools: each answered (0 or 2), in
+    time, with no error logged (an analyser or gate bug would be one)."""
+    r = random.Random("sane-fuzz-shell")
+    blobs = [
+        json.dumps(
+            {
+                "session_id": "s1",
+                "cwd": proj.dir,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": shell_text(r)},
+            }
+        ).encode()
+        for _ in range(1500)
+    ]
+    env = dict(proj.env, CLAUDE_PROJECT_DIR=proj.dir, SANE_BREAKER__MAX_CONSECUTIVE="100000")
+    env["SANE_ENFORCEMENT__MAX_REPEATS"] = "100000"
+    proc = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tests", "fuzz_runner.py"), "sanetools"],
+        input=b"\n\x1e\n".join(blobs),
+        capture_output=True,
+        env=env,
+        cwd=proj.dir,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()[-3000:]
+    results = [json.loads(x) for x in proc.stdout.decode().splitlines()]
+    assert len(results) == len(blobs)
+    for i, res in enumerate(results):
+        where = "command %d: %r" % (i, json.loads(blobs[i])["tool_input"]["command"][:300])
+        assert res["code"] in (0, 2), where
+        assert "Traceback" not in res["stdout"] + res["stderr"], where
+        assert "failed" not in res["stdout"], where + " " + res["stdout"][:300]
+        assert res["ms"] < 1000, where + " took %.0f ms" % res["ms"]
+    log = proj.path(".claude", "sanetools.log")
+    errors = (
+        [rec for rec in (json.loads(line) for line in open(log)) if rec.get("level") == "error"]
+        if os.path.exists(log)
+        else []
+    )
+    assert not errors, errors[:3]

@@ -183,7 +183,7 @@ BYPASSES = [
         RI,
         "Bash",
         bash("PYTHONPATH=scripts/hooks CLAUDECODE= python3 -m sane unlock"),
-        PO,
+        (PO, SP),  # PYTHONPATH is not a plain variable: code naming scripts/hooks
     ),
     (
         "sane-source-on-stdin",
@@ -238,7 +238,6 @@ BYPASSES = [
         {"pattern": "x", "path": "{h}", "glob": ".ssh/*"},
         BP,
     ),
-    ("glob-tool-ssh", R + (SSH,), "Glob", {"pattern": ".ssh/*", "path": "{h}"}, BP),
     ("grep-tool-glob-env", R + (ENV,), "Grep", {"pattern": "TOKEN", "glob": ".env"}, BP),
     ("grep-tool-glob-env-star", R + (ENV,), "Grep", {"pattern": "TOKEN", "glob": ".env*"}, BP),
     ("grep-tool-glob-pem", R, "Grep", {"pattern": "KEY", "glob": "**/*.{pem,crt}"}, BP),
@@ -669,6 +668,8 @@ HELD = [
 
 # ------------------------------------------------------------------ must still pass
 ALLOWED = [
+    # Glob lists names, as `ls ~/.ssh` does: a look, not a read (core/shell/looks.py)
+    ("fp-glob-tool-ssh-names", R + (SSH,), "Glob", {"pattern": ".ssh/*", "path": "{h}"}, None),
     ("fp-grep-rm-rf", R, "Bash", bash('grep -r "rm -rf" .'), None),
     ("fp-echo-gt", R, "Bash", bash('echo "a > b"'), None),
     ("fp-devnull", R, "Bash", bash("ls 2>/dev/null"), None),

@@ -85,7 +85,14 @@ C(
     m=["gh issue close*"],
     why="env prefix stripped",
 )
-C("env VAR=x gh issue close", p=["gh"], rc=True, m=["gh issue close*"], why="env command stripped")
+C(
+    "env VAR=x gh issue close",
+    p=["gh"],
+    rc=True,
+    u=True,
+    m=["gh issue close*"],
+    why="env command stripped; VAR is not a plain variable",
+)
 C(
     'echo "y" | gh issue close 123',
     p=["echo", "gh"],
@@ -230,7 +237,14 @@ C("X=rm; $X -rf /", w=["/"], d=True, p=["rm"], why="a variable set in the same c
 C("c=cat; f=~/.ssh/id_rsa; $c $f", r=[H + "/.ssh/id_rsa"], p=["cat"])
 C("c$@at /etc/shadow", r=["/etc/shadow"], p=["cat"], why="$@ is empty")
 C("c${9}at ~/.netrc", r=[H + "/.netrc"], p=["cat"])
-C("export T=/etc/passwd; cp x $T", w=["/etc/passwd"], r=["x"], p=["export", "cp"])
+C(
+    "export T=/etc/passwd; cp x $T",
+    w=["/etc/passwd"],
+    r=["x"],
+    u=True,
+    p=["export", "cp"],
+    why="T is in cp's environment",
+)
 C('rm -rf "$HOME"', w=[H], d=True, p=["rm"])
 C("rm -rf ${HOME}/", w=[H + "/"], d=True, p=["rm"])
 C("rm -rf ~", w=[H], d=True, p=["rm"])
@@ -346,7 +360,7 @@ C("php -r 'unlink(\"x\");'", u=True, p=["php"])
 C("deno eval 'Deno.removeSync(\"x\")'", u=True, p=["deno"])
 C("bun -e 'console.log(1)'", u=True, p=["bun"])
 C("lua -e 'os.remove(\"x\")'", u=True, p=["lua"])
-C("Rscript -e 'file.remove(\"x\")'", u=True, p=["Rscript"])
+C("Rscript -e 'file.remove(\"x\")'", u=True, p=["rscript"])
 C("osascript -e 'do shell script \"rm x\"'", u=True, p=["osascript"])
 C("pwsh -Command 'Remove-Item x'", u=True, p=["pwsh"])
 C("env python3 -c 'print(1)'", u=True, p=["python3"])
@@ -466,7 +480,7 @@ C('sed -Ei "s/(a)/b/" f.txt', w=["f.txt"], p=["sed"])
 C('sed -n -i "/x/p" f.txt', w=["f.txt"], p=["sed"])
 C("sed -i '' 's/a/b/' f.txt", w=["f.txt"], p=["sed"], why="BSD sed's empty suffix")
 C("sed -i -e 's/a/b/' -e 's/c/d/' one.txt two.txt", w=["one.txt", "two.txt"], p=["sed"])
-C("gsed -i 's/a/b/' f.txt", w=["f.txt"], p=["gsed"])
+C("gsed -i 's/a/b/' f.txt", w=["f.txt"], p=["sed"])  # the table's name
 C("sed 's/a/b/' f.txt", r=["f.txt"], p=["sed"], nr=["s/a/b/"], why="no -i: a reader")
 C("sed -n '1,5p' f.txt > head.txt", w=["head.txt"], r=["f.txt"], p=["sed"])
 C("sed 's/x/y/w changed.txt' f.txt", w=["changed.txt"], r=["f.txt"], p=["sed"])
@@ -475,7 +489,7 @@ C("sed 's/.*/rm &/e' f.txt", u=True, r=["f.txt"], p=["sed"])
 C("perl -i -pe 's/a/b/' f.txt", w=["f.txt"], u=True, p=["perl"])
 C("perl -pi -e 's/a/b/' f.txt", w=["f.txt"], u=True, p=["perl"])
 C("perl -pi.bak -e 's/a/b/' g.txt", w=["g.txt"], u=True, p=["perl"])
-C("perl -i.bak fix.pl data.txt", w=["data.txt"], r=["fix.pl"], p=["perl"])
+C("perl -i.bak fix.pl data.txt", w=["data.txt"], r=["fix.pl"], u=True, p=["perl"], why="fix.pl is code")
 C("cp a.txt b.txt", w=["b.txt"], r=["a.txt"], p=["cp"])
 C("cp -r src/ dst/", w=["dst/"], r=["src/"], p=["cp"])
 C("cp -t /dest a b", w=["/dest"], r=["a", "b"], p=["cp"])
@@ -747,7 +761,7 @@ C("eslint --fix src/", w=["src/"], p=["eslint"])
 C("isort .", w=["."], p=["isort"])
 C("python3 -m black src", w=["src"], p=["python3"])
 C("python -m ruff check --fix .", w=["."], p=["python"])
-C("gblack --check .", r=["."], p=["gblack"])
+C("gblack --check .", r=["."], p=["black"])
 C("echo ${00} $2>&1", p=["echo"], why="fuzz finds: ${00} is $0; an empty $2 vanishes")
 
 # --- readers --------------------------------------------------------------------------------
@@ -767,12 +781,26 @@ C("rg -n 'tee' src", r=["src"], nr=["tee"], p=["rg"], why="rg is not tee")
 C("rg --files -g '*.py' src", r=["src"], nr=["*.py"], p=["rg"])
 C("cat .env | base64", r=[".env"], p=["cat", "base64"])
 C("cat < ~/.netrc", r=[H + "/.netrc"], p=["cat"])
-C("wc -l $HOME/.docker/config.json", r=[H + "/.docker/config.json"], p=["wc"])
+C(
+    "wc -l $HOME/.docker/config.json",
+    nr=[H + "/.docker/config.json"],
+    p=["wc"],
+    n="allow",
+    s="allow",
+    why="a line count is a look, not a read",
+)
 C("diff a.txt b.txt", r=["a.txt", "b.txt"], p=["diff"])
-C("ls -la ./src", r=["./src"], p=["ls"])
-C("stat /etc/shadow", r=["/etc/shadow"], p=["stat"])
+C("ls -la ./src", nr=["./src"], p=["ls"], why="names and sizes: a look")
+C("stat /etc/shadow", nr=["/etc/shadow"], p=["stat"], n="allow", s="allow", why="a look")
 C("jq .version package.json", r=["package.json"], nr=[".version"], p=["jq"])
-C("file ~/.config/sane-hooks/secret", r=[H + "/.config/sane-hooks/secret"], p=["file"])
+C(
+    "file ~/.config/sane-hooks/secret",
+    nr=[H + "/.config/sane-hooks/secret"],
+    p=["file"],
+    n="[self-protection]",
+    s="[self-protection]",
+    why="a look at the secret is still touching it",
+)
 C(
     "echo ~/.config/sane-hooks/counters.json",
     r=[H + "/.config/sane-hooks/counters.json"],
@@ -854,10 +882,18 @@ C('function g { cp "$1" "$2"; }; g a b', w=["$2"], u=True, p=["cp", "g"])
 C('h() ( rm "$@" ); h x', w=["$@"], u=True, p=["rm", "h"])
 C("{ echo a; { rm b; }; }; rm c", w=["b", "c"], p=["echo", "rm", "rm"])
 C("rm $EMPTY x", w=["$EMPTY", "x"], u=True, p=["rm"])
-C("HOME=/etc; rm -rf ~/x", w=["/etc/x"], d=True, p=["rm"], why="~ follows a HOME set earlier")
+C(
+    "HOME=/etc; rm -rf ~/x",
+    w=["/etc/x"],
+    d=True,
+    u=True,
+    p=["rm"],
+    why="~ follows a HOME set earlier; HOME is exported",
+)
 C(
     "HOME=$(mktemp -d); cat ~/.ssh/id_rsa",
     r=["/tmp/tmp.XXXXXXXXXX/.ssh/id_rsa"],
+    u=True,
     p=["mktemp", "cat"],
 )
 C("export HOME=$X; rm -rf ~", w=["$HOME"], u=True, d=True, p=["export", "rm"])
@@ -1010,8 +1046,9 @@ C("NODE_OPTIONS=--max-old-space-size=4096 npm run build", p=["npm"], u=True)
 C(
     "AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials aws s3 ls",
     r=[H + "/.aws/credentials"],
+    u=True,
     p=["aws"],
-    why="a path in the environment is read by the program",
+    why="a path in the environment is read by the program (and is not a plain variable)",
 )
 C("PYTHONPATH=src python -m pytest", p=["python"], u=True)
 C('python3 $(echo -c) "import os"', u=True, p=["echo", "python3"])
@@ -1119,7 +1156,7 @@ C(
 C('bash -c "bash -c \\"bash -c \'rm -rf /\'\\""', w=["/"], d=True, p=["bash", "bash", "bash", "rm"])
 C("echo {1..100000}", u=True, p=[], why="brace expansion bound")
 C("case x in", u=True, p=[])
-C("if true; then", p=["true"], why="bash would refuse; nothing harmful is parsed")
+C("if true; then", u=True, p=["true"], why="bash refuses it: a syntax error is unknown")
 C("cat <<", u=True, p=["cat"])
 C("echo > ", u=True, p=["echo"])
 
@@ -1228,6 +1265,111 @@ C("stty size", p=["stty"], s="allow", n="allow")
 C("stty raw -echo", u=True, p=["stty"], s=_SM, why="a setting changes the terminal")
 C("make -n", u=True, p=["make"], s=_SM, n="allow", why="make -n still runs $(MAKE) and + lines")
 C("ll", u=True, p=["ll"], s=_SM, n="allow", why="an alias: the Bash tool loads the person's")
+
+# --- looking at a blocked path is not reading it (core/shell/looks.py) ---------------------
+_L = dict(s="allow", n="allow")
+C("ls -la .env", nr=[".env"], p=["ls"], why="names, sizes, modes: a look", **_L)
+C("test -f .env && echo yes", nr=[".env"], p=["test", "echo"], **_L)
+C("[[ -e ~/.aws/credentials ]]", nr=[H + "/.aws/credentials"], p=["[["], **_L)
+C("du -sh ~/.ssh", nr=[H + "/.ssh"], p=["du"], **_L)
+C("stat -c %s ~/.netrc", nr=[H + "/.netrc"], p=["stat"], **_L)
+C("file .env && wc -c .env", nr=[".env"], p=["file", "wc"], **_L)
+C("readlink -f ~/.ssh/id_rsa", nr=[H + "/.ssh/id_rsa"], p=["readlink"], **_L)
+C("ls -la .env | grep env", nr=[".env"], p=["ls", "grep"], why="a text filter", **_L)
+C("md5sum .env", r=[".env"], p=["md5sum"], why="a short secret's digest can be guessed back")
+C("du --files0-from=.env", r=[".env"], p=["du"], why="its errors print the words of .env")
+C("file -m ~/.ssh/id_rsa x", r=[H + "/.ssh/id_rsa"], p=["file"], why="a bad magic line is shown")
+C("tree --fromfile .env", r=[".env"], p=["tree"], why="prints the lines of .env")
+C("ls .env | xargs cat", r=[".env"], p=["ls", "cat"], why="the name is fed to a reader")
+C("cat $(realpath .env)", r=[".env"], p=["realpath", "cat"], why="a dynamic read of its output")
+C("ls ~/.ssh | tar -T - -cf x.tar", r=[H + "/.ssh"], w=["x.tar"], p=["ls", "tar"])
+_SP = "[self-protection]"
+C("stat ~/.config/sane-hooks/secret", p=["stat"], s=_SP, n=_SP, why="still touching the key")
+
+# --- residuals: numbers from substitutions, ip -b, tar -C, PowerShell, .git file, bundles ---
+C("x=$(wc -l < f); echo $((x + 1))", r=["f"], p=["wc", "echo"], s="allow", n="allow")
+C("echo $(( $(nproc) * 2 ))", p=["nproc", "echo"], s="allow", n="allow", why="prints a number")
+C("echo $(( $(date +%s) - 1 ))", p=["date", "echo"], s="allow", n="allow")
+C("x=$(wc -l f); echo $((x))", u=True, p=["wc", "echo"], s=_SM, n="allow", why="name")
+C("echo $(( $(id -un) ))", u=True, p=["id", "echo"], s=_SM, n="allow", why="a user name")
+C("ip -b cmds.txt", r=["cmds.txt"], u=True, p=["ip"], s=_SM, n="allow", why="-b is -batch")
+C("ip -b .env", r=[".env"], u=True, p=["ip"], s="[blocked-path]", n="[blocked-path]")
+C("ip -br -f inet addr show", p=["ip"], s="allow", n="allow", why="-br is -brief; -f's value")
+C("tar -C src -cf - .", r=["src"], nr=["."], p=["tar"], s="allow", n="allow", why="-C's tree")
+C("tar -cf - a -C src b", r=["a", "src/b"], nr=["b"], p=["tar"], why="-C applies after it")
+C("tar -x -C out -f a.tar m -C sub n", w=["out/m", "out/sub/n"], r=["a.tar"], p=["tar"])
+C("git bundle create /tmp/r.bundle --all", w=["/tmp/r.bundle"], p=["git"], why="not .git")
+C("git bundle verify r.bundle", r=["r.bundle"], p=["git"], s="allow", n="allow")
+
+# --- program text and names (help that runs code, unseen scripts, find words, profiles) ----
+C("bash -h <<< 'rm .claude/settings.json'", w=[".claude/settings.json"], p=["bash", "rm"], s=_SP, n=_SP, why="-h is hashall: stdin runs")
+C("pytest --help", u=True, p=["pytest"], s=_SM, n="allow", why="imports conftest.py first")
+C("tox -v", u=True, p=["tox"], s=_SM, n="allow", why="-v is verbose: the run happens")
+C("python3 --version", p=["python3"], s="allow", n="allow")
+C("npm -v", p=["npm"], s="allow", n="allow")
+C("sed -n -f - f <<< 'w out.txt'", r=["f"], w=["out.txt"], p=["sed"], s=_SM, why="the here-string is the script")
+C("sed -f <(echo p) f", u=True, p=["echo", "sed"], s=_SM, n="allow", why="a script nobody saw")
+C("sed \"$S\" f", u=True, p=["sed"], s=_SM, n="allow", why="a script from a variable")
+C("sed '$d' f", r=["f"], p=["sed"], s="allow", n="allow", why="$d is the last line")
+C("mawk -W exec /tmp/x.awk", u=True, p=["mawk"], s=_SM, why="-W exec is -f")
+C("perl /dev/stdin < x.pl", u=True, p=["perl"], s=_SM, why="perl code on stdin")
+C("find src $(echo -delete)", w=["src"], u=True, p=["echo", "find"], s=_SM, why="any action")
+C("find . -name \"$N\"", r=["."], p=["find"], s="allow", n="allow", why="a pattern value")
+C("gawk --dump-variables=out 'BEGIN{}'", u=True, p=["gawk"], s=_SM, why="writes out")
+C("go env -w GOFLAGS=-x", u=True, p=["go"], s=_SM, n="allow")
+C("dpkg --configure -a", w=["/usr"], p=["dpkg"], s=_SM, why="runs maintainer scripts")
+C("ggrep -rn x src", r=["src"], p=["grep"], s="allow", n="allow", why="the table's name")
+C("gdate -s 2020-01-01", u=True, p=["date"], s=_SM, n="allow")
+
+# --- environment: CLAUDECODE taken away by any builtin, unknown python options, and
+# variables that change what a program runs, loads, reads or writes (default-deny) ----------
+_PO, _SP = "[person-only]", "[self-protection]"
+C(
+    "unset ${!CLAUDE*}; python3 scripts/hooks/sane.py reset safemode",
+    u=True,
+    d=True,
+    p=["unset", "python3"],
+    n=_PO,
+    s=_PO,
+    why="a name the analysis cannot see may be CLAUDECODE",
+)
+C("exec -c bash /tmp/r.sh", u=True, p=["bash"], n=_PO, s=_PO, why="exec -c empties the environment")
+C("for CLAUDECODE in 0; do bash /tmp/r.sh; done", u=True, p=["bash"], n=_PO, s=_PO)
+C("read CLAUDECODE <<< 0; bash /tmp/r.sh", u=True, p=["read", "bash"], n=_PO, s=_PO)
+C("((CLAUDECODE=0)); bash /tmp/r.sh", u=True, p=["bash"], n=_PO, s=_PO)
+C("declare -n r=CLAUDECODE; r=0; bash /tmp/r.sh", u=True, p=["declare", "bash"], n=_PO, s=_PO)
+C(
+    "python3 --check-hash-based-pycs never scripts/hooks/sane.py reset safemode",
+    p=["python3"],
+    n=_SP,
+    s=_SP,
+    why="an interpreter option with a value: still our CLI, with options it never takes",
+)
+C(
+    "TAR_OPTIONS=\"--to-command='rm .claude/settings.json'\" tar -xf /tmp/x.tar -C /tmp/o",
+    w=["/tmp/o"],
+    r=["/tmp/x.tar"],
+    u=True,
+    p=["tar"],
+    n=_SP,
+    s=_SP,
+    why="TAR_OPTIONS is not plain; its value names a protected file",
+)
+C("GIT_INDEX_FILE=.claude/settings.json git read-tree HEAD", w=[".git"], u=True, p=["git"], n=_SP)
+C(
+    "PS4='$(rm .claude/settings.json)'; set -x; ls",
+    w=[".claude/settings.json"],
+    u=True,
+    p=["rm", ":", "set", "ls"],
+    why="PS4 is expanded under set -x",
+)
+C("ZIPOPT='-TT /tmp/z.sh -T' zip -q /tmp/a2.zip README.md", w=["/tmp/a2.zip"], u=True, p=["zip"])
+C("HOME=/tmp/gh git status", u=True, p=["git"], n="allow", s="[safemode]")
+C("export XDG_CONFIG_HOME=/tmp/xc; git status", u=True, p=["export", "git"], s="[safemode]")
+C("LD_LIBRARY_PATH=/tmp ls", u=True, p=["ls"], n="allow", s="[safemode]")
+C("set -a; GIT_DIR=/tmp/g; git log -1", u=True, p=["set", "git"], s="[safemode]")
+C("LANG=C TZ=UTC NO_COLOR=1 sort README.md", r=["README.md"], p=["sort"], n="allow", s="allow")
+C("DEBUG=1 CI=true ls", p=["ls"], n="allow", s="allow")
 
 # --- copies, container mounts and printers the words do not name ---------------------------
 _SP, _BP = "[self-protection]", "[blocked-path]"

@@ -19,7 +19,13 @@ C("npx -c 'rm a.txt'", w=["a.txt"], p=["npx", "rm"], s=SM)
 C("npm exec -- rm a.txt", w=["a.txt"], u=True, p=["npm", "rm"], s=SM, why="package code too")
 C("tmux new-session -d 'rm a.txt'", w=["a.txt"], p=["tmux", "rm"], s=SM)
 C("tmux ls", p=["tmux"], s="allow")
-C("tmux send-keys -t 0 'rm a' Enter", u=True, p=["tmux"], s=SM)
+C(
+    "tmux send-keys -t 0 'rm a' Enter",
+    u=True,
+    p=["tmux"],
+    s=PO,
+    why="keys typed into a shell with its own environment",
+)
 C("gdb -batch -ex 'shell rm a.txt' ./app", w=["a.txt"], u=True, p=["gdb", "rm"], s=SM)
 C("cmake -E remove a.txt", w=["a.txt"], p=["cmake", "rm"], s=SM)
 C("cmake -E rm -rf out", w=["out"], d=True, p=["cmake", "rm"], s=SM)
@@ -76,7 +82,7 @@ C("find . -name '*.log' -exec rm {} +", w=["."], r=["."], p=["find", "rm"], s=SP
 C("python3 -m zipfile -c out.zip src", u=True, p=["python3"], s=SM)
 C("rsync -n -av src/ dst/", r=["src/"], p=["rsync"], s="allow", why="a dry run")
 C("rsync --dry-run --delete -a src/ dst/", r=["src/"], p=["rsync"], s="allow")
-C("wc rm -rf /", r=["/"], p=["wc"], s="allow", n="allow", why="words to a reader")
+C("wc rm -rf /", nr=["/"], p=["wc"], s="allow", n="allow", why="words to a counter")
 C("ls -la --color=always --group-directories-first", p=["ls"], s="allow")
 C("head --bytes=10 -q a.txt", r=["a.txt"], p=["head"], s="allow")
 

@@ -77,6 +77,19 @@ DENY = [
         "[self-protection]",
     ),
     ("echo x > /usr/lib/python3/dist-packages/sitecustomize.py", "normal", "[self-protection]"),
+    # the person's own shell and session start-up files, and PATH directories in HOME
+    ("echo 'python3 x/sane.py reset safemode' >> ~/.bashrc", "normal", "[self-protection]"),
+    ("printf 'alias ls=x' | tee -a $HOME/.zshrc", "normal", "[self-protection]"),
+    ("cp /tmp/x ~/.profile", "normal", "[self-protection]"),
+    ("sed -i '$a evil' ~/.bash_profile", "normal", "[self-protection]"),
+    (
+        "mkdir -p ~/.config/fish/conf.d && echo x > ~/.config/fish/conf.d/a.fish",
+        "normal",
+        "[self-protection]",
+    ),
+    ("cp evil.service ~/.config/systemd/user/", "normal", "[self-protection]"),
+    ("ln -sf /tmp/evil ~/.local/bin/git", "normal", "[self-protection]"),
+    ("install -m755 x ~/bin/python3", "normal", "[self-protection]"),
     ("touch ~/.local/lib/python3.12/site-packages/usercustomize.py", "normal", "[self-protection]"),
     ("cp /tmp/x.pth ~/.local/lib/python3.11/site-packages/", "normal", "[self-protection]"),
     ("git config core.editor 'sh -c x'", "normal", "[self-protection]"),
@@ -129,6 +142,9 @@ DENY = [
 ]
 
 ALLOW = [
+    ("cat ~/.bashrc", "normal"),
+    ("grep -n alias ~/.zshrc", "safe"),
+    ("ls ~/.local/bin", "safe"),
     ("pytest --basetemp=/tmp/pt -q", "normal"),
     ("pytest --rootdir=. --cov=. -q", "normal"),
     ("pytest -k 'test_x and not slow' tests", "normal"),
@@ -263,7 +279,14 @@ def test_tree_moves_judged_by_what_the_target_holds(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "rel", [".git/config", "~/.gitconfig", "~/.local/lib/python3.12/site-packages/a.pth"]
+    "rel",
+    [
+        ".git/config",
+        "~/.gitconfig",
+        "~/.local/lib/python3.12/site-packages/a.pth",
+        "~/.bashrc",
+        "~/.config/autostart/x.desktop",
+    ],
 )
 def test_write_tool_to_code_running_config_is_blocked(labs, rel):
     proj = labs["normal"]

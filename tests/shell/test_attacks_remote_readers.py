@@ -246,7 +246,7 @@ ALLOWED = [
     ("openssl s_client -connect host:443 < /dev/null", "safe"),
     ("wget --spider https://example.com", "safe"),
     ("npm -v", "safe"),
-    ("mvn -v", "safe"),
+    ("mvn -v", "normal"),  # safemode: mvn applies the project's .mvn/jvm.config first
     ("cargo -v", "safe"),
     ("docker run --help", "safe"),
     ("locate foo", "safe"),

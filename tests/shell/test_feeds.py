@@ -18,7 +18,9 @@ def test_plain_ls_feeds_no_dot_files(lab, cmd):
     assert lab.pre("Bash", {"command": cmd}).denied is None
 
 
-@pytest.mark.parametrize("cmd", ["ls -a | xargs cat", "ls -A | xargs wc -l", "ls -R | xargs cat"])
+@pytest.mark.parametrize(
+    "cmd", ["ls -a | xargs cat", "ls -A | xargs head -n1", "ls -R | xargs cat"]
+)
 def test_listings_with_dot_files_or_subtrees_are_judged(lab, cmd):
     lab.write("sub/.env", "X=1\n")
     r = lab.pre("Bash", {"command": cmd})

@@ -41,8 +41,8 @@ DENY = [
     ("x=$((1)); read x < f; echo $((x))", "safe", SM, ARITH),
     ("read n < f; echo ${!n}", "safe", SM, "${!n}"),
     ("f() { echo $(($1)); }; f 2", "safe", SM, ARITH),
-    # the count of a file: its output is still text the hooks never saw
-    ("x=$(wc -l < README.md); echo $((x + 1))", "safe", SM, ARITH),
+    # with a file operand wc prints the file's name too: text the hooks never saw
+    ("x=$(wc -l README.md); echo $((x + 1))", "safe", SM, ARITH),
     ("read i; a[i]=1", "safe", SM, ARITH),
 ]
 
@@ -138,10 +138,10 @@ def test_install_denied_with_home_in_temp(labs, cmd, why):
 
 # PowerShell: removing or changing CLAUDECODE, then code, is the person's (as in bash)
 PWSH = [
-    ("$env:CLAUDECODE=''; python scripts/hooks/sane.py reset safemode", "normal", SP),
+    ("$env:CLAUDECODE=''; python scripts/hooks/sane.py reset safemode", "normal", PO),
     ('$env:CLAUDECODE = ""; node x.js', "normal", PO),
     ("$env:CLAUDE_CODE_SESSION_ID=$null; .\\x.exe", "normal", PO),
-    ("Remove-Item Env:CLAUDECODE; python scripts/hooks/sane.py reset", "normal", SP),
+    ("Remove-Item Env:CLAUDECODE; python scripts/hooks/sane.py reset", "normal", PO),
     ("Remove-Item Env:CLAUDECODE; python /tmp/s/cli.py reset", "normal", PO),
     ("ri env:\\CLAUDE*; pwsh -File x.ps1", "safe", PO),
     ("Set-Item -Path Env:CLAUDECODE -Value 0; python x.py", "normal", PO),
@@ -157,8 +157,8 @@ def test_powershell_claudecode(labs, cmd, mode, code):
     proj.prompt("rb-")
     r = proj.pre("PowerShell", {"command": cmd})
     assert r.denied and r.denied.startswith(code), (cmd, mode, r.denied)
-    # naming our CLI's file is denied first (PowerShell calls are not matched to our CLI)
-    assert ("sane.py" if code == SP else "CLAUDECODE") in r.denied, r.denied
+    # a call to our CLI's person-only subcommand is the person's, as in bash
+    assert ("sane.py" if "sane.py" in cmd else "CLAUDECODE") in r.denied, r.denied
 
 
 @pytest.mark.parametrize("cmd", PWSH_PASS)

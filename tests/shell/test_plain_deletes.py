@@ -25,6 +25,8 @@ def answer(r):
         "find src -name '__pycache__' -delete",
         "find . -iname '*.PYC' -delete",
         "rm -rf build dist",
+        "mv src/m.py .",
+        "cd src && mv m.py ..",
     ],
 )
 def test_clean_up_inside_the_project_is_ordinary(lab, cmd):
@@ -38,6 +40,8 @@ def test_clean_up_inside_the_project_is_ordinary(lab, cmd):
         ("find /var/log -name '*.log' -delete", "[destructive]"),
         ("find . -name '*.pyc' -o -name '*.py' -delete", "[self-protection]"),
         ("find . -name '*.py' -delete", "[self-protection]"),
+        ("mv . /tmp/elsewhere", "[self-protection]"),
+        ("mv -t /tmp src .", "[self-protection]"),
         ("find . -delete", "[self-protection]"),
     ],
 )

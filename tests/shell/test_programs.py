@@ -30,3 +30,16 @@ def test_every_row_resolves():
         assert programs.handler(name), name
     for name in programs.WRAPPERS:
         assert programs.wrapper(name), name
+
+
+def test_a_version_suffix_names_the_program_only_for_versioned_families():
+    for name, want in (
+        ("python3.12", "python"),
+        ("pip3", "pip"),
+        ("ruby3", "ruby"),
+        ("mkfs.ext4", "mkfs"),
+        ("gsed", "sed"),
+    ):
+        assert programs.key(name) == want, name
+    for name in ("ls2", "cat9", "grep3", "psql16", "rm1"):
+        assert not programs.known(programs.key(name)), name  # another program: unknown

@@ -50,7 +50,7 @@ ROWS = [
     ("mysqld --init-file=/tmp/x.sql", "safe", "[safemode]", ""),
     # recursive readers of a tree that holds secrets
     ("diff --recursive /tmp /etc/", "safe", "[blocked-path]", "/etc/"),
-    ("diff -r /tmp ~/", "normal", "[blocked-path]", ".ssh"),
+    ("diff -r src ~/", "normal", "[blocked-path]", ".ssh"),
     ("grep -r 'rm -rf' .", "normal", "[blocked-path]", "--exclude=.env"),
     ("find . -type f -exec cat {} +", "normal", "[blocked-path]", ".env"),
     ("find . -type f | xargs cat", "safe", "[blocked-path]", ".env"),

@@ -10,9 +10,6 @@ import hashlib
 import os
 
 from core import breaker, paths, policy, research, treesecrets
-from core.intents import hooks as intents
-from core.learning import hooks as learning
-from core.review import hooks as review
 
 TYPE_CHECKING = False  # only the type checker imports these
 if TYPE_CHECKING:
@@ -115,7 +112,7 @@ def _may_write(facts: Facts) -> set:
 
 
 def self_protection(ctx: Ctx, facts: Facts) -> str | None:
-    for raw in facts.raw_reads + facts.raw_writes:
+    for raw in facts.raw_reads + facts.raw_writes + facts.raw_looks:
         if paths.untouchable(raw, ctx.cwd, ctx.home):
             return (
                 "[self-protection] %s is the hook secret, counters, last verified state or "
@@ -239,9 +236,25 @@ def _wipes_protected(ctx, facts):
                         return prog, raw
                 continue
             target = paths.real(paths.normalise(raw, ctx.cwd, ctx.home))
+            if target == root and prog == "mv" and _mv_into(ctx, cmd) == root:
+                continue  # `mv a.txt .`: moves a file INTO the root, takes nothing away
             if target == root or paths.is_under(root, target):
                 return prog, raw
     return None
+
+
+def _mv_into(ctx, cmd) -> str:
+    """The directory mv's last operand names (where the sources go), resolved."""
+    last = cmd.argv[-1] if len(cmd.argv) > 2 else ""
+    if not last or last[:1] == "-" or "--" in cmd.argv:
+        return ""
+    for w in cmd.argv[1:-1]:  # -t DIR / --target-directory: every operand is a source
+        if w[:2] == "--" and "--target-directory".startswith(w.split("=", 1)[0]):
+            return ""
+        if w[:1] == "-" and w[:2] != "--" and "t" in w:
+            return ""
+    cwd = paths.normalise(cmd.cwd, ctx.cwd, ctx.home) if cmd.cwd else ctx.cwd
+    return paths.real(paths.normalise(last, cwd, ctx.home))
 
 
 def _git_takes_untracked(cmd):
@@ -611,6 +624,26 @@ def file_size(ctx: Ctx, facts: Facts) -> str | None:
     return None
 
 
+# The review, learning and intent gates come late: a call an earlier gate turns away never
+# loads their modules.
+def review_gate(ctx: Ctx, facts: Facts) -> str | None:
+    from core.review import hooks
+
+    return hooks.pre_tool(ctx, facts)
+
+
+def learning_gate(ctx: Ctx, facts: Facts) -> str | None:
+    from core.learning import hooks
+
+    return hooks.pre_tool(ctx, facts)
+
+
+def intents_gate(ctx: Ctx, facts: Facts) -> str | None:
+    from core.intents import hooks
+
+    return hooks.pre_tool(ctx, facts)
+
+
 GATES: list[Gate] = [
     tamper_lock,
     lock_busy,
@@ -621,12 +654,22 @@ GATES: list[Gate] = [
     breaker.gate,
     breaker.halt_gate,
     safemode,
-    review.pre_tool,
-    learning.pre_tool,
-    intents.pre_tool,
+    review_gate,
+    learning_gate,
+    intents_gate,
     research.gate,
     file_size,
 ]
+
+
+# Gates that keep secrets, the hooks' own files and person-only commands safe: when one of
+# them fails on a shell command, the command is held under its code (the rule could not be
+# checked), never let through. The other gates are workflow: their bug fails open.
+_HOLD = {
+    "blocked_paths": "[blocked-path]",
+    "self_protection": "[self-protection]",
+    "person_only": "[person-only]",
+}
 
 
 def _authorise(ctx: Ctx, facts: Facts) -> None:
@@ -660,11 +703,21 @@ def on_pre_tool(ctx: Ctx) -> None:
         try:
             reason = gate(ctx, facts)
         except Exception as exc:  # one gate's bug must not switch off the gates after it
+            code = _HOLD.get(gate.__name__) if facts.kind == "shell" else None
             ctx.log(
-                "error", "gate %s failed open: %s: %s" % (gate.__name__, type(exc).__name__, exc)
+                "error",
+                "gate %s failed %s: %s: %s"
+                % (gate.__name__, "closed" if code else "open", type(exc).__name__, exc),
             )
-            broken.append(gate.__name__)
-            continue
+            if not code:
+                broken.append(gate.__name__)
+                continue
+            reason = (
+                "%s The hooks failed while checking this command against that rule (their "
+                "own bug, %s, logged in .claude/sanetools.log), so it is held rather than let "
+                "through unchecked. Try a simpler spelling of the command; if it keeps "
+                "failing, tell the person." % (code, type(exc).__name__)
+            )
         if reason:
             reason = breaker.count_denial(ctx, facts, reason)
             ctx.session["blocks"] = ctx.session.get("blocks", 0) + 1

@@ -54,6 +54,8 @@ def normalise(path, cwd, home=None):
 
 
 def real(path):
+    if len(path) > 4096:  # past PATH_MAX the kernel refuses the name: no file to resolve,
+        return path  # and realpath would lstat each of its thousands of prefixes
     try:
         return os.path.realpath(path)
     except (OSError, ValueError):

@@ -290,6 +290,7 @@ class Facts:
         "reasons",
         "raw_reads",
         "raw_writes",
+        "raw_looks",
         "tree_reads",
         "foreign_sane",
         "unchecked",
@@ -309,6 +310,7 @@ class Facts:
         self.writes: list[str] = []
         self.raw_reads: list[str] = []
         self.raw_writes: list[str] = []
+        self.raw_looks: list[str] = []  # only looked at (ls, stat, test -f, Glob): no content
         self.unknown: bool = False
         self.destructive: bool = False
         self.sane_calls: list[SaneCall] = []
@@ -363,7 +365,21 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
     ti = tool_input if isinstance(tool_input, dict) else {}
     if tool in SHELL_TOOLS:
         command = ti.get("command")
-        f = _shell_facts(tool, _str(command), cwd, project, home, cfg)
+        try:
+            f = _shell_facts(tool, _str(command), cwd, project, home, cfg)
+        except Exception as exc:  # a bug here would let the call past every gate: hold it
+            import traceback
+
+            from core import log
+
+            log.write(
+                project,
+                "sanetools",
+                "error",
+                "shell facts failed: %r" % exc,
+                trace=traceback.format_exc()[-4000:],
+            )
+            f = _unchecked_shell(tool, _str(command), exc)
         if not isinstance(command, str):
             f.unknown = True  # nothing we can read: a change to a place we cannot see
             f.reasons.append("the command is not a string")
@@ -394,11 +410,13 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
             if p:
                 f.raw_reads.append(p)
     base = _str(ti.get("path")) or cwd
+    if tool in ("Glob", "LS"):  # they list names, never a file's text
+        f.raw_looks, f.raw_reads = f.raw_reads, []
     if tool == "Glob":
         pat = _str(ti.get("pattern"))
         prefix = pat.split("*")[0].split("?")[0].split("[")[0]
         if prefix and ("/" in prefix or prefix.startswith("~") or prefix.startswith(".")):
-            f.raw_reads.append(prefix if prefix.startswith("~") else os.path.join(base, prefix))
+            f.raw_looks.append(prefix if prefix.startswith("~") else os.path.join(base, prefix))
     if tool == "Grep":
         g = _str(ti.get("glob"))
         if g:
@@ -432,6 +450,20 @@ def _mcp_paths(f, ti):
             f.text = "\n".join(code)
 
 
+def _unchecked_shell(tool, command, exc):
+    """The facts of a command whose analysis failed: unknown, and stopped early like a bound,
+    so the path gate holds it (what was not reached may name a secret or a protected file)."""
+    from core.shell.analysis import Analysis
+
+    why = "not checkable (the analysis failed on it: %s)" % type(exc).__name__
+    f = Facts(tool, "shell")
+    f.text = command
+    f.unknown = True
+    f.reasons.append(why)
+    f.analysis = Analysis(command, [], [why], why)
+    return f
+
+
 def _shell_facts(tool, command, cwd, project, home, cfg):
     from core.shell import analysis as shell
     from core.tempdir import shell_env
@@ -453,7 +485,9 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if tool == "Bash":
             treewrites.fed_writes(f, cmd, prev, cwd, project, home, cfg)
         prev = cmd
-        args = shell.sane_args(cmd) if tool == "Bash" else None
+        args = shell.sane_args(cmd) if tool == "Bash" else powershell.sane_args(cmd)
+        if tool != "Bash" and args and not SaneCall(args[1:]).person_only:
+            args = None  # PowerShell: only the person's subcommands are matched to our CLI
         mod = treewrites.python_module(cmd) if tool == "Bash" else None
         if mod:
             treewrites.python_unpack(f, cmd, mod, cwd, project, home, cfg)
@@ -495,6 +529,7 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
         if not args:
             f.raw_reads.extend(cmd.reads)
             f.raw_writes.extend(cmd.writes)
+        f.raw_looks.extend(cmd.looks)
         if cmd.program not in NAMES_ONLY and (cmd.unknown or not judge.plain(cmd)):
             f.tree_reads.extend(cmd.reads)
         f.tree_reads.extend(cmd.tree)
@@ -548,6 +583,8 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
     f.runs_code = f.unknown and runners_only and not f.remote and bool(f.changers)
     if f.runs_code and a.unknown and not all(c.unknown for c in a.commands if c.reasons):
         f.runs_code = False
+    for attr in ("raw_reads", "raw_writes", "tree_reads", "named", "name_globs"):
+        setattr(f, attr, list(dict.fromkeys(getattr(f, attr))))  # each path looked up once
     _half_seen(f, cwd, project, home, cfg)
     f.reads = [paths.normalise(p, cwd, home) for p in f.raw_reads]
     f.writes = [paths.normalise(p, cwd, home) for p in f.raw_writes]

@@ -22,6 +22,41 @@ _HOME_GIT_CONFIG = (".gitconfig", ".config/git/config")
 _TOOL_FAMILIES = ("packages.formatter", "runners.h_runner")
 # files the Python interpreter runs at startup from any site directory
 _PY_STARTUP = ("sitecustomize.py", "usercustomize.py")
+# files the person's own shell or session runs (relative to HOME): code planted there runs
+# with the person's rights, outside every check and sandbox
+_HOME_STARTUP = (
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".zlogout",
+    ".kshrc",
+    ".cshrc",
+    ".tcshrc",
+    ".xprofile",
+    ".xinitrc",
+    ".xsessionrc",
+    ".pam_environment",
+    ".config/fish/config.fish",
+    ".config/nushell/config.nu",
+    ".config/nushell/env.nu",
+)
+# directories whose files the person's session runs or finds first on PATH
+_HOME_STARTUP_DIRS = (
+    ".bashrc.d",
+    ".config/fish/conf.d",
+    ".config/fish/functions",
+    ".config/systemd/user",
+    ".config/autostart",
+    ".config/environment.d",
+    ".local/bin",
+    "bin",
+)
 
 
 def check(ctx, facts) -> str | None:
@@ -499,16 +534,49 @@ def _startup_writes(ctx, cmd, cwd) -> str | None:
             % " ".join(cmd.argv[:4])
         )
     if cmd.program == "git":
+        sep = [
+            w
+            for w in cmd.argv[1:]
+            if len(w.partition("=")[0]) > 3
+            and long_match(w.partition("=")[0], "--separate-git-dir")
+        ]
+        if sep:
+            return (
+                "[self-protection] `%s` writes a .git file naming another directory as the "
+                "git directory; git then runs that directory's config and hooks. Keep the "
+                "git directory in the project (drop --separate-git-dir)." % sep[0]
+            )
         return None  # `git config user.name x` writes .git/config through git itself
     names = [os.path.basename(w.rstrip("/")) for w in cmd.argv[1:]]
     startup = [n for n in names if n.endswith(".pth") or n in _PY_STARTUP]
-    for raw in cmd.writes:
-        msg = _startup_file(ctx, raw, cwd)
+    for raw in cmd.writes:  # joined to the command's cd already
+        msg = _startup_file(ctx, raw, ctx.cwd)
         if not msg and startup and (raw[-1:] == "/" or os.path.isdir(raw)):
-            msg = _startup_file(ctx, os.path.join(raw, startup[0]), cwd)  # cp x.pth site/
+            msg = _startup_file(ctx, os.path.join(raw, startup[0]), ctx.cwd)  # cp x.pth site/
         if msg:
             return msg
     return None
+
+
+def _git_file(ctx, norm: str) -> bool:
+    """`norm` is <project>/.git and no real directory is there (missing, a file, a link)."""
+    if os.path.basename(norm) != ".git":
+        return False
+    here = os.path.join(paths.real(os.path.dirname(norm)), ".git")
+    if here != os.path.join(paths.real(ctx.project), ".git"):
+        return False
+    return os.path.islink(here) or not os.path.isdir(here)
+
+
+def _home_startup(full: str, home: str) -> bool:
+    """A shell start-up file, session autostart entry or PATH directory of the person."""
+    root = paths.real(home).rstrip("/")
+    if not full.startswith(root + "/"):
+        return False
+    rel = full[len(root) + 1 :]
+    if rel in _HOME_STARTUP or rel in _HOME_STARTUP_DIRS:
+        return True
+    return any(rel.startswith(d + "/") for d in _HOME_STARTUP_DIRS)
 
 
 def _startup_file(ctx, raw: str, cwd: str) -> str | None:
@@ -520,12 +588,21 @@ def _startup_file(ctx, raw: str, cwd: str) -> str | None:
     xdg = os.environ.get("XDG_CONFIG_HOME")
     if xdg:
         gitfiles.append(paths.real(os.path.join(xdg, "git", "config")))
-    full = paths.real(paths.normalise(raw, cwd, ctx.home))
+    norm = paths.normalise(raw, cwd, ctx.home)
+    full = paths.real(norm)
     base = os.path.basename(full)
-    if full in gitfiles or (full.endswith("/config") and "/.git/" in full):
+    if _git_file(ctx, norm):
+        what = (
+            "the project's .git, not a directory now: a file or link there names the "
+            "directory git works in, whose config and hooks git runs (only `git init` or "
+            "`git clone` makes it)"
+        )
+    elif full in gitfiles or (full.endswith("/config") and "/.git/" in full):
         what = "a git config file (a key there can name a program git runs)"
     elif base.endswith(".pth") or base in _PY_STARTUP:
         what = "a Python startup file (site dirs run it inside every Python, the hooks too)"
+    elif _home_startup(full, home):
+        what = "a file the person's own shell or session runs (or finds first on PATH)"
     else:
         return None
     return (

@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 
 from core.globs import fnmatchcase  # shared with paths and review: no `re`
-from core.shell import feeds
+from core.shell import feeds, looks
 from core.shell.budget import TOO_COMPLEX, Budget
 from core.shell.effects import Command, expand, interp_scan, prog_name  # noqa: F401 (API)
 from core.shell.lexer import MAX_LEN, Bound, Ctx, Redirect  # noqa: F401 (API)
@@ -172,16 +172,25 @@ def analyse(
     except RecursionError:
         bound = TOO_COMPLEX + " (nesting too deep)"
         ctx.error(bound)
-    except Exception as e:  # never crash a hook: an analyser bug is `unknown`
-        ctx.error("analyser error (%s)" % type(e).__name__)
-    if ctx.alts:
-        _defaults(ctx)
-    feeds.apply(ctx)
-    for c in ctx.out:
-        if c.cwd == "$PWD":
-            args = sane_args(c)
-            if args and args[0].startswith("$PWD/"):
-                c.flag("sane.py run from a directory the analysis cannot know", unknown=True)
+    except Exception as e:  # never crash a hook: an analyser bug stops the analysis early,
+        # like a bound: what it did not reach may name a secret or a protected file
+        bound = "not checkable (the analyser failed on it: %s)" % type(e).__name__
+        ctx.error(bound)
+        _salvage(p, ctx)
+    try:
+        if ctx.alts:
+            _defaults(ctx)
+        feeds.apply(ctx)
+        if looks.fed_back(ctx.out) and ctx.alts:
+            _defaults(ctx)  # the looks just made reads: "${X:-.env}" may be .env
+        for c in ctx.out:
+            if c.cwd == "$PWD":
+                args = sane_args(c)
+                if args and args[0].startswith("$PWD/"):
+                    c.flag("sane.py run from a directory the analysis cannot know", unknown=True)
+    except Exception as e:  # the same rule for a bug in the last steps
+        bound = bound or "not checkable (the analyser failed on it: %s)" % type(e).__name__
+        ctx.error(bound)
     return Analysis(command, ctx.out, ctx.errors, bound, frozenset(ctx.literal - ctx.globbed))
 
 
@@ -257,10 +266,43 @@ def sane_args(cmd):
         return [_at(cmd.cwd, argv[0])] + argv[1:]
     low = prog.lower()
     if low.startswith("python") or low.startswith("pypy"):
-        kind, script, rest = interp_scan(argv[1:], "c", (), "WXQ", (), "m")
+        kind, script, rest = interp_scan(argv[1:], "c", (), "WXQ", _PY_LONG_VALUE, "m")
         if kind == "script" and prog_name(script) == "sane.py":
             return [_at(cmd.cwd, script)] + list(rest)
+        if kind == "script" and _unknown_option(argv[1:]):
+            # an option we do not know may take the next word as its value: a later word
+            # named sane.py is the script; else the first operand may be one (a link, a copy)
+            tail = argv[1:]
+            for i, w in enumerate(tail):
+                if w[:1] != "-" and prog_name(w) == "sane.py":
+                    return [_at(cmd.cwd, w)] + tail[i + 1 :]
+            return [_at(cmd.cwd, script)] + list(rest)
     return None
+
+
+# python's own options: flags, ones that take the next word, and long ones
+_PY_FLAGS = frozenset("bBdEhiIOPqRsSuvVx3")
+_PY_SHORT_VALUE = frozenset("WXQcm")
+_PY_LONG_VALUE = ("--check-hash-based-pycs",)
+_PY_LONG = frozenset(("--help", "--version", "--help-env", "--help-xoptions", "--help-all"))
+
+
+def _unknown_option(a) -> bool:
+    """An option before python's script operand that this scan does not know."""
+    for w in a:
+        if w[:1] != "-" or w == "-" or w == "--":
+            return False
+        if w[:2] == "--":
+            name = w.partition("=")[0]
+            if name not in _PY_LONG and name not in _PY_LONG_VALUE:
+                return True
+            continue
+        for ch in w[1:]:
+            if ch in _PY_SHORT_VALUE:
+                break
+            if ch not in _PY_FLAGS:
+                return True
+    return False
 
 
 def _at(cwd, path):

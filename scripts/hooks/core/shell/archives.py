@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.shell.command import has, join, opts, risky_prefix, stdin_text, vals
+from core.shell.command import has, join, long_match, opts, risky_prefix, stdin_text, vals
 from core.shell.feeds import NAMES_ON_STDIN
 
 
@@ -121,48 +121,111 @@ def _remote_archive(name: str) -> bool:
     return bool(colon) and bool(head) and "/" not in head
 
 
+_TAR_SHORT_ARGS = "fCTXIbgHKLNVF"
+_TAR_LONG_ARGS = (
+    "--file",
+    "--directory",
+    "--files-from",
+    "--exclude-from",
+    "--use-compress-program",
+    "--listed-incremental",
+    "--format",
+    "--to-command",
+    "--checkpoint-action",
+    "--index-file",
+    "--info-script",
+    "--new-volume-script",
+    "--rsh-command",
+    "--rmt-command",
+    "--transform",
+    "--xform",
+    "--owner",
+    "--group",
+    "--mode",
+    "--mtime",
+    "--exclude",
+    "--strip-components",
+    "--blocking-factor",
+    "--label",
+    "--newer",
+    "--after-date",
+)
+
+
+def _placed(a: list[str]) -> tuple[list[str], list[str]]:
+    """tar's operands, each joined to the -C/--directory in force where it stands (a -C
+    applies to the names after it, relative to the one before), and every such directory.
+    A `./x` word may be `$PWD/x` (the analysis writes the project as `.`): it stands for
+    itself too."""
+    heres = ["."]
+    dirs: list[str] = []
+    out: list[str] = []
+    i = 0
+    n = len(a)
+    while i < n:
+        w = a[i]
+        i += 1
+        if w == "--":
+            for o in a[i:]:
+                out.extend(_under(heres, o))
+            break
+        val = None
+        if w[:2] == "--":
+            name, eq, v = w.partition("=")
+            full = [x for x in _TAR_LONG_ARGS if x == name or long_match(name, x)]
+            if name != "--" and full and not eq and i < n:
+                v = a[i]
+                i += 1
+            if full and (full == ["--directory"] or name == "--directory"):
+                val = v
+        elif w[:1] == "-" and len(w) > 1:
+            for j in range(1, len(w)):
+                if w[j] in _TAR_SHORT_ARGS:
+                    v = w[j + 1 :]
+                    if not v and i < n:
+                        v = a[i]
+                        i += 1
+                    if w[j] == "C":
+                        val = v
+                    break
+        else:
+            out.extend(_under(heres, w))
+            continue
+        if val:
+            heres = _under(heres, val)
+            dirs.extend(heres)
+    return out, dirs
+
+
+def _under(heres: list[str], w: str) -> list[str]:
+    out = [join(h, w) for h in heres]
+    if w[:2] == "./" and w not in out:
+        out.append(w)
+    return out
+
+
+def _old_style(a: list[str]) -> list[str]:
+    """tar's old options (`tar cfC x.tar dir .`): every letter is an option, and each one that
+    takes a value takes the next word after the letters, in order."""
+    out: list[str] = []
+    k = 1
+    for ch in a[0]:
+        out.append("-" + ch)
+        if ch in _TAR_SHORT_ARGS and k < len(a):
+            out.append(a[k])
+            k += 1
+    return out + a[k:]
+
+
 def h_tar(c, a, p, raw):
     a = list(a)
     if a and a[0][:1] != "-" and a[0] and all(ch.isalpha() for ch in a[0]):
-        a[0] = "-" + a[0]  # old style: tar xzf file
+        a = _old_style(a)
     # an exact option name wins over a prefix of a longer one (`--list` is not
     # `--listed-incremental`, `--checkpoint[=N]` not `--checkpoint-action`)
     a = ["-t" if w == "--list" else w for w in a if w.partition("=")[0] != "--checkpoint"]
-    found, ops = opts(
-        a,
-        "fCTXIbgHKLNVF",
-        (
-            "--file",
-            "--directory",
-            "--files-from",
-            "--exclude-from",
-            "--use-compress-program",
-            "--listed-incremental",
-            "--format",
-            "--to-command",
-            "--checkpoint-action",
-            "--index-file",
-            "--info-script",
-            "--new-volume-script",
-            "--rsh-command",
-            "--rmt-command",
-            "--transform",
-            "--xform",
-            "--owner",
-            "--group",
-            "--mode",
-            "--mtime",
-            "--exclude",
-            "--strip-components",
-            "--blocking-factor",
-            "--label",
-            "--newer",
-            "--after-date",
-        ),
-    )
+    found, ops = opts(a, _TAR_SHORT_ARGS, _TAR_LONG_ARGS)
     archive = vals(found, "-f", "--file")
-    dirs = vals(found, "-C", "--directory")
-    d = dirs[-1] if dirs else None
     c.reads.extend(vals(found, "-T", "--files-from", "-X", "--exclude-from"))
     c.writes.extend(vals(found, "-g", "--listed-incremental", "--index-file"))
     if any(v.startswith("exec") for v in vals(found, "--checkpoint-action")) or has(
@@ -194,22 +257,24 @@ def h_tar(c, a, p, raw):
         "--concatenate",
         "--delete",
     )
+    placed, dirs = _placed(a)
     if extract:
         c.reads.extend(x for x in archive if x != "-")
         if has(found, "-O", "--to-stdout"):
             pass
         elif ops:
-            c.writes.extend(join(d, o) if d else o for o in ops)
+            c.writes.extend(placed)
         else:
-            c.writes.append(d or ".")
+            c.writes.extend(dirs or ["."])
     elif create:
         c.writes.extend(x for x in archive if x != "-")
-        c.reads.extend(join(d, o) if d else o for o in ops)
+        c.reads.extend(placed)
         if has(found, "--remove-files"):
-            c.writes.extend(join(d, o) if d else o for o in ops)
+            c.writes.extend(placed)
     else:
         c.reads.extend(x for x in archive if x != "-")
-    return set(vals(found, "--transform", "--xform", "--exclude"))
+    # operands and -C values are judged above, where they stand
+    return set(vals(found, "--transform", "--xform", "--exclude", "-C", "--directory")) | set(ops)
 
 
 def h_unzip(c, a, p, raw):

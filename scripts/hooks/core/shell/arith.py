@@ -26,6 +26,13 @@ _NUMBER_CHARS = NAMEC | frozenset("@#")  # 0x1F, 2#101, 64#a@_
 REASON = "arithmetic on %s, a value the hooks cannot see (bash evaluates it; a subscript in it runs code)"
 
 
+def is_number_command(ctx, text: str) -> bool:
+    """numeric.is_number_command, loaded when a substitution meets arithmetic."""
+    from core.shell import numeric
+
+    return numeric.is_number_command(ctx, text)
+
+
 def unseen(p, text: str, depth: int = 0) -> str:
     """The first operand of the arithmetic `text` whose value the analysis does not know
     (as written), or "" when every operand is seen. `p` is the parser (its lookup)."""
@@ -42,7 +49,11 @@ def unseen(p, text: str, depth: int = 0) -> str:
                 i += 3 if nx == "(" else 2  # nested arithmetic: its operands are scanned here
                 continue
             if nx == "(":
-                return text[i : _close(text, i + 1, "(", ")")][:40]  # a command's output
+                end = _close(text, i + 1, "(", ")")
+                if not is_number_command(p.ctx, text[i + 2 : end - 1]):
+                    return text[i:end][:40]  # a command's output
+                i = end
+                continue
             if nx == "'" or nx == '"':
                 return text[i : i + 24]  # a string made at run time
             if nx == "{":
@@ -69,7 +80,11 @@ def unseen(p, text: str, depth: int = 0) -> str:
             i += 2 if nx in ("#", "?", "$", "!") else 1  # numbers bash sets
             continue
         if ch == "`":
-            return "`...`"
+            end = text.find("`", i + 1)
+            if end < 0 or not _number_backtick(p.ctx, text[i : end + 1]):
+                return "`...`"
+            i = end + 1
+            continue
         if ch in DIGITS:
             while i < n and text[i] in _NUMBER_CHARS:
                 i += 1
@@ -165,15 +180,37 @@ def _seen(p, name: str, depth: int) -> bool:
 def check(p, text: str) -> None:
     """An arithmetic text the parser met ($(( )), (( )), $[ ], a subscript, an offset): when an
     operand is unseen, the whole command is `unknown`."""
+    _assigns(p, text)
     bad = unseen(p, text)
     if bad:
         p.ctx.error(REASON % bad)
+
+
+def _assigns(p, text: str) -> None:
+    """Arithmetic that assigns a CLAUDE* name takes CLAUDECODE away (core.shell.envwatch)."""
+    if claude_assigns(text):
+        p.ctx.stripped = True
+
+
+def claude_assigns(text: str) -> bool:
+    """Arithmetic text with a CLAUDE* name that assigns (= += ++ and their kin): any such name
+    in text that assigns counts (one scan, bounded by the text)."""
+    if "CLAUDE" not in text:
+        return False
+    for i, ch in enumerate(text):
+        if ch == "=" and text[i + 1 : i + 2] != "=" and text[i - 1 : i] not in ("=", "!"):
+            if text[i - 1 : i] not in ("<", ">") or text[i - 2 : i] in ("<<", ">>"):
+                return True
+        elif ch in "+-" and text[i + 1 : i + 2] == ch:
+            return True
+    return False
 
 
 def check_words(c, p, words) -> None:
     """Words a builtin evaluates as arithmetic (let's, [[ -eq ]]'s operands, declare -i
     values): an unseen operand makes the command `unknown`."""
     for w in words:
+        _assigns(p, w)
         bad = unseen(p, w)
         if bad:
             c.flag(REASON % bad, unknown=True)
@@ -201,20 +238,35 @@ def number_word(ctx, word: str) -> bool:
     return 0 < len(args) <= 3 and all(x.lstrip("-").isdigit() for x in args)
 
 
-def number_value(val: str) -> bool:
-    """An assigned value made only of $(( )) forms: an integer whatever it evaluates to."""
-    if not val.startswith("$(("):
+def number_value(val: str, ctx=None) -> bool:
+    """An assigned value made only of $(( )) forms (an integer whatever it evaluates to) and,
+    given the analysis' ctx, of substitutions that print only a number."""
+    if ctx is not None and _number_backtick(ctx, val):
+        return True
+    if not val.startswith("$("):
         return False
     i = 0
     n = len(val)
     while i < n:
-        if not val.startswith("$((", i):
+        if not val.startswith("$(", i):
             return False
         end = _close(val, i + 1, "(", ")")
-        if val[end - 2 : end] != "))":
+        if val.startswith("$((", i) and val[end - 2 : end] == "))":
+            i = end
+            continue
+        if ctx is None or not is_number_command(ctx, val[i + 2 : end - 1]):
             return False
         i = end
     return True
+
+
+def _number_backtick(ctx, text: str) -> bool:
+    """`cmd` (one backtick pair, no backslash: its escapes are not undone here) that prints
+    only a number."""
+    inner = text[1:-1]
+    if len(text) < 2 or text[0] != "`" or text[-1] != "`" or "`" in inner or "\\" in inner:
+        return False
+    return is_number_command(ctx, inner)
 
 
 def assigned(p, name: str, val: str | None) -> bool:
@@ -228,7 +280,7 @@ def assigned(p, name: str, val: str | None) -> bool:
             check(p, val)
         p.ctx.vars.number(name)
         return True
-    if val is not None and number_value(val):
+    if val is not None and number_value(val, p.ctx):
         p.ctx.vars.number(name)
         return True
     return False

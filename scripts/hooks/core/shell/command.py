@@ -15,6 +15,7 @@ class Command:
         "env",
         "redirects",
         "reads",
+        "looks",
         "writes",
         "destructive",
         "unknown",
@@ -39,6 +40,7 @@ class Command:
         self.env = {}
         self.redirects = []
         self.reads = []
+        self.looks = []  # paths only looked at: names, sizes, types, counts (core.shell.looks)
         self.writes = []
         self.destructive = False
         self.unknown = False

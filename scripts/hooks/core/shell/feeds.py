@@ -6,17 +6,13 @@ glob), and literal names are read as named."""
 
 from __future__ import annotations
 
+from core.shell import looks
+
 # the reason a command gets when it reads the files whose names arrive on its stdin
 # (cpio -o / -p, pax -w without operands): it is fed the producer's listing
 NAMES_ON_STDIN = "reads the files named on its stdin"
 # programs whose output is a list of paths under their operands (the cwd when none)
 _LISTERS = frozenset(("find", "ls", "fd", "fdfind", "tree", "du", "rg", "grep", "ag", "locate"))
-# programs that print what they learn about a file (size, counts, type, checksum), never
-# its content: fed every file of a tree they reveal no secret (`find / -exec du -h {} +`)
-METADATA_ONLY = frozenset(
-    ("du", "stat", "ls", "wc", "file", "cksum", "sum", "b2sum", "md5sum", "sha1sum")
-    + ("sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "md5", "touch")
-)
 _NAME_TESTS = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"))
 _GLOB = frozenset("*?[")
 
@@ -70,7 +66,7 @@ def apply(ctx) -> None:
     for c in ctx.out:
         if c.program not in _LISTERS:
             continue
-        starts = [r for r in c.reads if r[:1] != "-"] or ["."]
+        starts = [r for r in c.reads + c.looks if r[:1] != "-"] or ["."]
         if c.program == "ls" and not _all(c.argv[1:]) and not _deep(c.argv[1:]):
             plain.extend(starts)  # names of the non-dot entries only
         else:
@@ -96,15 +92,20 @@ def apply(ctx) -> None:
         fed = fed or NAMES_ON_STDIN in c.reasons  # cpio -o, pax -w: the names piped in
         if not fed:
             continue
-        for d in dirs if c.program not in METADATA_ONLY else ():
+        # a program that prints only what it learns about a file (size, type, a digest)
+        # reveals no secret when fed every file of a tree (`find / | xargs du -h`)
+        tree_safe = looks.only_looks(c.program, c.argv[1:])
+        for d in dirs if not tree_safe else ():
             if d not in c.tree and len(c.tree) < 64:
                 c.tree.append(d)
-        for d in plain if c.program not in METADATA_ONLY else ():
+        for d in plain if not tree_safe else ():
             if d not in c.plain_tree and len(c.plain_tree) < 64:
                 c.plain_tree.append(d)
-        for g in globs:
+        for g in globs if not (tree_safe and c.program in looks.LOOKERS) else ():
             if g not in c.globs and len(c.globs) < 64:
                 c.globs.append(g)
+        # names fed to a looker are looked at; to anything else (a digest too) read
+        into = c.looks if tree_safe and c.program in looks.LOOKERS else c.reads
         for n in names:
-            if n not in c.reads and len(c.reads) < 256:
-                c.reads.append(n)
+            if n not in into and len(into) < 256:
+                into.append(n)

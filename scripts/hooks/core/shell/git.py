@@ -598,8 +598,14 @@ def h_git(c, a, p, raw):
             out = vals(found, "-o", "--output-directory")
             write(*(out or ["."]))
             return skip
-        elif sub == "bundle" and ops[:1] == ["create"] and len(ops) > 1:
-            write(ops[1])
+        elif sub == "bundle" and ops[:1] in (["create"], ["verify"], ["list-heads"]):
+            # create writes the bundle file (- is stdout), verify and list-heads read one;
+            # none of them changes the repository (unbundle and fetch from one do)
+            if ops[0] == "create" and len(ops) > 1 and ops[1] != "-":
+                write(ops[1])
+            elif ops[0] != "create" and len(ops) > 1:
+                c.reads.append(ops[1])
+            return skip
         elif sub == "update-index":
             return skip | gitverbs.update_index(c, rest, write, gitdir, stdin_text(raw))
         write(gitdir)

@@ -1,9 +1,10 @@
 """git's own readers of tracked files. `git grep`, `git log -p`, `git show`, `git diff`,
-`git archive`, `git format-patch`, `git add -p` ... print (or copy) the contents of the files
-git tracks. When the index tracks a file a blocked rule covers (a `.env` committed by mistake),
-such a command prints the secret unless its pathspecs leave it out, and `git cat-file` prints
-it when given its blob's id. Judged in the blocked-path gate, only for git commands that print
-contents: one hardened, bounded `git ls-files` per repository and call (core/gitrun.py).
+`git archive`, `git bundle create`, `git format-patch`, `git add -p` ... print (or copy) the
+contents of the files git tracks. When the index tracks a file a blocked rule covers (a `.env`
+committed by mistake), such a command prints the secret unless its pathspecs leave it out, and
+`git cat-file` prints it when given its blob's id. Judged in the blocked-path gate, only for
+git commands that print contents: one hardened, bounded `git ls-files` per repository and call
+(core/gitrun.py).
 
 What was committed and deleted since lives only in the history; that is out of reach here.
 """
@@ -263,6 +264,9 @@ def reader(argv: list[str], base: str) -> Reader | None:
             rest = rest[rest.index("show") + 1 :]
         elif verb not in ("", "push", "save") or not _asks_hunks(sub, rest):
             return None
+    if sub == "bundle":
+        # every commit it bundles, each with its whole tree: no pathspec leaves a file out
+        return r if next((w for w in rest if w[:1] != "-"), "") == "create" else None
     shorts = _GREP_VALUES if sub == "grep" else _VALUE_SHORT
     words, ops, specs = _split(rest, shorts)
     patch = _patch(words)
@@ -628,6 +632,14 @@ def _judge(r: Reader, secrets: list, base: str, top: str) -> str | None:
                     )
         if r.scope == "blobs":
             continue  # prints the objects it names only
+        if r.sub == "bundle":
+            return (
+                "[blocked-path] `git bundle create` copies the commits it bundles with every "
+                "file of their trees, and git tracks %s (blocked path rule %r); a bundle "
+                "cannot leave a file out. Copy the files you need instead (e.g. `git archive "
+                "HEAD -- src`), or ask the person to take the secret out of git."
+                % (os.path.relpath(os.path.join(top, path), base), rule)
+            )
         globbing = "--glob-pathspecs" in r.env
         if _printed(path, r.specs, prefix, r.sub == "grep", literal, globbing) and _shows(
             r, top, path

@@ -7,70 +7,21 @@ from __future__ import annotations
 import os
 
 from core import paths
-
-SCRIPT_RUNNERS = frozenset(
-    (
-        "sh",
-        "bash",
-        "zsh",
-        "dash",
-        "ksh",
-        "fish",
-        "node",
-        "nodejs",
-        "deno",
-        "bun",
-        "perl",
-        "ruby",
-        "php",
-        "lua",
-        "tclsh",
-        "osascript",
-        "Rscript",
-        "ts-node",
-        "tsx",
-        "awk",
-        "gawk",
-        "sed",
-        "make",
-        "gmake",
-        "source",
-        ".",
-    )
-)
-CODE_PATH_ENV = ("PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB")
+from core.shell.budget import SCRIPT_RUNNERS, code_paths  # the words the analysis charged
 
 
 def temp_code(cmd, cwd, project):
     """A script, makefile or module path in the temp dir: there the agent can write even under
-    safemode, so running it is running code we cannot see."""
-    cands = []
-    argv = cmd.argv
-    if argv and "/" in argv[0]:
-        cands.append(argv[0])
-    prog = cmd.program
-    if prog.lower().startswith(("python", "pypy")) or prog in SCRIPT_RUNNERS:
-        rest = argv[1:]
-        for i, w in enumerate(rest):
-            if w in ("-f", "-C", "--file", "--directory", "--makefile") and i + 1 < len(rest):
-                cands.append(rest[i + 1])
-            elif w.startswith(("--file=", "--directory=", "--makefile=")):
-                cands.append(w.split("=", 1)[1])
-            elif not w.startswith("-"):
-                cands.append(w)
-                break
-    for k in CODE_PATH_ENV:
-        v = cmd.env.get(k)
-        if isinstance(v, str):
-            cands.extend(v.split(":"))
+    safemode, so running it is running code we cannot see.  The analysis charged these
+    lookups to its work budget (parser.flush)."""
     base = cwd
     if cmd.cwd:
         if cmd.cwd == "$PWD":
             base = None
         else:
             base = os.path.join(cwd, cmd.cwd)
-    for c in cands:
-        if not c or "\n" in c or (base is None and not c.startswith(("/", "~"))):
+    for c in code_paths(cmd):
+        if base is None and not c.startswith(("/", "~")):
             continue
         if paths.in_temp(paths.normalise(c, base or cwd), project):
             return True

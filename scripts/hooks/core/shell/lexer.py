@@ -194,6 +194,9 @@ class Ctx:
         "path_changed",
         "stripped",
         "listed",
+        "checked",
+        "exported",
+        "allexport",
     )
 
     def __init__(self, home, env, finalise):
@@ -215,7 +218,10 @@ class Ctx:
         self.funcs = set()  # shell functions defined in this command (bodies analysed)
         self.path_changed = False  # PATH set, or `hash -p`: bare program names are unknown
         self.listed = []  # the words of `for x in WORDS`: file names fed to the loop body
+        self.checked = set()  # names of unseen code already charged to the budget
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
+        self.exported = {}  # variables exported earlier that are not plain: name -> value
+        self.allexport = False  # set -a: every later assignment is exported
 
     def error(self, reason):
         if reason not in self.errors:
@@ -464,9 +470,9 @@ class Lexer:
                 self.read_heredocs()
             return (NL, "\n", 0)
         if c in _OPCH:
-            if self.test and c in "<>()&|":
+            if self.test and c in "<>()&|;":  # inside [[ ]] these are test words
                 j = i
-                while j < n and s[j] in "<>()&|!=":
+                while j < n and s[j] in "<>()&|!=;":
                     j += 1
                 self.i = j
                 return (WORD, [s[i:j]], F_QUOTED)

@@ -11,7 +11,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 from __future__ import annotations
 
 from core.shell import arith, envwatch
-from core.shell.budget import TOO_COMPLEX
+from core.shell.budget import TOO_COMPLEX, code_paths
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
     DYNPOS,
@@ -36,6 +36,25 @@ from core.shell.lexer import (
 )
 from core.shell.substitution import Substitution
 
+# operators that join or end commands: none may stand where a command is due
+_JOINERS = frozenset((";", "&", "|", "|&", "&&", "||"))
+# reserved words after which a command is due
+_LEADS = frozenset(("if", "then", "else", "elif", "while", "until", "do", "!", "time", "coproc"))
+
+# operators that cannot stand where a command is due (after | && ||)
+_NO_COMMAND = frozenset((";", "&", ";;", ";&", ";;&", ")", "|", "|&", "&&", "||"))
+
+# compound commands: the words that open one, and what each later word must follow
+_OPENS = frozenset(("if", "while", "until"))
+_AFTER = {
+    "then": ("if", "elif"),
+    "elif": ("then",),
+    "else": ("then",),
+    "fi": ("then", "else"),
+    "do": ("while", "until", "for", "select"),
+    "done": ("do",),
+}
+
 
 class Parser(Substitution, Heredoc, Lexer):
     """One pass over one string.  Substitutions inside it share this parser; strings run
@@ -52,6 +71,9 @@ class Parser(Substitution, Heredoc, Lexer):
         self.piped = False
         self.prev = None
         self.funcbody = False
+        self.dyn: set = set()  # words made by a $(..), `..` or $VAR the analysis cannot see
+        self.base = 0
+        self.open: list[str] = []  # compound commands begun and not yet closed (if, do, ...)
 
     def child(self, text: str, pos, arg0: str) -> Parser:
         """A parser for text run as code from here, one nesting level down."""
@@ -81,10 +103,21 @@ class Parser(Substitution, Heredoc, Lexer):
             else:
                 k = len(ctx.out)
                 ctx.finalise(item, self)
-                for c in ctx.out[k:]:  # the gates look each path up: charge them now
-                    ctx.budget.paths(c.reads)
-                    ctx.budget.paths(c.writes)
-                    ctx.budget.spend(len(c.argv))
+                try:
+                    for c in ctx.out[k:]:  # the gates look each path up: charge them now
+                        ctx.budget.paths(c.reads)
+                        ctx.budget.paths(c.writes)
+                        ctx.budget.spend(len(c.argv))
+                        # the words unseen code names and the trees it reads are looked up too,
+                        # each distinct one once (repeats are looked up once: policy dedups)
+                        new = [w for w in c.named + c.tree if w not in ctx.checked]
+                        ctx.checked.update(new)
+                        ctx.budget.paths(new)
+                        ctx.budget.paths(code_paths(c))  # script paths looked up in the temp dir
+                        ctx.budget.words(c.argv + list(c.env.values()))  # option values
+                except Bound:
+                    del ctx.out[k:]  # over the budget: the gates must not do that work either
+                    raise
 
     def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
         """Analyse text as shell code run from here (bash -c, eval, heredoc to a shell)."""
@@ -96,19 +129,64 @@ class Parser(Substitution, Heredoc, Lexer):
             ctx.cwd = saved
 
     def parse_list(self, closer):
+        """Commands up to `closer`; an if/while/for begun here must end here, as in bash.
+        A list inside `[[ ]]` ($(..), <(..)) is read as commands, not as test words."""
+        base, test = self.base, self.test
+        self.base = len(self.open)
+        self.test = False
+        try:
+            r = self._list(closer)
+        finally:
+            if len(self.open) > self.base:
+                self.ctx.error("syntax error: %s without its end" % self.open[-1])
+                del self.open[self.base :]
+            self.base, self.test = base, test
+        return r
+
+    def _keyword(self, w):
+        """Keep the if/then/fi, while/do/done nesting; a word out of place is a syntax error
+        (bash refuses it, so what it means is not known)."""
+        top = self.open[-1] if len(self.open) > self.base else ""
+        if w in _OPENS:
+            self.open.append(w)
+            return
+        want = _AFTER.get(w)
+        if want is None:
+            return
+        if top not in want:
+            self.ctx.error("syntax error: unexpected %s" % w)
+            return
+        if w in ("fi", "done"):
+            self.open.pop()
+        else:
+            self.open[-1] = w
+
+    def _list(self, closer):
         ctx = self.ctx
         self.piped = False
         self.prev = None
+        dangling = ""  # a | && || still waiting for its command (newlines may come first)
+        fresh = True  # no command yet since the list began or since its last ; & or newline
         while True:
             tok = self.token()
             k = tok[0]
+            if dangling and (k == EOF or k == OP and tok[1] in _NO_COMMAND):
+                ctx.error("syntax error: nothing after %s" % dangling)
+                dangling = ""
             if k == WORD:
                 v = tok[1]
+                if dangling and v[:1] in (["}"], ["fi"], ["done"], ["esac"], ["then"], ["do"]):
+                    ctx.error("syntax error: nothing after %s" % dangling)
+                dangling = ""
                 if len(v) == 1 and not tok[2] & F_QUOTED and v[0] in RESERVED:
+                    if v[0] != "{":
+                        self.funcbody = False  # `f() if ..; fi`: that compound is the body
                     r = self.reserved(v[0], closer)
                     if r is not None:
                         return r
+                    fresh = v[0] in _LEADS  # `then`, `do`, `!`: a command comes next
                     continue
+                fresh = False
                 raw = self.simple(tok)
                 self.piped = False
                 if raw is not None:
@@ -118,9 +196,16 @@ class Parser(Substitution, Heredoc, Lexer):
                 continue
             if k == OP:
                 v = tok[1]
+                if fresh and not dangling and v in _JOINERS:
+                    ctx.error("syntax error: unexpected %s" % v)
+                fresh = v in _JOINERS
                 if v == "|" or v == "|&":
                     self.piped = True
+                    dangling = v
                     continue
+                if v == "&&" or v == "||":
+                    dangling = v
+                dangling = "" if v == "(" else dangling
                 if v == "(":
                     if self.i < self.n and self.s[self.i] == "(" and self.arithmetic(self.i - 1):
                         start = self.i - 1
@@ -137,16 +222,22 @@ class Parser(Substitution, Heredoc, Lexer):
                 if v in (";;", ";&", ";;&"):
                     if closer == "case":
                         return ";;"
+                    ctx.error("syntax error: unexpected %s" % v)
                     continue
                 self.piped = False
                 self.prev = None
                 continue
             if k == NL:
+                if dangling:
+                    continue  # `a |` newline `b`: still one pipeline (or and-or list)
+                fresh = True
                 self.piped = False
                 self.prev = None
                 self.flush()
                 continue
             if k == REDIR:
+                dangling = ""
+                fresh = False
                 raw = self.simple(tok)
                 self.piped = False
                 if raw is not None:
@@ -155,6 +246,9 @@ class Parser(Substitution, Heredoc, Lexer):
                         self.flush()
                 continue
             # EOF
+            if self.funcbody:
+                self.funcbody = False
+                ctx.error("syntax error: a function without its body")
             if closer == ")":
                 ctx.error("unterminated subshell or substitution")
             elif closer == "case":
@@ -193,20 +287,35 @@ class Parser(Substitution, Heredoc, Lexer):
 
     def reserved(self, w, closer):
         if w == "{":
+            if len(self.open) > self.base and self.open[-1] in ("for", "select"):
+                self.open.pop()  # `for i in a b; { ...; }`: the braces are the loop's body
             self.body(lambda: self.parse_list("}"))
             return None
         if w == "}":
-            return "}" if closer == "}" else None
+            if closer == "}":
+                return "}"
+            self.ctx.error("syntax error: unexpected }")
+            return None
+        if w == "coproc":
+            t = self.token()
+            if t[0] == WORD and t[1] and t[1][0][:1] not in ("{", "(", ""):
+                envwatch.name_changes(self.ctx, t[1][0])  # coproc NAME: NAME becomes an array
+            self.back = t
         if w in SKIP_RESERVED:
+            self._keyword(w)
             return None
         if w == "esac":
-            return "esac" if closer == "case" else None
+            if closer == "case":
+                return "esac"
+            self.ctx.error("syntax error: unexpected esac")
+            return None
         if w == "time":
             t = self.token()
             if not (t[0] == WORD and t[1] == ["-p"]):
                 self.back = t
             return None
         if w in ("for", "select"):
+            self.open.append(w)
             t = self.token()
             if t[0] == OP and t[1] == "(" and self.i < self.n and self.s[self.i] == "(":
                 start = self.i - 1
@@ -238,6 +347,7 @@ class Parser(Substitution, Heredoc, Lexer):
             else:
                 self.back = t
             for name in names:
+                envwatch.name_changes(self.ctx, name)
                 if numbers:
                     self.ctx.vars.number(name)
                 else:
@@ -264,8 +374,11 @@ class Parser(Substitution, Heredoc, Lexer):
             try:
                 while True:
                     t = self.token()
+                    if t[0] == NL:
+                        continue  # a test may go on over lines
                     if t[0] != WORD:
                         self.back = t
+                        self.ctx.error("syntax error: [[ without ]]")
                         break
                     words.extend(t[1])
                     if t[1] == ["]]"]:
@@ -331,6 +444,8 @@ class Parser(Substitution, Heredoc, Lexer):
                         self.funcbody = True
                         return None
                     words.extend(ws)
+                    if fl & F_DYN:
+                        self.dyn.update(ws)
             elif k == REDIR:
                 fd, op = tok[1]
                 t = self.token()
@@ -352,7 +467,7 @@ class Parser(Substitution, Heredoc, Lexer):
             tok = self.token()
         if not words and not redirs:
             for name, val, dyn in assigns:
-                envwatch.note_assign(ctx, name, val)
+                envwatch.note_assign(ctx, name, val, self)
                 envwatch.value_code(None, val, self)
                 if not arith.assigned(self, name, val):
                     ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)

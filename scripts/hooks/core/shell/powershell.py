@@ -73,6 +73,21 @@ CODE = (
     "irm",
 )
 PRINTERS = ("write-output", "echo", "write", "write-host")
+# cmdlets that wait or print to the host's streams: no file, no code, no change
+NO_EFFECT = frozenset(
+    ("start-sleep", "sleep", "out-null", "out-host", "out-string", "write-verbose",
+     "write-debug", "write-information", "write-warning", "write-error", "write-progress",
+     "clear-host", "cls", "get-date")
+)  # fmt: skip
+# variable scopes an assignment may name: they hold values (alias:, function: hold commands)
+_SCOPES = ("", "global", "script", "local", "private", "variable", "using")
+_PS_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:")
+_ASSIGN_OPS = ("??=", "+=", "-=", "*=", "/=", "%=", "=")
+# characters of an expression outside its quoted strings that compute nothing but a value
+_EXPR_CHARS = frozenset("0123456789 \t+-*/%.,")
+OPAQUE = "\0computed"  # a literal expression's value the analysis does not work out
+NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.&")
+_INTERPRETERS = ("python", "python3", "py", "pypy", "pypy3")
 # the variables Claude Code sets for its children: our CLI reads them to tell the agent from
 # the person (core.shell.envwatch.claude_var), lower-cased
 CLAUDE_VARS = ("claudecode", "claude_code_")
@@ -138,6 +153,169 @@ def _words(text):
     return words
 
 
+def _segments(text):
+    """The pipeline elements of a command: split on ; | && || and newlines outside quotes
+    (`'a;b'` and `"a|b"` are one word). Single quotes double to escape ('it''s')."""
+    out, start, quote, i, n = [], 0, None, 0, len(text)
+    while i < n:
+        c = text[i]
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c in ";|\n" or text.startswith("&&", i):
+            out.append(text[start:i])
+            i += 2 if text.startswith(("&&", "||"), i) else 1
+            start = i
+            continue
+        i += 1
+    out.append(text[start:])
+    return out
+
+
+def _assignment(seg):
+    """`$name = value` (and +=, -= ...): (scope, name, value text), lower-cased scope and name;
+    None when seg is no assignment."""
+    if seg[:1] != "$":
+        return None
+    j = 1
+    while j < len(seg) and seg[j] in _PS_NAME:
+        j += 1
+    ref = seg[1:j]
+    rest = seg[j:].lstrip(" \t")
+    op = next((o for o in _ASSIGN_OPS if rest.startswith(o)), None)
+    if not ref or op is None or rest.startswith("=="):
+        return None
+    scope, colon, name = ref.lower().rpartition(":")
+    return scope, name, rest[len(op) :].strip()
+
+
+def _literal(value):
+    """What `$x = value` puts in $x when value is an expression that runs nothing: the text of
+    one quoted string, number or `$name`; OPAQUE for other literal arithmetic and joins (its
+    value is not worked out); None when the value may run or read anything."""
+    v = value.strip()
+    if len(v) > 1 and v[0] == v[-1] and v[0] in "'\"" and v[0] not in v[1:-1]:
+        return v[1:-1]
+    if v.lstrip("+-").replace(".", "", 1).isdigit():
+        return v
+    if len(v) > 1 and v[0] == "$" and all(c in _PS_NAME for c in v[1:]):
+        return v
+    quote, bare = None, []
+    for c in v:
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        else:
+            bare.append(c)
+    if quote or not v:
+        return None
+    i, text = 0, "".join(bare)
+    while i < len(text):
+        if text[i] == "$":
+            i += 1
+            while i < len(text) and text[i] in _PS_NAME:
+                i += 1
+            continue
+        if text[i] not in _EXPR_CHARS:
+            return None
+        i += 1
+    return OPAQUE
+
+
+def _bash_values(seg, values):
+    """`name='value'; ` for each literal variable the segment names, so the bash analysis of a
+    program's words sees what PowerShell passes; None when one cannot be spelt so."""
+    import shlex
+
+    out = []
+    k = seg.find("$")
+    while k >= 0:
+        j = k + 1
+        while j < len(seg) and seg[j] in _PS_NAME:
+            j += 1
+        ref = seg[k + 1 : j]
+        scope, _, name = ref.lower().rpartition(":")
+        if name in values and scope in _SCOPES:
+            val = values[name]
+            if val is None or val is OPAQUE or ":" in ref:
+                return None  # bash has no $global:x: a value it cannot see
+            out.append("%s=%s; " % (ref, shlex.quote(val)))
+        k = seg.find("$", j)
+    return "".join(out)
+
+
+def _uses(word, names):
+    """The names of `names` (lower-cased) the word refers to as $name."""
+    low = word.lower()
+    found = []
+    k = low.find("$")
+    while k >= 0:
+        j = k + 1
+        while j < len(low) and low[j] in _PS_NAME:
+            j += 1
+        ref = low[k + 1 : j]
+        name = ref.rpartition(":")[2] if ref.rpartition(":")[0] in _SCOPES else ref
+        if name in names:
+            found.append((low[k:j], name))
+        k = low.find("$", j)
+    return found
+
+
+def _shows(word):
+    """`$x`, `$x.Count`, `$PSVersionTable.PSVersion`: prints a value (not an Env: one)."""
+    if word[:1] != "$" or word[1:5].lower() == "env:" or len(word) < 2:
+        return False
+    return all(c in _PS_NAME or c == "." for c in word[1:])
+
+
+def _put(word, ref, value):
+    """word with the variable reference `ref` (lower-cased) replaced by value."""
+    k = word.lower().find(ref)
+    while k >= 0:
+        end = k + len(ref)
+        if end >= len(word) or word[end] not in _PS_NAME:
+            word = word[:k] + value + word[end:]
+            end = k + len(value)
+        k = word.lower().find(ref, end)
+    return word
+
+
+def _names_env_path(words):
+    """A word that names the PATH variable on the Env: drive."""
+    for w in words[1:]:
+        low = w.lower()
+        if low.startswith("env:") and low[4:].lstrip("\\/") == "path":
+            return True
+    return False
+
+
+def sane_args(cmd):
+    """[script, *args] when this PowerShell call runs a sane.py (python sane.py reset,
+    & python3 .\\scripts\\hooks\\sane.py unlock, .\\sane.py reset), else None. The caller
+    matches only person-only calls to our CLI, so they are denied as the person's, as in
+    bash; other calls stay code the hooks do not run as their CLI."""
+    from core.shell.effects import interp_scan
+
+    argv = [w.replace("\\", "/") for w in cmd.argv]
+    if argv[:1] in (["&"], ["."]):
+        argv = argv[1:]
+    if not argv:
+        return None
+    prog = argv[0].rsplit("/", 1)[-1].lower()
+    if prog.endswith(".exe"):
+        prog = prog[:-4]
+    if prog == "sane.py":
+        return argv
+    if prog in _INTERPRETERS:
+        kind, script, rest = interp_scan(argv[1:], "c", (), "WXQ", (), "m")
+        if kind == "script" and script.rsplit("/", 1)[-1].lower() == "sane.py":
+            return [script] + list(rest)
+    return None
+
+
 def _claude_env(word):
     """An Env: drive path (`Env:CLAUDECODE`, `env:\\CLAUDE*`, `Env:$n`) that may name a
     variable Claude Code sets."""
@@ -172,7 +350,9 @@ def _external(a, seg, home, stripped):
     made the whole command unknown) is judged by the shell analyser."""
     from core.shell import analysis
 
-    sub = analysis.analyse(seg, home)
+    # a backslash is a path separator to PowerShell, an escape to bash: `.claude\x` is
+    # .claude/x (PowerShell's own escape, the backtick, made the command unknown already)
+    sub = analysis.analyse(seg.replace("\\", "/"), home)
     for c in sub.commands:
         if stripped and judge_changes(c):
             c.stripped = True
@@ -206,17 +386,65 @@ def analyse(command, home=None):
             a.commands.append(cmd)
         return a
     stripped = False
-    segments = []
-    for part in text.replace("&&", ";").replace("||", ";").replace("\n", ";").split(";"):
-        segments.extend(part.split("|"))
-    for seg in segments:
-        words = _words(seg.strip())
+    path_changed = False
+    values: dict = {}  # variables this command set: name -> literal value, None: an output
+    for seg in _segments(text):
+        seg = seg.strip()
+        asg = _assignment(seg)
+        if asg is not None and not (asg[0] == "env" and asg[1].startswith(CLAUDE_VARS)):
+            scope, name, value = asg
+            if scope == "env" and name == "path":
+                path_changed = True  # bare program names are looked up in it from here on
+                continue
+            if scope not in _SCOPES:
+                cmd = Command(_words(seg) or [seg])
+                cmd.flag("sets $%s:%s, which programs or PowerShell read" % (scope, name), True)
+                a.commands.append(cmd)
+                continue
+            lit = _literal(value)
+            refs = _uses(value, values)
+            if lit is not None and refs and lit is not OPAQUE:  # $y = $x: x's value
+                values[name] = values[refs[0][1]]
+                continue
+            if lit is not None:
+                values[name] = OPAQUE if refs else lit
+                continue
+            values[name] = None
+            if value[:1] not in NAME_START:
+                cmd = Command(_words(seg) or [seg])
+                cmd.flag("a PowerShell expression the hooks do not analyse", True)
+                a.commands.append(cmd)
+                continue
+            seg = value  # $x = Get-ChildItem: the command runs; its output is kept
+        words = _words(seg)
         if words is None:
             a.unknown = True
             a.reasons.append("unbalanced quote")
             continue
         if not words:
             continue
+        if len(words) == 1 and _shows(words[0]):
+            continue  # `$x`, `$files.Count`: prints a value
+        used = [u for w in words for u in _uses(w, values)]
+        first = words[0].lower()
+        unseen = [n for _, n in used if values[n] is None]
+        unseen += [n for _, n in used if values[n] is OPAQUE and first not in PRINTERS]
+        if unseen:
+            cmd = Command(words)
+            cmd.flag("passes $%s, a value the hooks did not work out, on" % unseen[0], True)
+            a.commands.append(cmd)
+            continue
+        for ref, name in used:
+            if values[name] is not OPAQUE:
+                words = [_put(w, ref, values[name]) for w in words]
+        if used and first not in PRINTERS:
+            preset = _bash_values(seg, values)
+            if preset is None:
+                cmd = Command(words)
+                cmd.flag("passes a scoped variable on", True)
+                a.commands.append(cmd)
+                continue
+            seg = preset + seg  # a program's words, judged by bash's analysis below
         redir = []
         rest = []
         i = 0
@@ -253,8 +481,16 @@ def analyse(command, home=None):
         for t in redir:
             if t.lower() not in ("$null", "null") and t[:1] != "&":  # 2>&1 is a stream
                 cmd.writes.append(t)
+        if path_changed and "-" not in prog:
+            cmd.flag("runs %s found through a changed PATH" % rest[0], True)
+            a.commands.append(cmd)
+            continue
+        if _names_env_path(rest) and prog not in READERS and prog not in PRINTERS:
+            path_changed = True  # Set-Item Env:PATH ...
         if prog in CODE or prog in WRITERS or prog in READERS or prog in PRINTERS:
             pass
+        elif prog in NO_EFFECT:
+            pass  # its redirects are its only writes
         elif prog[:1] in ".&" or "\\" in prog or "/" in prog:
             cmd.unknown = True
             cmd.reasons.append("PowerShell runs a script or program file: %s" % rest[0])

@@ -126,7 +126,7 @@ builtins.h_readers: cat tac nl head tail bat batcat hexdump hd od strings
                     fmt column expand unexpand rev zcat bzcat xzcat zstdcat gzcat lzcat
                     zless zmore stat ls du tree xmllint look iconv readlink realpath
                     objdump readelf nm ldd lsattr getfacl pr tsort source-highlight
-                    pygmentize vimcat clip pbcopy xclip xsel wl-copy
+                    vimcat clip pbcopy xclip xsel wl-copy
 files.h_shred: shred srm wipe
 files.h_truncate: truncate
 remote.h_rsync: rsync
@@ -146,6 +146,7 @@ builtins.h_jq: jq yq gojq jaq
 files.h_find: find
 interpreters.h_awk: awk gawk mawk nawk
 interpreters.h_perl: perl
+interpreters.h_pygmentize: pygmentize
 interpreters.h_deno_bun: deno bun
 interpreters.h_pwsh: pwsh powershell
 system.h_watch: watch
@@ -237,6 +238,11 @@ def known(k: str) -> bool:
     return k in HANDLERS or k in WRAPPERS
 
 
+# families whose programs come with a version in their name; a digit after any other known
+# name makes a different program, which stays unknown
+_VERSIONED = ("interpreters", "runners", "packages")
+
+
 def key(prog: str) -> str:
     """The table name of a program: lower case, `python3.12` -> python, `mkfs.ext4` -> mkfs,
     GNU tools on macOS (gsed, gtar, grm) -> sed, tar, rm."""
@@ -246,8 +252,8 @@ def key(prog: str) -> str:
     if k.startswith("mkfs"):
         return "mkfs"
     s = k.rstrip("0123456789.")
-    if s != k and s in HANDLERS:
-        return s
+    if s != k and HANDLERS.get(s, "").split(".", 1)[0] in _VERSIONED:
+        return s  # python3.12, pip3, ruby3: a version, never ls2 or cat9 (unknown programs)
     if k[:1] == "g" and k[1:] in HANDLERS and k[1:] not in ("it", "h", "o"):
         return k[1:]
     return k

@@ -69,6 +69,11 @@ def h_rsync(c, a, p, raw):
         vals(found, "--exclude-from", "--include-from", "--files-from", "--password-file")
     )
     c.writes.extend(vals(found, "--log-file", "--write-batch", "--only-write-batch"))
+    c.writes.extend(vals(found, "--temp-dir", "--backup-dir", "--partial-dir"))
+    if vals(found, "--read-batch") or has(found, "--daemon", "--config", "--early-input"):
+        # a batch nobody saw is applied to the destination; a daemon serves (and runs) its config
+        c.flag("rsync applies a batch or a config the hooks cannot see", unknown=True)
+        c.writes.extend(ops[-1:] or ["."])
     dry = has(found, "-n", "--dry-run")
     links = vals(found, "--link-dest")
     c.reads.extend(links)

@@ -296,12 +296,71 @@ def h_fd(c, a, p, raw):
 
 
 _IP_READ = frozenset(("show", "list", "ls", "lst", "get", "help", "monitor"))
+# ip's global options in the order ip.c tries them: (name, takes a value, exact only). A word
+# is an option when it is a prefix of the name (`-b` is -batch, `-br` -brief), the first wins.
+_IP_OPTIONS = (
+    ("-loops", True, False),
+    ("-family", True, False),
+    ("-4", False, True),
+    ("-6", False, True),
+    ("-0", False, True),
+    ("-M", False, True),
+    ("-B", False, True),
+    ("-human-readable", False, False),
+    ("-iec", False, False),
+    ("-statistics", False, False),
+    ("-details", False, False),
+    ("-resolve", False, False),
+    ("-oneline", False, False),
+    ("-timestamp", False, False),
+    ("-tshort", False, False),
+    ("-Version", False, False),
+    ("-force", False, False),
+    ("-batch", True, False),
+    ("-brief", False, False),
+    ("-json", False, False),
+    ("-pretty", False, False),
+    ("-rcvbuf", True, False),
+    ("-color", False, False),
+    ("-help", False, False),
+    ("-netns", True, False),
+    ("-Numeric", False, False),
+    ("-all", False, False),
+)
+
+
+def _ip_option(word: str) -> tuple[str, bool] | None:
+    """The ip option a word names (and whether it takes a value), or None."""
+    opt = word[1:] if word[:2] == "--" else word
+    if opt[:2] == "-c":
+        opt = opt.partition("=")[0]  # -color=always
+    for name, valued, exact in _IP_OPTIONS:
+        if opt == name or not exact and len(opt) > 1 and name.startswith(opt):
+            return name, valued
+    return None
 
 
 def h_ip(c, a, p, raw):
-    """ip OBJECT [show|list|get]: a read; add, del, set, flush, change: a change."""
-    ops = [w for w in a if w[:1] != "-"]
-    if len(ops) < 2 or ops[1] in _IP_READ or ops[0] in ("help",):
-        return set(ops)
+    """ip [OPTIONS] OBJECT [show|list|get]: a read; add, del, set, flush, change: a change.
+    -batch FILE (any prefix: -b) reads FILE and runs the ip commands it holds."""
+    i = 0
+    while i < len(a) and a[i][:1] == "-" and a[i] != "--":
+        found = _ip_option(a[i])
+        if found is None:
+            c.flag("ip %s is an option the hooks do not know" % a[i], unknown=True)
+            return set(a)
+        name, valued = found
+        val = a[i + 1] if valued and i + 1 < len(a) else None
+        i += 2 if valued else 1
+        if name == "-batch":
+            if val is not None and val != "-":
+                c.reads.append(val)
+            c.flag("ip -batch runs the ip commands its file holds (changes)", unknown=True)
+            return {w for w in a if w != val}
+        if name == "-help":
+            return set(a)
+    ops = a[i + 1 :] if a[i : i + 1] == ["--"] else a[i:]
+    if len(ops) < 2 or ops[1] in _IP_READ or ops[0] in ("help",) or ops[-1] == "help":
+        return set(a)
     c.flag("ip %s %s changes the network configuration" % (ops[0], ops[1]), unknown=True)
-    return set(ops)
+    return set(a)

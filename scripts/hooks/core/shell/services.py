@@ -186,8 +186,35 @@ def _verbs(prog, a):
     return out
 
 
+# parts of an option name that hand it a program to run, or a place to write
+_RUN_PARTS = frozenset(
+    "renderer exec command cmd plugin plugins hook hooks browser editor pager program "
+    "script shell credential-process".split()
+)
+_OUT_PARTS = frozenset("output out dest destination target export".split())
+
+
+def _option_effects(c, prog):
+    """Whatever the verb: an option that names a program to run (helm --post-renderer,
+    --browser, --exec) runs code nobody saw; one that names an output directory
+    (--output-dir, --output-directory) writes there."""
+    a = c.argv[1:]
+    for i, w in enumerate(a):
+        if w[:2] != "--" or w == "--":
+            continue
+        name, eq, val = w[2:].partition("=")
+        parts = set(name.lower().replace("_", "-").split("-"))
+        if parts & _RUN_PARTS:
+            c.flag("%s --%s runs a program the hooks cannot see" % (prog, name), unknown=True)
+        elif parts & _OUT_PARTS and parts & {"dir", "directory"}:
+            target = val if eq else (a[i + 1] if i + 1 < len(a) else "")
+            if target:
+                c.writes.append(target)
+
+
 def _judge_verbs(c, prog, words):
     """Read when the profile lists the verb (or the verb pair); else a remote change."""
+    _option_effects(c, prog)
     reads = _READS.get(prog, frozenset())
     first = words[0] if words else ""
     pair = "-".join(words[:2])
@@ -345,6 +372,7 @@ def h_service_cli(c, a, p, raw):
         "oc",
         "helm",
     ):
+        _option_effects(c, prog)  # but its renderer runs, its output dir is written
         return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
     if prog in ("docker", "podman", "nerdctl") and words[:1] in (["run"], ["exec"]):

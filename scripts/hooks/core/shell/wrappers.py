@@ -171,6 +171,8 @@ def w_command(c, a, p, raw):
 
 def w_exec(c, a, p, raw):
     found, rest = opts(a[1:], "a", (), True)
+    if has(found, "-c") and rest:
+        c.stripped = True  # exec -c: the command starts with an empty environment
     return rest or None
 
 
@@ -301,6 +303,9 @@ def w_xargs(c, a, p, raw):
     if body and not vague(body):
         # `xargs cat <<< .env`, `echo .env | xargs cat`: the names it reads are in view
         words = body.split()[:256]
+        # each word may be copied into every argument: charge the copies before making them
+        # (nested `xargs -I{}` layers would otherwise multiply them without bound)
+        p.ctx.budget.spend(len(words) * (len(rest) + 1))
         if rep:
             return [
                 x for w in rest for x in ([w.replace(rep, f) for f in words] if rep in w else [w])
