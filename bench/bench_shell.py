@@ -123,6 +123,59 @@ def through_gates():
     return worst
 
 
+# shapes whose cost was in the gates after the analysis (path lookups of program text, option
+# values and script paths): each pushed to about 1 MB (or the largest path the kernel takes)
+_DEEP = "a/" * 2000  # 4000 bytes: the deepest name under PATH_MAX, 2000 lookups to resolve
+GATED = [
+    ("sed program 350 KB", "sed '" + "s/a/b/;" * 50000 + "' f"),
+    ("sed program 1 MB", "sed '" + "s/a/b/;" * (MB // 7) + "' f"),
+    ("awk text a/a/ 1 MB", "awk '" + "a/" * (MB // 2) + "' f"),
+    ("argv0 /a/a/ 1 MB", "/a" * (MB // 2)),
+    ("sed w a/a/ 1 MB", "sed -n 'w " + "a/" * (MB // 2) + "' f"),
+    ("sed w deep x 250", "sed -n '" + ";".join("w " + _DEEP + str(i) for i in range(250)) + "' f"),
+    ("make -f a/a/ 1 MB", "make -f " + "a/" * (MB // 2)),
+    ("option values deep", "pytest " + " ".join("--basetemp=" + _DEEP for _ in range(250))),
+    ("bash -c deep", "bash -c " + _DEEP + " " + " ".join([_DEEP] * 250)),
+    ("PYTHONPATH deep", "PYTHONPATH=" + ":".join([_DEEP] * 250) + " python3 x.py"),
+    ("perl script deep", "perl " + " ".join([_DEEP] * 250)),
+    ("unknown words deep", "frob " + " ".join([_DEEP] * 250)),
+]
+
+
+def gated(rounds=1):
+    """Each GATED command through PreToolUse in-process: median and worst (ms)."""
+    import tempfile
+
+    from conftest import Project
+    from core import engine
+
+    proj = Project(tempfile.mkdtemp())
+    saved = dict(os.environ)
+    os.environ.update(proj.env, CLAUDE_PROJECT_DIR=proj.dir)
+    rows = []
+    try:
+        for name, cmd in GATED:
+            payload = proj.payload("PreToolUse", tool_name="Bash", tool_input={"command": cmd})
+            ts = []
+            for _ in range(rounds):
+                t = time.perf_counter()
+                engine.handle("sanetools", payload, proj.dir)
+                ts.append(time.perf_counter() - t)
+            rows.append((min(ts), name, len(cmd)))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    rows.sort()
+    for dt, name, size in rows:
+        print("  %-22s %7.1f ms  %8d bytes" % (name, dt * 1e3, size))
+    med, worst = rows[len(rows) // 2][0], rows[-1]
+    print(
+        "through the gates: %d commands, median %.1f ms, worst %.1f ms (%s)%s"
+        % (len(rows), med * 1e3, worst[0] * 1e3, worst[1], "" if worst[0] < 1 else "  OVER 1 s")
+    )
+    return worst[0]
+
+
 def import_cost(runs=15):
     code = (
         "import sys, time; sys.path.insert(0, %r); t = time.perf_counter(); "
@@ -162,6 +215,7 @@ def main(argv=None):
         )
     worst = patho(3 if args.quick else 5)
     through_gates()
+    worst = max(worst, gated(1 if args.quick else 3))
     lo, mid = import_cost(5 if args.quick else 15)
     print(
         "import core.shell: min %.2f ms, median %.2f ms (shell_tools loads on first use)"

@@ -111,6 +111,8 @@ class Result:
 class Project:
     """A scratch project with its own HOME; run hooks and the CLI against it."""
 
+    gate_bug_expected = False  # a test that breaks a guard gate on purpose sets it
+
     def __init__(self, root, process=False):
         self.root = root
         self.process = process or ALL_PROCESSES  # run hooks and the CLI as real processes
@@ -187,6 +189,9 @@ class Project:
         # a gate that raised let the call through: a hole no decision assert would see
         assert "failed on this call" not in r.stdout, r.stdout
         assert "failed open" not in r.stdout, r.stdout
+        # a guard gate that raised held the call: right for the person, a bug for the tests
+        if not self.gate_bug_expected:
+            assert "failed while checking" not in r.stdout + r.stderr, r.stdout + r.stderr
         return r
 
     # shorthands for the four scripts

@@ -80,7 +80,82 @@ def test_a_choice_inside_the_project_is_never_run(installed):
     r = launch(
         p, "sanetools", pre_payload(p), env={"PATH": os.path.dirname(venv_py) + ":/usr/bin:/bin"}
     )
-    assert r.returncode == 0 and b"PWNED" not in r.stderr
+    assert r.returncode == 2 and b"PWNED" not in r.stderr
+    assert r.stderr.decode().startswith("[self-protection] sane-hooks cannot run")
+
+
+def _record(proj, line):
+    with open(choice(proj), "w") as fh:
+        fh.write(line + "\n")
+
+
+def _denied_everywhere(proj, line):
+    """Every event refuses a choice that is not a Python the agent cannot write: PreToolUse
+    with exit 2 and [self-protection], the others with a message; nothing it names runs."""
+    _record(proj, line)
+    r = launch(proj, "sanetools", pre_payload(proj))
+    err = r.stderr.decode()
+    assert r.returncode == 2, (line, err, r.stdout)
+    assert err.startswith("[self-protection] sane-hooks cannot run") and "doctor" in err
+    assert "PWNED" not in err
+    r = launch(proj, "sanestop", {"hook_event_name": "Stop"})
+    assert r.returncode == 0 and "sane-hooks is OFF" in json.loads(r.stdout)["systemMessage"]
+
+
+def test_a_choice_that_is_not_python_turns_nothing_off(installed, outside):
+    """`/bin/true` in the choice file would make every hook answer 'allow': a choice must be
+    named python, python3, python3.N (or pypy3), be a file, and lie outside the agent's
+    places by its physical directory."""
+    p = installed
+    for prog in ("/bin/true", "/bin/sh", "/usr/bin/env", "/bin/echo"):
+        if os.path.exists(prog):
+            _denied_everywhere(p, prog)
+    fake = os.path.join(outside, "python3-fake")
+    with open(fake, "w") as fh:
+        fh.write("#!/bin/sh\necho PWNED >&2\n")
+    os.chmod(fake, 0o755)
+    _denied_everywhere(p, fake)
+    _denied_everywhere(p, outside)  # a directory
+    named = os.path.join(outside, "python3.x")
+    os.symlink("/bin/true", named)
+    _denied_everywhere(p, named)
+
+
+def test_a_choice_reached_through_a_link_or_dots_into_the_temp_dir_is_refused(
+    installed, outside, tmp_path
+):
+    p = installed
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    script = evil / "python3"
+    script.write_text("#!/bin/sh\necho PWNED >&2\nexit 0\n")
+    script.chmod(0o755)
+    link = os.path.join(outside, "bin")
+    os.symlink(str(evil), link)
+    _denied_everywhere(p, os.path.join(link, "python3"))
+    up = "/usr/.." + str(script)
+    _denied_everywhere(p, up)
+    _denied_everywhere(p, "/usr/./.." + str(script))
+    _denied_everywhere(p, "/" + str(script))  # //tmp/...
+
+
+def test_a_good_choice_by_any_python_name_runs(installed, outside):
+    p = installed
+    for name in ("python", "python3", "python3.12"):
+        real = os.path.join(outside, name)
+        os.symlink(PY, real)
+        _record(p, real)
+        r = launch(p, "sanetools", which=True)
+        assert r.stdout.decode().strip() == real
+        r = launch(p, "sanetools", pre_payload(p))
+        assert r.returncode == 0, r.stderr
+
+
+def test_a_choice_that_no_longer_exists_falls_back_to_the_search(installed):
+    p = installed
+    _record(p, "/nonexistent/python3")
+    r = launch(p, "sanetools", pre_payload(p))
+    assert r.returncode == 0, r.stderr
 
 
 def test_search_skips_shims_and_the_temp_dir_then_records(installed, outside, tmp_path):
@@ -209,3 +284,27 @@ def test_the_choice_file_is_protected_like_the_key(installed):
     ):
         r = p.pre(tool, ti)
         assert r.denied, (tool, ti)
+
+
+def test_only_names_the_launcher_accepts_are_recorded():
+    from core import launch as ln
+
+    for ok in ("/usr/bin/python3", "/x/python", "/x/python3.12", "/x/pypy3"):
+        assert ln.python_name(ok), ok
+    for bad in ("/bin/true", "/x/python3-dbg", "/x/python3.123", "/x/python3.", "/x/py"):
+        assert not ln.python_name(bad), bad
+
+
+def test_doctor_never_picks_a_name_the_launcher_refuses(monkeypatch, outside):
+    """An interpreter whose own sys.executable is not named python* (a debug build, a wrapper
+    called python3-dbg) is passed over: recording it would deny every tool call."""
+    from core.cli import interp
+
+    odd = os.path.join(outside, "python3-dbg")
+    os.symlink(PY, odd)
+    monkeypatch.setattr(interp, "candidates", lambda env=None: [odd])
+    monkeypatch.setattr(
+        interp, "probe", lambda c: {"executable": c, "version": (3, 12), "yaml": True}
+    )
+    info, notes = interp.choose(None)
+    assert info is None and any("python3-dbg" in n for n in notes)

@@ -183,7 +183,7 @@ BYPASSES = [
         RI,
         "Bash",
         bash("PYTHONPATH=scripts/hooks CLAUDECODE= python3 -m sane unlock"),
-        PO,
+        (PO, SP),  # PYTHONPATH is not a plain variable: code naming scripts/hooks
     ),
     (
         "sane-source-on-stdin",

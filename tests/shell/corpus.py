@@ -85,7 +85,14 @@ C(
     m=["gh issue close*"],
     why="env prefix stripped",
 )
-C("env VAR=x gh issue close", p=["gh"], rc=True, m=["gh issue close*"], why="env command stripped")
+C(
+    "env VAR=x gh issue close",
+    p=["gh"],
+    rc=True,
+    u=True,
+    m=["gh issue close*"],
+    why="env command stripped; VAR is not a plain variable",
+)
 C(
     'echo "y" | gh issue close 123',
     p=["echo", "gh"],
@@ -230,7 +237,14 @@ C("X=rm; $X -rf /", w=["/"], d=True, p=["rm"], why="a variable set in the same c
 C("c=cat; f=~/.ssh/id_rsa; $c $f", r=[H + "/.ssh/id_rsa"], p=["cat"])
 C("c$@at /etc/shadow", r=["/etc/shadow"], p=["cat"], why="$@ is empty")
 C("c${9}at ~/.netrc", r=[H + "/.netrc"], p=["cat"])
-C("export T=/etc/passwd; cp x $T", w=["/etc/passwd"], r=["x"], p=["export", "cp"])
+C(
+    "export T=/etc/passwd; cp x $T",
+    w=["/etc/passwd"],
+    r=["x"],
+    u=True,
+    p=["export", "cp"],
+    why="T is in cp's environment",
+)
 C('rm -rf "$HOME"', w=[H], d=True, p=["rm"])
 C("rm -rf ${HOME}/", w=[H + "/"], d=True, p=["rm"])
 C("rm -rf ~", w=[H], d=True, p=["rm"])
@@ -346,7 +360,7 @@ C("php -r 'unlink(\"x\");'", u=True, p=["php"])
 C("deno eval 'Deno.removeSync(\"x\")'", u=True, p=["deno"])
 C("bun -e 'console.log(1)'", u=True, p=["bun"])
 C("lua -e 'os.remove(\"x\")'", u=True, p=["lua"])
-C("Rscript -e 'file.remove(\"x\")'", u=True, p=["Rscript"])
+C("Rscript -e 'file.remove(\"x\")'", u=True, p=["rscript"])
 C("osascript -e 'do shell script \"rm x\"'", u=True, p=["osascript"])
 C("pwsh -Command 'Remove-Item x'", u=True, p=["pwsh"])
 C("env python3 -c 'print(1)'", u=True, p=["python3"])
@@ -466,7 +480,7 @@ C('sed -Ei "s/(a)/b/" f.txt', w=["f.txt"], p=["sed"])
 C('sed -n -i "/x/p" f.txt', w=["f.txt"], p=["sed"])
 C("sed -i '' 's/a/b/' f.txt", w=["f.txt"], p=["sed"], why="BSD sed's empty suffix")
 C("sed -i -e 's/a/b/' -e 's/c/d/' one.txt two.txt", w=["one.txt", "two.txt"], p=["sed"])
-C("gsed -i 's/a/b/' f.txt", w=["f.txt"], p=["gsed"])
+C("gsed -i 's/a/b/' f.txt", w=["f.txt"], p=["sed"])  # the table's name
 C("sed 's/a/b/' f.txt", r=["f.txt"], p=["sed"], nr=["s/a/b/"], why="no -i: a reader")
 C("sed -n '1,5p' f.txt > head.txt", w=["head.txt"], r=["f.txt"], p=["sed"])
 C("sed 's/x/y/w changed.txt' f.txt", w=["changed.txt"], r=["f.txt"], p=["sed"])
@@ -754,7 +768,7 @@ C("eslint --fix src/", w=["src/"], p=["eslint"])
 C("isort .", w=["."], p=["isort"])
 C("python3 -m black src", w=["src"], p=["python3"])
 C("python -m ruff check --fix .", w=["."], p=["python"])
-C("gblack --check .", r=["."], p=["gblack"])
+C("gblack --check .", r=["."], p=["black"])
 C("echo ${00} $2>&1", p=["echo"], why="fuzz finds: ${00} is $0; an empty $2 vanishes")
 
 # --- readers --------------------------------------------------------------------------------
@@ -875,10 +889,18 @@ C('function g { cp "$1" "$2"; }; g a b', w=["$2", "a", "b"], u=True, p=["cp", "g
 C('h() ( rm "$@" ); h x', w=["$@", "x"], u=True, p=["rm", "h"])
 C("{ echo a; { rm b; }; }; rm c", w=["b", "c"], p=["echo", "rm", "rm"])
 C("rm $EMPTY x", w=["$EMPTY", "x"], u=True, p=["rm"])
-C("HOME=/etc; rm -rf ~/x", w=["/etc/x"], d=True, p=["rm"], why="~ follows a HOME set earlier")
+C(
+    "HOME=/etc; rm -rf ~/x",
+    w=["/etc/x"],
+    d=True,
+    u=True,
+    p=["rm"],
+    why="~ follows a HOME set earlier; HOME is exported",
+)
 C(
     "HOME=$(mktemp -d); cat ~/.ssh/id_rsa",
     r=["/tmp/tmp.XXXXXXXXXX/.ssh/id_rsa"],
+    u=True,
     p=["mktemp", "cat"],
 )
 C("export HOME=$X; rm -rf ~", w=["$HOME"], u=True, d=True, p=["export", "rm"])
@@ -1031,8 +1053,9 @@ C("NODE_OPTIONS=--max-old-space-size=4096 npm run build", p=["npm"], u=True)
 C(
     "AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials aws s3 ls",
     r=[H + "/.aws/credentials"],
+    u=True,
     p=["aws"],
-    why="a path in the environment is read by the program",
+    why="a path in the environment is read by the program (and is not a plain variable)",
 )
 C("PYTHONPATH=src python -m pytest", p=["python"], u=True)
 C('python3 $(echo -c) "import os"', u=True, p=["echo", "python3"])
@@ -1291,6 +1314,113 @@ C("tar -x -C out -f a.tar m -C sub n", w=["out/m", "out/sub/n"], r=["a.tar"], p=
 C("git bundle create /tmp/r.bundle --all", w=["/tmp/r.bundle"], p=["git"], why="not .git")
 C("git bundle verify r.bundle", r=["r.bundle"], p=["git"], s="allow", n="allow")
 
+# --- program text and names (help that runs code, unseen scripts, find words, profiles) ----
+C(
+    "bash -h <<< 'rm .claude/settings.json'",
+    w=[".claude/settings.json"],
+    p=["bash", "rm"],
+    s=_SP,
+    n=_SP,
+    why="-h is hashall: stdin runs",
+)
+C("pytest --help", u=True, p=["pytest"], s=_SM, n="allow", why="imports conftest.py first")
+C("tox -v", u=True, p=["tox"], s=_SM, n="allow", why="-v is verbose: the run happens")
+C("python3 --version", p=["python3"], s="allow", n="allow")
+C("npm -v", p=["npm"], s="allow", n="allow")
+C(
+    "sed -n -f - f <<< 'w out.txt'",
+    r=["f"],
+    w=["out.txt"],
+    p=["sed"],
+    s=_SM,
+    why="the here-string is the script",
+)
+C("sed -f <(echo p) f", u=True, p=["echo", "sed"], s=_SM, n="allow", why="a script nobody saw")
+C('sed "$S" f', u=True, p=["sed"], s=_SM, n="allow", why="a script from a variable")
+C("sed '$d' f", r=["f"], p=["sed"], s="allow", n="allow", why="$d is the last line")
+C("mawk -W exec /tmp/x.awk", u=True, p=["mawk"], s=_SM, why="-W exec is -f")
+C("perl /dev/stdin < x.pl", u=True, p=["perl"], s=_SM, why="perl code on stdin")
+C("find src $(echo -delete)", w=["src"], u=True, p=["echo", "find"], s=_SM, why="any action")
+C('find . -name "$N"', r=["."], p=["find"], s="allow", n="allow", why="a pattern value")
+C("gawk --dump-variables=out 'BEGIN{}'", u=True, p=["gawk"], s=_SM, why="writes out")
+C("go env -w GOFLAGS=-x", u=True, p=["go"], s=_SM, n="allow")
+C("dpkg --configure -a", w=["/usr"], p=["dpkg"], s=_SM, why="runs maintainer scripts")
+C("ggrep -rn x src", r=["src"], p=["grep"], s="allow", n="allow", why="the table's name")
+C("gdate -s 2020-01-01", u=True, p=["date"], s=_SM, n="allow")
+
+# --- environment: CLAUDECODE taken away by any builtin, unknown python options, and
+# variables that change what a program runs, loads, reads or writes (default-deny) ----------
+_PO, _SP = "[person-only]", "[self-protection]"
+C(
+    "unset ${!CLAUDE*}; python3 scripts/hooks/sane.py reset safemode",
+    u=True,
+    d=True,
+    p=["unset", "python3"],
+    n=_PO,
+    s=_PO,
+    why="a name the analysis cannot see may be CLAUDECODE",
+)
+C("exec -c bash /tmp/r.sh", u=True, p=["bash"], n=_PO, s=_PO, why="exec -c empties the environment")
+C("for CLAUDECODE in 0; do bash /tmp/r.sh; done", u=True, p=["bash"], n=_PO, s=_PO)
+C("read CLAUDECODE <<< 0; bash /tmp/r.sh", u=True, p=["read", "bash"], n=_PO, s=_PO)
+C("((CLAUDECODE=0)); bash /tmp/r.sh", u=True, p=["bash"], n=_PO, s=_PO)
+C("declare -n r=CLAUDECODE; r=0; bash /tmp/r.sh", u=True, p=["declare", "bash"], n=_PO, s=_PO)
+C(
+    "python3 --check-hash-based-pycs never scripts/hooks/sane.py reset safemode",
+    p=["python3"],
+    n=_SP,
+    s=_SP,
+    why="an interpreter option with a value: still our CLI, with options it never takes",
+)
+C(
+    "TAR_OPTIONS=\"--to-command='rm .claude/settings.json'\" tar -xf /tmp/x.tar -C /tmp/o",
+    w=["/tmp/o"],
+    r=["/tmp/x.tar"],
+    u=True,
+    p=["tar"],
+    n=_SP,
+    s=_SP,
+    why="TAR_OPTIONS is not plain; its value names a protected file",
+)
+C("GIT_INDEX_FILE=.claude/settings.json git read-tree HEAD", w=[".git"], u=True, p=["git"], n=_SP)
+C(
+    "PS4='$(rm .claude/settings.json)'; set -x; ls",
+    w=[".claude/settings.json"],
+    u=True,
+    p=["rm", ":", "set", "ls"],
+    why="PS4 is expanded under set -x",
+)
+C("ZIPOPT='-TT /tmp/z.sh -T' zip -q /tmp/a2.zip README.md", w=["/tmp/a2.zip"], u=True, p=["zip"])
+C("HOME=/tmp/gh git status", u=True, p=["git"], n="allow", s="[safemode]")
+C("export XDG_CONFIG_HOME=/tmp/xc; git status", u=True, p=["export", "git"], s="[safemode]")
+C("LD_LIBRARY_PATH=/tmp ls", u=True, p=["ls"], n="allow", s="[safemode]")
+C("set -a; GIT_DIR=/tmp/g; git log -1", u=True, p=["set", "git"], s="[safemode]")
+C("LANG=C TZ=UTC NO_COLOR=1 sort README.md", r=["README.md"], p=["sort"], n="allow", s="allow")
+C("DEBUG=1 CI=true ls", p=["ls"], n="allow", s="allow")
+
+# --- copies, container mounts and printers the words do not name ---------------------------
+_SP, _BP = "[self-protection]", "[blocked-path]"
+C("docker run --rm -v .:/w alpine rm /w/x", p=["docker"], rc=True, n=_SP, s=_SP, why="rw mount")
+C("docker run --rm -v .:/w:ro alpine cat /w/.env", p=["docker"], rc=True, n="allow", s=_SM)
+C("docker build -o out .", w=["out"], r=["."], p=["docker"], rc=True, n="allow", s=_SM)
+C("docker build -o .claude .", w=[".claude"], r=["."], p=["docker"], rc=True, n=_SP, s=_SP)
+C("docker compose config", p=["docker"], why="prints .env's values: a read of the project")
+C("terraform show -json", r=[H + "/.terraform.d/credentials.tfrc.json"], p=["terraform"], n=_BP)
+C("kubectl -n ns get secret x -o yaml", r=[H + "/.kube/config"], p=["kubectl"], n=_BP, s=_BP)
+C("rm -rf dist/ build/ *.egg-info", w=["dist/", "build/", "*.egg-info"], u=True, d=True, p=["rm"])
+C("git clean -fd src/build", w=["src/build"], d=True, p=["git"], n="allow", s=_SM)
+C("cp -a $X/* .", w=["."], r=["$X/*"], p=["cp"], n=_SP, s=_SP, why="a source not enumerable")
+C("cpio -pdm .", w=["."], p=["cpio"], n=_SP, s=_SP, why="names on stdin land in .")
+C(
+    "find . | cpio -o > /tmp/a.cpio",
+    r=["."],
+    w=["/tmp/a.cpio"],
+    u=True,
+    p=["find", "cpio"],
+    n="allow",
+)
+C("pax -rw src /tmp/out", r=["src"], w=["/tmp/out"], p=["pax"], n="allow")
+
 # --- paths followed to where they land: shopt globs, loop and function values, cwd changes,
 # arrived symlinks, globbed tree operands, git config writes ---------------------------------
 _SP = "[self-protection]"
@@ -1321,6 +1451,7 @@ C('for f in *.md; do wc -l "$f"; done', p=["wc"], n="allow", s="allow")
 C(
     "CDPATH=scripts cd hooks && rm sanetools.py",
     w=["scripts/hooks/sanetools.py", "hooks/sanetools.py", "sanetools.py"],
+    u=True,
     r=["hooks"],
     p=["cd", "rm"],
     n=_SP,

@@ -19,7 +19,13 @@ C("npx -c 'rm a.txt'", w=["a.txt"], p=["npx", "rm"], s=SM)
 C("npm exec -- rm a.txt", w=["a.txt"], u=True, p=["npm", "rm"], s=SM, why="package code too")
 C("tmux new-session -d 'rm a.txt'", w=["a.txt"], p=["tmux", "rm"], s=SM)
 C("tmux ls", p=["tmux"], s="allow")
-C("tmux send-keys -t 0 'rm a' Enter", u=True, p=["tmux"], s=SM)
+C(
+    "tmux send-keys -t 0 'rm a' Enter",
+    u=True,
+    p=["tmux"],
+    s=PO,
+    why="keys typed into a shell with its own environment",
+)
 C("gdb -batch -ex 'shell rm a.txt' ./app", w=["a.txt"], u=True, p=["gdb", "rm"], s=SM)
 C("cmake -E remove a.txt", w=["a.txt"], p=["cmake", "rm"], s=SM)
 C("cmake -E rm -rf out", w=["out"], d=True, p=["cmake", "rm"], s=SM)

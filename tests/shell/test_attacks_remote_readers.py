@@ -83,7 +83,7 @@ ROWS = [
     ("dropdb x", "normal", "ask [destructive]", "dropdb"),
     ("mysqladmin drop db", "normal", "ask [destructive]", "drop"),
     ("kubectl config delete-context x", "normal", "ask [destructive]", "delete-context"),
-    ("aws s3 sync . s3://b --delete", "normal", "ask [destructive]", "--delete"),
+    ("aws s3 sync src s3://b --delete", "normal", "ask [destructive]", "--delete"),
     ("mongosh --eval 'db.dropDatabase()'", "normal", "ask [destructive]", "drop"),
     ("mongosh --eval 'db.users.deleteMany({})'", "normal", "ask [destructive]", "delete"),
     ('psql -c "/**/DROP TABLE t"', "normal", "ask [destructive]", "drops"),
@@ -246,7 +246,7 @@ ALLOWED = [
     ("openssl s_client -connect host:443 < /dev/null", "safe"),
     ("wget --spider https://example.com", "safe"),
     ("npm -v", "safe"),
-    ("mvn -v", "safe"),
+    ("mvn -v", "normal"),  # safemode: mvn applies the project's .mvn/jvm.config first
     ("cargo -v", "safe"),
     ("docker run --help", "safe"),
     ("locate foo", "safe"),

@@ -207,8 +207,6 @@ redis-cli --scan --pattern 'user:*'
 man ls
 make --help
 make --version
-pytest --version
-pytest --help
 npx --version
 cmake --version
 gcc --version
@@ -327,6 +325,8 @@ for f in src/*; do [ -d "$f" ] && continue; echo "$f"; done
 
 WORK = """
 pytest
+pytest --version
+pytest --help
 pytest -q
 pytest -x tests/
 pytest -k test_app -vv

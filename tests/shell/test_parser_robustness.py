@@ -207,6 +207,7 @@ def test_guard_gate_bug_holds_shell(labs, monkeypatch, gate, code):
 
     boom.__name__ = gate
     monkeypatch.setattr(gates_pre, "GATES", gates_pre.GATES[:i] + [boom] + gates_pre.GATES[i + 1 :])
+    monkeypatch.setattr(labs["normal"], "gate_bug_expected", True)
     r = _pre(labs["normal"], "cat README.md")
     assert r.denied and r.denied.startswith(code), r.denied
     assert "ValueError" in r.denied and "held" in r.denied, r.denied

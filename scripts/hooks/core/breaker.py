@@ -9,7 +9,6 @@ import hashlib
 
 from core import research
 from core.policy import is_read_only_tool
-from core.review import hooks as review
 from core.wording import plural
 
 TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
@@ -25,9 +24,9 @@ def held_back(ctx: Any, facts: Any) -> bool:
         return False
     if facts.only_sane:
         return False
-    if review.reviewer_spawn_allowed(ctx, facts):
-        return False
-    return True
+    from core.review import hooks as review  # only when the breaker is tripped
+
+    return not review.reviewer_spawn_allowed(ctx, facts)
 
 
 def gate(ctx: Any, facts: Any) -> str | None:

@@ -202,6 +202,7 @@ def _wipes_protected(ctx, facts):
     if a is None:
         return None
     from core.globs import fnmatchcase
+    from core.shell import judge
 
     root = paths.real(ctx.project)
     for cmd in a.commands:
@@ -210,8 +211,8 @@ def _wipes_protected(ctx, facts):
             continue  # `find . -name '*.pyc' | xargs rm`: judged by the files it is fed (policy)
         if prog == "git":
             takes = _git_takes_untracked(cmd)
-            if not takes:
-                continue
+            if not takes or judge.plain_delete(cmd, ctx.cwd, ctx.project, ctx.home, ctx.cfg):
+                continue  # none, or only under named paths that hold no protected file
             if takes == "ignored" or _untracked_protected(ctx):
                 return prog, "the untracked files of the project"
             continue

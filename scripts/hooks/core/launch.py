@@ -41,13 +41,24 @@ def choice_path(env=None):
     return os.path.join(base, "sane-hooks", CHOICE_NAME)
 
 
+def python_name(path):
+    """The names scripts/hooks/run accepts for a recorded interpreter (anything else there
+    is refused: the choice file must not be a switch that turns the hooks off)."""
+    base = os.path.basename(path)
+    for stem in ("python3.", "pypy3."):
+        if base.startswith(stem):
+            tail = base[len(stem) :]
+            return tail.isdigit() and len(tail) <= 2
+    return base in ("python", "python3", "pypy3")
+
+
 def remember():
     """The launcher had to search (no choice recorded on this machine): record the
     interpreter it found, so later calls skip the search. Only one that can read the
     person's config (pyyaml), and never over an existing choice."""
     path = choice_path()
     try:
-        if os.path.exists(path):
+        if os.path.exists(path) or not python_name(sys.executable):
             return
         import importlib.util
 

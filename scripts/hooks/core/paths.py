@@ -67,7 +67,10 @@ def temp_dirs():
 
 
 def in_temp(path, project):
-    """Under the temp dir and outside the project."""
+    """Under the temp dir and outside the project.  A name longer than PATH_MAX names no file
+    (the kernel refuses it), and resolving it costs a lookup per component: not resolved."""
+    if len(path) > 4096:
+        return False
     rp = real(path)
     if is_under(rp, project):
         return False

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from core import paths
-from core.shell import programs
+from core.shell import containers, programs
 from core.shell.command import long_match
 from core.shell.gitverbs import STDIN_INDEX
 
@@ -77,6 +77,16 @@ def check(ctx, facts) -> str | None:
         msg = _startup_writes(ctx, cmd, cwd)
         if msg:
             return msg
+        if containers.is_cli(programs.key(cmd.program)) or cmd.program in ("kubectl", "oc"):
+            msg = _container(ctx, cmd, cwd)
+            if msg:
+                return msg
+        if programs.family(programs.key(cmd.program)) == "services.h_service_cli" and not (
+            containers.is_cli(programs.key(cmd.program)) or cmd.program in ("kubectl", "oc")
+        ):  # their copies are judged above, by where each lands
+            msg = _remote_tree(ctx, cmd, cwd)
+            if msg:
+                return msg
         if cmd.program == "git":
             msg = _git_tree(ctx, cmd, cwd, root, adds)
             if msg:
@@ -85,6 +95,83 @@ def check(ctx, facts) -> str | None:
             msg = _option_dirs(ctx, cmd, cwd, root)
             if msg:
                 return msg
+    return None
+
+
+# -- containers ------------------------------------------------------------------------------
+
+
+def _holds(ctx, raw: str, cwd: str) -> str | None:
+    """The protected path `raw` is or holds (a dynamic one: what its pattern can be)."""
+    if "$" in raw or "`" in raw:
+        hits = paths.dyn_protected(raw, cwd, ctx.project, ctx.cfg, ctx.home)
+        return hits[0] if hits else None
+    full = paths.normalise(raw, cwd, ctx.home)
+    return paths.protected_rule(full, cwd, ctx.project, ctx.cfg, ctx.home) or paths.holds_protected(
+        full, cwd, ctx.project, ctx.cfg, ctx.home
+    )
+
+
+def _container(ctx, cmd, cwd) -> str | None:
+    """A container with a writable bind mount of a directory holding protected files runs
+    code the hooks never see with write access to them; a build exporting into such a
+    directory, or a copy out of a container landing on them, writes files nobody saw."""
+    a = cmd.argv[1:]
+    spelled = " ".join(cmd.argv[:1] + containers.verb(a)[0])
+    prog = programs.key(cmd.program)
+    for src, writable in containers.mounts(a) + containers.compose_mounts(prog, a, cwd):
+        if src == "?":
+            return (
+                "[self-protection] `%s` starts containers from a compose file the hooks "
+                "cannot read (too big, stdin), so they cannot see what it mounts writable. "
+                "Use a readable compose file." % spelled
+            )
+        held = writable and _holds(ctx, src, cwd)
+        if held:
+            return (
+                "[self-protection] `%s` mounts %s writable into a container, and it holds "
+                "sane-hooks files (%s); the code in the container can change them. Mount it "
+                "read-only (`-v %s:/w:ro`) or mount a directory without them (e.g. `-v "
+                "$PWD/src:/w/src`)." % (spelled, src, held, src)
+            )
+    lands = [(o, o) for o in containers.outputs(a)]
+    for src, dest in containers.copies(a, prog):
+        full = paths.normalise(dest, cwd, ctx.home)
+        name = os.path.basename(src.rstrip("/"))
+        into = os.path.isdir(full) and name not in (".", "")  # cp c:/x dir: dir/x
+        lands.append((dest, os.path.join(dest, name) if into else dest))
+    for shown, where in lands:
+        held = _holds(ctx, where, cwd)
+        if held:
+            return (
+                "[self-protection] `%s` writes files the hooks cannot see into %s, which "
+                "holds sane-hooks files (%s). Export into a directory without them (e.g. "
+                "build/ or the temp dir) and copy what you need." % (spelled, shown, held)
+            )
+    return None
+
+
+# verbs of remote CLIs that bring a tree of files down (aws s3 sync, rclone copy, borg extract)
+_TREE_VERBS = frozenset("sync rsync copy move download-batch restore extract mirror".split())
+
+
+def _remote_tree(ctx, cmd, cwd) -> str | None:
+    """A remote CLI bringing a tree down (a sync, a recursive copy, an extract) into a
+    directory holding protected files writes files the hooks cannot see over them."""
+    a = cmd.argv[1:]
+    words = [w.lower() for w in a if w[:1] != "-"][:4]
+    if not (any(w in ("--recursive", "-r", "-R") for w in a) or _TREE_VERBS.intersection(words)):
+        return None
+    targets = list(cmd.writes) or (["."] if "extract" in words else [])
+    for w in targets:
+        held = _holds(ctx, w, cwd)
+        if held:
+            return (
+                "[self-protection] `%s` brings down files the hooks cannot see into %s, "
+                "which holds sane-hooks files (%s). Download into a directory without them "
+                "(e.g. build/ or the temp dir) and copy what you need."
+                % (" ".join(cmd.argv[:3]), w, held)
+            )
     return None
 
 

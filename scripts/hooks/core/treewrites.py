@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 
-from core import paths
+from core import paths, treecopies
 
 TREE_COPIERS = frozenset(("cp", "rsync", "ditto", "scp"))
-UNPACKERS = frozenset(("tar", "bsdtar", "gtar", "unzip", "7z", "7za", "7zz", "cpio", "ar"))
+UNPACKERS = frozenset(("tar", "bsdtar", "gtar", "unzip", "7z", "7za", "7zz", "cpio", "ar", "pax"))
 PATCHERS = ("patch",)
 ARCHIVE_LIMIT = 64 * 1024 * 1024
 
@@ -112,7 +112,9 @@ def tree_writes(f, cmd, cwd, project, home, cfg):
     """Writes whose files come from elsewhere (a directory copied over, an archive unpacked, a
     patch applied) into a directory that holds protected files: the protected files they
     would replace, or `blind_writes` when what they write cannot be seen."""
-    prog = cmd.program
+    from core.shell import programs
+
+    prog = programs.key(cmd.program)
     is_git_patch = False
     if prog == "git":
         from core.shell.gitverbs import subcommand
@@ -131,17 +133,18 @@ def tree_writes(f, cmd, cwd, project, home, cfg):
     ):
         dests = cmd.writes or ["."]  # -P: members may climb out with .. or be absolute
     if prog == "cpio" and any(
-        w.startswith("-") and "i" in w or w == "--extract" for w in cmd.argv[1:]
+        w[:1] == "-" and w[1:2] != "-" and "i" in w and "t" not in w or w == "--extract"
+        for w in cmd.argv[1:]
     ):
         dests = [cwd] if paths.holds_protected(cwd, cwd, project, cfg, home) else []
+    if prog == "cpio":
+        treecopies.pass_through(f, cmd, cwd, project, home, cfg)
     if not dests:
         return
-    if prog in TREE_COPIERS:
-        for d in dests:
-            for src in cmd.reads:
-                f.raw_writes.extend(paths.tree_copy_hits(src, d, cwd, project, cfg, home))
+    if prog in TREE_COPIERS or prog == "pax" and treecopies.pax_copies(cmd.argv):
+        treecopies.copy_writes(f, cmd, prog, dests, cwd, project, home, cfg)
         return
-    if prog in UNPACKERS:
+    if prog in UNPACKERS or prog == "pax":
         members = archive_members(cmd, cwd, home)
         if members is None:
             f.blind_writes.extend(dests)

@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-from core.launch import choice_path, write_choice
+from core.launch import choice_path, python_name, write_choice
 
 TYPE_CHECKING = False  # only the type checker imports these
 if TYPE_CHECKING:
@@ -105,6 +105,8 @@ def choose(project: str | None, env: dict | None = None) -> tuple[dict | None, l
             notes.append("%s: Python %s, need 3.9+" % (cand, ".".join(map(str, info["version"]))))
             continue
         why = agent_writable(exe, project, env) or agent_writable(cand, project, env)
+        if not why and not python_name(exe):
+            why = "%s: the launcher runs only python, python3, python3.N or pypy3" % exe
         if why:
             notes.append(why)
             continue

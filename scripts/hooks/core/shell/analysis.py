@@ -258,10 +258,43 @@ def sane_args(cmd):
         return [_at(cmd.cwd, argv[0])] + argv[1:]
     low = prog.lower()
     if low.startswith("python") or low.startswith("pypy"):
-        kind, script, rest = interp_scan(argv[1:], "c", (), "WXQ", (), "m")
+        kind, script, rest = interp_scan(argv[1:], "c", (), "WXQ", _PY_LONG_VALUE, "m")
         if kind == "script" and prog_name(script) == "sane.py":
             return [_at(cmd.cwd, script)] + list(rest)
+        if kind == "script" and _unknown_option(argv[1:]):
+            # an option we do not know may take the next word as its value: a later word
+            # named sane.py is the script; else the first operand may be one (a link, a copy)
+            tail = argv[1:]
+            for i, w in enumerate(tail):
+                if w[:1] != "-" and prog_name(w) == "sane.py":
+                    return [_at(cmd.cwd, w)] + tail[i + 1 :]
+            return [_at(cmd.cwd, script)] + list(rest)
     return None
+
+
+# python's own options: flags, ones that take the next word, and long ones
+_PY_FLAGS = frozenset("bBdEhiIOPqRsSuvVx3")
+_PY_SHORT_VALUE = frozenset("WXQcm")
+_PY_LONG_VALUE = ("--check-hash-based-pycs",)
+_PY_LONG = frozenset(("--help", "--version", "--help-env", "--help-xoptions", "--help-all"))
+
+
+def _unknown_option(a) -> bool:
+    """An option before python's script operand that this scan does not know."""
+    for w in a:
+        if w[:1] != "-" or w == "-" or w == "--":
+            return False
+        if w[:2] == "--":
+            name = w.partition("=")[0]
+            if name not in _PY_LONG and name not in _PY_LONG_VALUE:
+                return True
+            continue
+        for ch in w[1:]:
+            if ch in _PY_SHORT_VALUE:
+                break
+            if ch not in _PY_FLAGS:
+                return True
+    return False
 
 
 def _at(cwd, path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.shell.command import has, join, long_match, opts, risky_prefix, stdin_text, vals
+from core.shell.feeds import NAMES_ON_STDIN
 
 
 def h_patch(c, a, p, raw):
@@ -348,3 +349,80 @@ def h_gzip(c, a, p, raw):
         c.writes.extend(outs)
     elif not has(found, "-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"):
         c.writes.extend(ops)
+
+
+_CPIO_KNOWN = frozenset(
+    "-o --create -i --extract -p --pass-through -t --list -a -b -B -c -d -f -k -l -L -m -n "
+    "-s -S -u -v -V -0 --null --make-directories --preserve-modification-time "
+    "--unconditional --verbose --quiet --dot --no-absolute-filenames --sparse "
+    "--reset-access-time --link --dereference --swap --swap-bytes --swap-halfwords "
+    "--to-stdout --only-verify-crc --no-preserve-owner --nonmatching --numeric-uid-gid "
+    "-H --format -F --file -O -I -E --pattern-file -R --owner -C --io-size --block-size "
+    "-D --directory --force-local --ignore-devno --renumber-inodes --device-independent "
+    "--reproducible --preserve-owner".split()
+)
+
+
+def h_cpio(c, a, p, raw):
+    """cpio -o writes an archive of the files named on stdin, -p copies them into DEST, -i
+    unpacks an archive into the cwd (or -D), -t lists it. An option we do not know (-M runs
+    with a message, --rsh-command runs a program, -r asks for names) is unknown."""
+    found, ops = opts(
+        a,
+        "HFOIERCDM",
+        ("--format", "--file", "--pattern-file", "--owner", "--io-size", "--block-size",
+         "--directory", "--rsh-command", "--message"),
+    )  # fmt: skip
+    for k, _ in found:
+        if k not in _CPIO_KNOWN:
+            c.flag("cpio %s is an option the hooks do not know" % k, unknown=True)
+    files = vals(found, "-F", "--file", "-O", "-I")
+    if any(_remote_archive(x) for x in files) and not has(found, "--force-local"):
+        c.flag("cpio on a host:file archive runs rsh/ssh", unknown=True)
+    c.reads.extend(vals(found, "-E", "--pattern-file"))
+    if has(found, "-o", "--create"):
+        c.writes.extend(vals(found, "-F", "--file", "-O"))
+        _names_on_stdin(c, raw)
+    elif has(found, "-p", "--pass-through"):
+        c.writes.extend(ops[:1] or ["."])
+        _names_on_stdin(c, raw)
+    elif has(found, "-i", "--extract") and not has(found, "--to-stdout", "-t", "--list"):
+        c.reads.extend(vals(found, "-F", "--file", "-I"))
+        c.writes.extend(vals(found, "-D", "--directory") or ["."])
+    else:
+        c.reads.extend(vals(found, "-F", "--file", "-I"))
+
+
+def h_pax(c, a, p, raw):
+    """pax: -w archives its operands (or the files named on stdin), -r unpacks into the cwd,
+    -rw copies the operands under the last one keeping their paths, neither lists. -s renames
+    members and -i asks for names: where they land is not seen."""
+    found, ops = opts(a, "bfopsxBDEGTU", ())
+    read, write = has(found, "-r"), has(found, "-w")
+    archive = vals(found, "-f")
+    if has(found, "-s", "-i", "-o"):
+        c.flag("pax -s/-i/-o rename members or run with options the hooks do not read", True)
+    if read and write:
+        c.reads.extend(ops[:-1])
+        c.writes.extend(ops[-1:])
+    elif write:
+        c.writes.extend(archive)
+        c.tree.extend(ops)  # every file under them is copied into the archive
+        c.reads.extend(ops)
+        if not ops:
+            _names_on_stdin(c, raw)
+    elif read:
+        c.reads.extend(archive)
+        c.writes.append(".")
+    else:
+        c.reads.extend(archive)
+
+
+def _names_on_stdin(c, raw) -> None:
+    """The files it reads are named on stdin: here-doc text names them; a pipe from a lister
+    (find, ls) gets the lister's trees (feeds.py); any other source of names is unseen."""
+    text = stdin_text(raw)
+    if text is not None:
+        c.reads.extend(x.strip() for x in text.replace("\0", "\n").split("\n")[:256] if x.strip())
+        return
+    c.flag(NAMES_ON_STDIN, unknown=True)

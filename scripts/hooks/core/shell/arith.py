@@ -13,7 +13,6 @@ positional inside a function) is code nobody saw: `unknown`.
 from __future__ import annotations
 
 from core.shell.lexer import DIGITS, NAME0, NAMEC
-from core.shell.numeric import is_number_command
 
 # variables bash keeps numeric whatever the environment held
 _NUMERIC = frozenset(
@@ -25,6 +24,13 @@ TEST_OPS = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 _NUMBER_CHARS = NAMEC | frozenset("@#")  # 0x1F, 2#101, 64#a@_
 
 REASON = "arithmetic on %s, a value the hooks cannot see (bash evaluates it; a subscript in it runs code)"
+
+
+def is_number_command(ctx, text: str) -> bool:
+    """numeric.is_number_command, loaded when a substitution meets arithmetic."""
+    from core.shell import numeric
+
+    return numeric.is_number_command(ctx, text)
 
 
 def unseen(p, text: str, depth: int = 0) -> str:
@@ -174,15 +180,37 @@ def _seen(p, name: str, depth: int) -> bool:
 def check(p, text: str) -> None:
     """An arithmetic text the parser met ($(( )), (( )), $[ ], a subscript, an offset): when an
     operand is unseen, the whole command is `unknown`."""
+    _assigns(p, text)
     bad = unseen(p, text)
     if bad:
         p.ctx.error(REASON % bad)
+
+
+def _assigns(p, text: str) -> None:
+    """Arithmetic that assigns a CLAUDE* name takes CLAUDECODE away (core.shell.envwatch)."""
+    if claude_assigns(text):
+        p.ctx.stripped = True
+
+
+def claude_assigns(text: str) -> bool:
+    """Arithmetic text with a CLAUDE* name that assigns (= += ++ and their kin): any such name
+    in text that assigns counts (one scan, bounded by the text)."""
+    if "CLAUDE" not in text:
+        return False
+    for i, ch in enumerate(text):
+        if ch == "=" and text[i + 1 : i + 2] != "=" and text[i - 1 : i] not in ("=", "!"):
+            if text[i - 1 : i] not in ("<", ">") or text[i - 2 : i] in ("<<", ">>"):
+                return True
+        elif ch in "+-" and text[i + 1 : i + 2] == ch:
+            return True
+    return False
 
 
 def check_words(c, p, words) -> None:
     """Words a builtin evaluates as arithmetic (let's, [[ -eq ]]'s operands, declare -i
     values): an unseen operand makes the command `unknown`."""
     for w in words:
+        _assigns(p, w)
         bad = unseen(p, w)
         if bad:
             c.flag(REASON % bad, unknown=True)

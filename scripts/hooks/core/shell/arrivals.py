@@ -53,15 +53,15 @@ def carrier(key: str, argv: list[str]) -> bool:
 
 
 def roots(c, cwd) -> list[str]:
-    """Where a carrier may leave links: its writes, or when it names none (dpkg -x,
-    python -m zipfile -e, an unknown extractor), its path operands."""
-    if c.writes:
-        return c.writes
-    out = []
+    """Where a carrier may leave links: its writes and its path operands (dpkg -x DEB DIR,
+    python -m zipfile -e A DIR name no write, or not that one)."""
+    out = list(c.writes)
     for a in c.argv[1:]:
         if a[:1] == "-" or vague(a) or not ("/" in a or a == "."):
             continue
-        out.append(a if a[:1] == "/" or not isinstance(cwd, str) else join(cwd, a))
+        w = a if a[:1] == "/" or not isinstance(cwd, str) else join(cwd, a)
+        if w not in out:
+            out.append(w)
     return out
 
 

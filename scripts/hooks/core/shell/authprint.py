@@ -33,6 +33,9 @@ STORES = {
     "fly": ".fly",
     "pass": ".password-store",
     "printenv": "/proc/self/environ",
+    # the state with every resource's secrets in clear; the API token that reads it
+    "terraform": ".terraform.d/credentials.tfrc.json",
+    "tofu": ".terraform.d/credentials.tfrc.json",
     "ps": "/proc/self/environ",
 }
 # words that name a secret thing
@@ -108,10 +111,14 @@ def prints_secret(prog: str, a: list[str]) -> bool:
     words = _words(a)
     parts = _parts(words)
     secret = [x for x in parts if x in _SECRET]
+    if prog in ("terraform", "tofu"):
+        return _state_print(words, low)
     if prog in ("kubectl", "oc"):
-        # get secret -o yaml/json/jsonpath; config view --raw; create token
+        # get secret -o yaml/json/jsonpath (wherever the kind stands: after -n NS, in a
+        # list like cm,secret, as secret/NAME); config view --raw; create token
         out = any(x.startswith(("-o", "--output", "--template")) for x in low)
-        if words[:1] == ["get"] and any(x.startswith("secret") for x in words[1:2]) and out:
+        kinds = [k for x in low if x[:1] != "-" for k in x.replace("/", ",").split(",")]
+        if "get" in words[:3] and any(k.startswith("secret") for k in kinds) and out:
             return True
         if words[:2] == ["config", "view"] and any(x in _RAW for x in low):
             return True
@@ -146,6 +153,16 @@ def prints_secret(prog: str, a: list[str]) -> bool:
     if any(x in ("list", "ls") for x in parts):
         return False  # npm token list: ids, not values
     return any(_parts([w])[-1:] in (["token"], ["password"]) for w in words[:3] if _parts([w]))
+
+
+def _state_print(words: list[str], low: list[str]) -> bool:
+    """`show -json` and `state pull` print the whole state, every resource's secrets in
+    clear (plain `show` hides the sensitive ones). Outputs are the values the configuration
+    publishes (`output -json` too): a read of what its author chose to show."""
+    flags = [x.lstrip("-").split("=", 1)[0] for x in low if x[:1] == "-"]
+    if words[:1] == ["show"]:
+        return "json" in flags
+    return words[:2] == ["state", "pull"]
 
 
 def credential_reads(c, prog: str, a: list[str], home: str) -> None:

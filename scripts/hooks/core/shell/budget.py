@@ -42,3 +42,81 @@ class Budget:
         for p in paths:
             n += PATH_COST + PART_COST * p.count("/") + len(p) // 64
         self.spend(n)
+
+    def words(self, words) -> None:
+        """Charge a command's words by their depth: the gates may resolve any of them as a
+        path (option values, code paths), one lookup per component; longer than PATH_MAX
+        names no file and is not resolved."""
+        n = 0
+        for w in words:
+            if isinstance(w, str) and len(w) <= PATH_MAX:
+                n += PART_COST * w.count("/")
+        self.spend(n)
+
+
+# programs that run a script file named by their first operand (or -f)
+SCRIPT_RUNNERS = frozenset(
+    (
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+        "ksh",
+        "fish",
+        "node",
+        "nodejs",
+        "deno",
+        "bun",
+        "perl",
+        "ruby",
+        "php",
+        "lua",
+        "tclsh",
+        "osascript",
+        "Rscript",
+        "rscript",
+        "ts-node",
+        "tsx",
+        "awk",
+        "gawk",
+        "sed",
+        "make",
+        "gmake",
+        "source",
+        ".",
+    )
+)
+CODE_PATH_ENV = ("PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB")
+
+
+# programs whose first operand is program text, not a file: only -f names their script file
+_TEXT_FIRST = frozenset(("sed", "gsed", "awk", "gawk", "mawk", "nawk"))
+PATH_MAX = 4096  # the kernel refuses a longer path name (ENAMETOOLONG): no program opens it
+
+
+def code_paths(cmd):
+    """The words that may name a script, makefile or module path the command runs: argv[0]
+    with a '/', the script operand of an interpreter or runner, the code-path variables.
+    Only path-sized words: program text is not looked up as a file."""
+    cands = []
+    argv = cmd.argv
+    if argv and "/" in argv[0]:
+        cands.append(argv[0])
+    prog = cmd.program
+    if prog.lower().startswith(("python", "pypy")) or prog in SCRIPT_RUNNERS:
+        text_first = prog in _TEXT_FIRST
+        rest = argv[1:]
+        for i, w in enumerate(rest):
+            if w in ("-f", "-C", "--file", "--directory", "--makefile") and i + 1 < len(rest):
+                cands.append(rest[i + 1])
+            elif w.startswith(("--file=", "--directory=", "--makefile=")):
+                cands.append(w.split("=", 1)[1])
+            elif not w.startswith("-"):
+                if not text_first:
+                    cands.append(w)
+                break
+    for k in CODE_PATH_ENV:
+        v = cmd.env.get(k)
+        if isinstance(v, str):
+            cands.extend(v.split(":"))
+    return [c for c in cands if c and len(c) <= PATH_MAX and "\n" not in c]

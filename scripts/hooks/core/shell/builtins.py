@@ -179,92 +179,52 @@ def _cdpath_places(c, p, target: str) -> list[str] | None:
     return [join(e, target) for e in entries] + [target]
 
 
-# variables whose value is a command some program runs, and ones that load code
-_ENV_COMMANDS = frozenset(
-    (
-        "GIT_SSH_COMMAND",
-        "GIT_SSH",
-        "GIT_EDITOR",
-        "GIT_SEQUENCE_EDITOR",
-        "GIT_PAGER",
-        "GIT_ASKPASS",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
-        "EDITOR",
-        "VISUAL",
-        "PAGER",
-        "MANPAGER",
-        "GIT_EXTERNAL_DIFF",
-        "PROMPT_COMMAND",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "GIT_PROXY_COMMAND",
-    )
-)
-
-
-_ENV_LOADS = frozenset(
-    (
-        "LD_PRELOAD",
-        "LD_AUDIT",
-        "DYLD_INSERT_LIBRARIES",
-        "BASH_ENV",
-        "ENV",
-        "PERL5OPT",
-        "RUBYOPT",
-        "GIT_CONFIG_PARAMETERS",
-        "GIT_CONFIG_COUNT",
-        "PYTHONSTARTUP",
-        "PYTHONHOME",
-        "ZDOTDIR",
-        "PYTHONINSPECT",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "GIT_CONFIG",
-        "GIT_EXEC_PATH",
-        "GIT_TEMPLATE_DIR",
-        "GIT_DIR",
-        "NODE_OPTIONS_FILE",
-        "PYTHONUSERBASE",
-        "npm_config_script_shell",
-        "NPM_CONFIG_SCRIPT_SHELL",
-        "CURL_HOME",
-        "WGETRC",
-        "PROMPT_COMMAND",
-        "PS4",
-    )
-)
-
-
-def env_code(c, env, p):
+def env_code(c, env, p, declared=False):
+    """Variables in a command's environment: a command some program runs is analysed, one
+    that loads code is `unknown`, and (for a program run with them, not a `declare`) any
+    other that is not plain is too (envwatch.env_judge)."""
     for k, v in env.items():
-        if k in _ENV_COMMANDS and v.strip():
+        if k in envwatch.ENV_COMMANDS and v.strip():
             c.code.append(v)
             p.subparse(v)
         elif (
-            k in _ENV_LOADS
+            k in envwatch.ENV_LOADS
             or k == "NODE_OPTIONS"
             and any(x in v for x in ("-r", "require", "import", "loader"))
         ):
             c.flag("%s makes the program load code" % k, unknown=True)
+        elif not declared and c.argv:
+            envwatch.env_judge(c, k, v)
 
 
 def h_declare(c, a, p, raw):
     ctx = p.ctx
     env = {}
-    unexport = any(w[:1] == "+" or (w[:1] == "-" and "n" in w[1:]) for w in a if w != "--")
+    # declare/local/typeset/export/readonly on a CLAUDE* name may unexport, localise, retype
+    # or change it, whatever the options (-p and -f only print or name functions)
+    printing = any(w[:1] == "-" and w[1:2] != "-" and ("p" in w or "f" in w) for w in a)
+    named = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
+    export = (
+        c.program == "export"
+        and not named
+        or any(w[:1] == "-" and "x" in w[1:] and w[1:2] != "-" for w in a)
+    )
     for w in a:
         name, eq, val = w.partition("=")
         if eq and w[:1] not in ("-", "+"):
             env[name.rstrip("+")] = val
-            envwatch.note_assign(ctx, name.rstrip("+"), val)
+            envwatch.note_assign(ctx, name.rstrip("+"), val, p, export)
             envwatch.value_code(c, val, p)
+        elif export and w[:1] not in ("-", "+"):
+            envwatch.exported(ctx, name, ctx.vars.get(name))  # `export NAME`: its value now
         if w[:1] not in ("-", "+"):
             envwatch.eval_words(c, [name], p)
-            if unexport and envwatch.claude_var(name):
-                ctx.stripped = True
+            if not printing:
+                envwatch.name_changes(ctx, name)
+            if named and eq:
+                envwatch.name_changes(ctx, val)  # declare -n r=CLAUDECODE; r=0
     if env:
-        env_code(c, env, p)
+        env_code(c, env, p, declared=True)
     # `declare -n r=x`: $r is whatever x holds when it is used
     ref = any(w[:1] == "-" and "n" in w[1:] and w[1:2] != "-" for w in a)
     # `declare -i n=V`: V is arithmetic, now and in every later assignment to n
@@ -297,6 +257,10 @@ def h_set(c, a, p, raw):
         if w == "--":
             i += 1
             break
+        if w[:1] in ("-", "+") and (
+            "a" in w[1:] or w[1:] == "o" and a[i + 1 : i + 2] == ["allexport"]
+        ):
+            p.ctx.allexport = w[:1] == "-"  # set -a: every later NAME=V is exported
         if w[:1] in ("-", "+") and len(w) > 1:
             i += 2 if "o" in w[1:] else 1
             continue
@@ -336,25 +300,29 @@ def h_read(c, a, p, raw):
     names = ops + vals(found, "-a")
     envwatch.eval_words(c, names, p)
     for name in names:
+        envwatch.name_changes(p.ctx, name)
         p.ctx.vars[name] = None
     return set(names) | set(vals(found, "-C"))
 
 
 def h_unset(c, a, p, raw):
     envwatch.eval_words(c, a, p)
+    funcs = "-f" in a and "-v" not in a
     for w in a:
         if w[:1] != "-":
             p.ctx.vars[w] = ""
-            if envwatch.claude_var(w):
-                p.ctx.stripped = True
+            if not funcs:
+                envwatch.name_changes(p.ctx, w)
 
 
 def h_printf(c, a, p, raw):
     if len(a) >= 2 and a[0] == "-v":
         envwatch.eval_words(c, a[1:2], p)
+        envwatch.name_changes(p.ctx, a[1])
         p.ctx.vars[a[1]] = None
     elif a and a[0][:2] == "-v":  # -vNAME
         envwatch.eval_words(c, [a[0][2:]], p)
+        envwatch.name_changes(p.ctx, a[0][2:])
     return set(a[:1])
 
 
@@ -363,6 +331,14 @@ def h_arith(c, a, p, raw):
     let's words and the operands of [[ -eq ]] and its kin are arithmetic; the operand of -v
     in [[ and test is a name."""
     envwatch.eval_words(c, a, p, names=False)
+    if c.program == "getopts" and len(a) >= 2:
+        envwatch.name_changes(p.ctx, a[1])
+    if c.program == "wait":
+        for k, w in enumerate(a[:-1]):
+            if w[:1] == "-" and w[-1:] == "p":
+                envwatch.name_changes(p.ctx, a[k + 1])  # wait -p NAME
+    for w in a:
+        envwatch.arith_assigns(p.ctx, w)  # let CLAUDECODE=0, [[ CLAUDECODE=0 -eq 0 ]]
     if c.program == "let":
         arith.check_words(c, p, a)
     elif c.program in ("[[", "test", "["):

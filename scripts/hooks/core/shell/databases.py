@@ -327,6 +327,41 @@ def _sql_flag(c, prog, texts, seen):
         c.flag("%s runs a client command that reaches this machine" % prog, unknown=True)
 
 
+# client options that only pick the server, the session or the output format; any other
+# (mysql --init-command, --pager, --defaults-file, --plugin-dir; psql -P pager, ...) may run
+# SQL or code, load a file or write one: unknown
+_PSQL_PLAIN = frozenset(
+    "-c -d -f -h -p -U -v -o -L -T -F -R -P -l -A -t -x -q -X -1 -e -E -a -b -n -s -S -w -W "
+    "-z -0 -H -V -? --command --dbname --file --host --port --username --set --variable "
+    "--output --log-file --list --no-align --tuples-only --expanded --quiet --no-psqlrc "
+    "--single-transaction --echo-all --echo-errors --echo-queries --echo-hidden --csv "
+    "--html --no-password --password --version --help --field-separator --record-separator "
+    "--field-separator-zero --record-separator-zero --table-attr".split()
+)
+_MYSQL_PLAIN = frozenset(
+    "-e -D -h -P -u -p -S -o -B -N -s -t -H -X -v -V -E -A -r -n -C -U -f -c -? --execute "
+    "--database --host --port --user --password --socket --query --tee --batch "
+    "--skip-column-names --column-names --silent --table --html --xml --verbose --version "
+    "--help --vertical --raw --unbuffered --compress --no-auto-rehash --auto-rehash "
+    "--safe-updates --i-am-a-dummy --force --comments --skip-comments --protocol "
+    "--default-character-set --connect-timeout --ssl --skip-ssl --ssl-mode --ssl-ca "
+    "--ssl-cert --ssl-key --ssl-capath --ssl-cipher --ssl-verify-server-cert --line-numbers "
+    "--skip-line-numbers --one-database --binary-mode --show-warnings --no-beep "
+    "--skip-pager --no-tee --reconnect --skip-reconnect --quick".split()
+)
+
+
+def _plain_options(c, prog, found, plain):
+    for k, _ in found:
+        if k not in plain:
+            c.flag(
+                "%s %s is an option the hooks do not know (it may run SQL or code, load or "
+                "write a file)" % (prog, k),
+                unknown=True,
+            )
+            return
+
+
 def h_sql_client(c, a, p, raw):
     """psql, mysql, mariadb, clickhouse-client, cockroach sql, mongosh: SQL from -c/-e/--command,
     files (-f), stdin."""
@@ -348,6 +383,7 @@ def h_sql_client(c, a, p, raw):
                 "--log-file",
             ),
         )
+        _plain_options(c, prog, found, _PSQL_PLAIN)
         sql = [v for k, v in found if k in ("-c", "--command") and v is not True]
         files = [v for k, v in found if k in ("-f", "--file") and v is not True]
         outs = [
@@ -396,6 +432,7 @@ def h_sql_client(c, a, p, raw):
                 "--tee",
             ),
         )
+        _plain_options(c, prog, found, _MYSQL_PLAIN)
         sql = [v for k, v in found if k in ("-e", "--execute", "--query") and v is not True]
         files = []
         outs = [v for k, v in found if k == "--tee" and v is not True]

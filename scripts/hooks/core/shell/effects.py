@@ -26,7 +26,6 @@ from core.shell.command import (
     stdin_text,
     vague,
 )
-from core.shell.databases import sql_effect
 from core.shell.lexer import DYNAMIC
 from core.shell.verbs import DESTROYS, destroying
 
@@ -90,6 +89,8 @@ def expand(raw, p):
         if resolved:
             c.program = resolved
             c.text = " ".join([c.program] + args[1:])
+        else:
+            c.program = canonical(c.program)  # ggrep, Grep -> grep: every later check sees it
         if not resolved and (vague(args[0]) and args[0] not in ("[", "[[") or args[0] == ""):
             c.flag("program name not static", unknown=True)
         else:
@@ -143,6 +144,18 @@ def _outer_redirects(c, outer):
             c.reads.append(w)
 
 
+def canonical(name):
+    """The table's name for a program the table maps by letter case or a GNU g- prefix
+    (ggrep, gdate, Grep, DATE): checks keyed on the name (the recursive-reader and secret
+    checks, date -s) then see the program the handler judged. Version suffixes (python3)
+    and other names are kept as written."""
+    k = programs.key(name)
+    if k != name and (k == name.lower() or name.lower() == "g" + k):
+        if programs.handler(k) is not None or programs.wrapper(k) is not None:
+            return k
+    return name
+
+
 # programs run by path from these directories are the system's own
 _SYSTEM_BIN = (
     "/bin/",
@@ -160,6 +173,44 @@ _SHORT_HELP_RISKY = frozenset(
     ("shutdown", "reboot", "halt", "poweroff", "init", "telinit", "mkfs", "crontab", "sort")
 )
 _HELP = frozenset(("--help", "-h", "-help", "--version", "-V", "-version", "--usage", "-?"))
+# Shells, interpreters and runners may run code before (or instead of) printing: bash -h is
+# hashall and then runs stdin, pytest --help imports conftest.py, tox/just/hugo -v and ctest
+# -V are verbose runs, sqlite3 -version reads ~/.sqliterc first, yarn runs the project's
+# yarnPath. For them only the profile below says which lone option just prints.
+_HELP_RUNS = ("interpreters.", "runners.h_runner", "runners.h_npx", "remote.h_sqlite3")
+_HELP_RUNS_NAMES = frozenset(("yarn", "mvn", "mvnw", "gradlew"))
+_LONG = ("--version", "--help")
+_CC = _LONG + ("-v",)  # gcc -v, clang -v: version and configuration
+_PRINTS_FIRST = {
+    **dict.fromkeys(("python", "pypy"), _LONG + ("-V", "-VV", "-h")),
+    **dict.fromkeys(("node", "nodejs"), _LONG + ("-v", "-h")),
+    **dict.fromkeys(("deno", "rustc", "mypy"), _LONG + ("-V", "-h")),
+    **dict.fromkeys(("perl", "php"), _LONG + ("-v", "-h")),
+    **dict.fromkeys(("ruby", "julia", "dotnet", "tsc", "ninja", "meson", "swift"), _LONG),
+    **dict.fromkeys(("bash", "zsh", "ksh", "mksh", "fish", "tcsh", "yash", "bun"), _LONG),
+    **dict.fromkeys(("lua", "luajit"), ("-v",)),
+    **dict.fromkeys(("gcc", "g++", "cc", "c++", "clang", "clang++"), _CC),
+    **dict.fromkeys(("make", "gmake", "bmake", "gradle", "npx"), _LONG + ("-v", "-h")),
+    **dict.fromkeys(("java", "javac"), _LONG + ("-version", "-help")),
+}
+# -v is verbose for most programs: a version (or a help screen) only for these
+_V_PRINTS = frozenset(
+    ("npm", "pnpm", "cargo", "gem", "brew", "docker", "podman", "terraform", "tofu")
+    + ("vault", "consul", "nomad", "composer", "pip", "pipx", "uv", "poetry", "pdm")
+)
+
+
+def _prints_only(k, flag):
+    """A lone help or version option of this program prints and exits, running nothing."""
+    prof = _PRINTS_FIRST.get(k)
+    if prof is not None:
+        return flag in prof
+    h = programs.HANDLERS.get(k, "")
+    if h.startswith(_HELP_RUNS) or k in _HELP_RUNS_NAMES:
+        return False
+    if flag == "-v":
+        return k in _V_PRINTS
+    return flag in _HELP and (flag[:2] == "--" or k not in _SHORT_HELP_RISKY)
 
 
 def _judge(c, args, key, p, raw):
@@ -185,10 +236,8 @@ def _judge(c, args, key, p, raw):
             "%s is not a program the hooks know (code they cannot see)" % c.program, unknown=True
         )
         return None
-    if len(args) == 2 and args[1] in _HELP and (args[1][:2] == "--" or k not in _SHORT_HELP_RISKY):
+    if len(args) == 2 and _prints_only(k, args[1]):
         return None
-    if len(args) == 2 and args[1] == "-v" and _family(k) in _VERSION_V:
-        return None  # npm -v, mvn -v, cargo -v: package and build tools print their version
     skip = h(c, args[1:], p, raw)
     if programs.HANDLERS.get(k) in ("builtins.h_readers", "builtins.h_pager"):
         outputs.judge(c, c.program, args[1:])
@@ -223,7 +272,7 @@ def _destroy_verbs(c, args):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
         if " " in w and w.strip() and w.split()[0].lower() in _SQL_HEADS:
-            if not judged_sql and sql_effect(w) == "destroy":  # cockroach sql -e 'DROP ...'
+            if not judged_sql and _sql_destroys(w):  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue
         if vague(w) or "." in w and i > 0:
@@ -247,8 +296,6 @@ def _destroy_verbs(c, args):
         c.flag("%s %s destroys or replaces state" % (c.program, hit), destructive=True)
 
 
-# families whose tools take a lone -v for their version (python -v is verbose: not here)
-_VERSION_V = ("packages", "runners", "services")
 _PUBLISH = frozenset(("publish", "upload", "release", "push", "deploy", "unpublish", "yank"))
 
 
@@ -495,3 +542,9 @@ def _through(path, links):
         elif path.startswith(name + "/"):
             out.extend(t.rstrip("/") + path[len(name) :] for t in targets)
     return out
+
+
+def _sql_destroys(text: str) -> bool:
+    from core.shell.databases import sql_effect  # loaded only for SQL-looking words
+
+    return sql_effect(text) == "destroy"

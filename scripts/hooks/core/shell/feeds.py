@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from core.shell import looks
 
+# the reason a command gets when it reads the files whose names arrive on its stdin
+# (cpio -o / -p, pax -w without operands): it is fed the producer's listing
+NAMES_ON_STDIN = "reads the files named on its stdin"
 # programs whose output is a list of paths under their operands (the cwd when none)
 _LISTERS = frozenset(("find", "ls", "fd", "fdfind", "tree", "du", "rg", "grep", "ag", "locate"))
 _NAME_TESTS = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"))
@@ -91,6 +94,7 @@ def apply(ctx) -> None:
         if c.program in _LISTERS and "xargs" not in c.wrappers:
             continue
         fed = "xargs" in c.wrappers or any("$" in r or "`" in r for r in c.reads)
+        fed = fed or NAMES_ON_STDIN in c.reasons  # cpio -o, pax -w: the names piped in
         if not fed:
             continue
         # a program that prints only what it learns about a file (size, type, a digest)

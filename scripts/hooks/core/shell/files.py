@@ -10,11 +10,44 @@ from core.shell.command import (
     link,
     long_match,
     opts,
+    pipe_path,
     prefix_of,
     prog_name,
     spawn,
+    stdin_redirect,
+    stdin_text,
+    vague,
     vals,
 )
+
+_STDIN = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
+
+
+def script_file(c, path, p, raw, what):
+    """The text of a script file operand (sed -f F, awk -f F, perl F) when the analysis
+    parsed it: stdin fed by a here-string, a heredoc or echo. Anything else is code nobody
+    saw: stdin from a file or a pipe, another descriptor or a process substitution
+    (/dev/fd/N), a name built by $(..) or $VAR, or a file on disk (None, flagged)."""
+    if path in _STDIN:
+        body = stdin_text(raw)
+        if body:
+            c.code.append(body)
+            return body
+        if body is None:
+            r = stdin_redirect(raw)
+            if r is not None and r.op in ("<", "<>"):
+                c.reads.append(r.target)
+        c.flag("%s script on stdin the hooks cannot see" % what, unknown=True)
+        return None
+    if pipe_path(path) or path in p.dyn or vague(path):
+        c.flag(
+            "%s script from a pipe, substitution or variable the hooks cannot see" % what,
+            unknown=True,
+        )
+        return None
+    c.reads.append(path)
+    c.flag("%s runs the script file %s, code the hooks cannot see" % (what, path), unknown=True)
+    return None
 
 
 def h_rm(c, a, p, raw):
@@ -167,12 +200,10 @@ def h_tee(c, a, p, raw):
     c.writes.extend(ops)
 
 
-_SED_FILE = "sed runs a script file the hooks cannot see (its w and e commands write, run)"
-
-
 def h_sed(c, a, p, raw):
     inplace = False
     scripts = []
+    sfiles = []  # -f FILE: scripts read from files
     files = []
     script_given = False
     i = 0
@@ -194,8 +225,7 @@ def h_sed(c, a, p, raw):
                 script_given = True
                 i += 0 if eq else 1
             elif name == "--file":
-                c.reads.append(val if eq else (a[i + 1] if i + 1 < n else ""))
-                c.flag(_SED_FILE, unknown=True)
+                sfiles.append(val if eq else (a[i + 1] if i + 1 < n else ""))
                 script_given = True
                 i += 0 if eq else 1
             elif name in ("--line-length",) and not eq:
@@ -233,8 +263,7 @@ def h_sed(c, a, p, raw):
                         scripts.append(val)
                         script_given = True
                     elif ch == "f":
-                        c.reads.append(val)
-                        c.flag(_SED_FILE, unknown=True)
+                        sfiles.append(val)
                         script_given = True
                     break
                 j += 1
@@ -251,8 +280,17 @@ def h_sed(c, a, p, raw):
         c.writes.extend(files)
         if not files:
             c.flag("sed -i without a file", unknown=True)
+    for f in sfiles:
+        body = script_file(c, f, p, raw, "sed")
+        if body is not None:
+            scripts.append(body)
     for sc in scripts:
-        if len(sc) > 20000:
+        p.ctx.budget.spend(len(sc) // 16)  # the scan below: a step per character, cheap ones
+        if sc in p.dyn:
+            c.flag(
+                "sed script built by a substitution or variable the hooks cannot see", unknown=True
+            )
+        elif len(sc) > 20000:
             c.flag("sed script too long to analyse", unknown=True)
         else:
             _sed_script(c, sc)
@@ -476,12 +514,20 @@ def h_find(c, a, p, raw):
         i += 1
     if i < len(a) and a[i] in ("-H", "-L", "-P"):
         pass
+    # a word made by $(..), `..` or $VAR can be any primary or action (-delete, -exec,
+    # -fprint): the starts (and "." when that word is the only one) may be written or deleted
+    unseen = [w for w in starts if w in p.dyn]
+    starts = [w for w in starts if w not in p.dyn]
     if not starts:
         starts = ["."]
     c.reads.extend(starts)
     skip = set()
     while i < len(a):
         w = a[i]
+        if w in p.dyn:
+            unseen.append(w)
+            i += 1
+            continue
         if w in ("-exec", "-execdir", "-ok", "-okdir"):
             j = i + 1
             while j < len(a) and a[j] not in (";", "+"):
@@ -549,6 +595,13 @@ def h_find(c, a, p, raw):
         elif w[:1] == "-" and w not in _FIND_PLAIN and w[:6] != "-newer":
             c.flag("find %s is a primary the hooks do not know" % w, unknown=True)
         i += 1
+    if unseen:
+        c.reads.extend(unseen)
+        c.writes.extend(starts)
+        c.flag(
+            "find %s: a word the hooks cannot see may be any action (-delete, -exec)" % unseen[0],
+            unknown=True,
+        )
     return skip
 
 

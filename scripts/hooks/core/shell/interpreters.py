@@ -12,9 +12,11 @@ from core.shell.command import (
     prog_name,
     stdin_code,
     stdin_text,
+    vague,
     vague_script,
     vals,
 )
+from core.shell.files import script_file
 from core.shell.packages import formatter, h_pip, h_pkg_node
 
 _INTERP = {
@@ -191,15 +193,48 @@ def h_shell(c, a, p, raw):
     stdin_code(c, rest[1:] if rest and not stdin else rest, p, raw, prog, shell=True)
 
 
+# awk options that neither run, load nor write anything (gawk, mawk, busybox, onetrue awk);
+# the rest (gawk --dump-variables=F, --profile=F, --pretty-print=F, --debug, -W exec F) are
+# not seen, so unknown
+_AWK_PLAIN = frozenset(
+    "-b -c -C -g -h -k -L -M -n -N -O -P -r -s -S -t -V -v -F -e -f -E -i -l -W -- --csv".split()
+    + "--characters-as-bytes --traditional --copyright --gen-pot --help --usage --lint".split()
+    + "--bignum --non-decimal-data --use-lc-numeric --optimize --no-optimize --posix".split()
+    + "--re-interval --sandbox --version --file --assign --field-separator --source".split()
+    + "--include --load --exec --lint-old --compat".split()
+)
+# mawk -W values that only set a mode or print (-W exec F runs F: not here)
+_AWK_W_PLAIN = (
+    "version help usage posix traditional compat lint re-interval interactive sprintf "
+    "posix_space dump random"
+).split()
+
+
 def h_awk(c, a, p, raw):
     found, ops = opts(
         a,
-        "fvFeilE",
+        "fvFeilEW",
         ("--file", "--assign", "--field-separator", "--source", "--include", "--load", "--exec"),
     )
+    for name, v in found:
+        w = v.split("=", 1)[0] if name == "-W" and isinstance(v, str) else "?"
+        if (
+            name not in _AWK_PLAIN
+            or name == "-W"
+            and not any(x.startswith(w) for x in _AWK_W_PLAIN)
+        ):
+            what = name + (" " + w if name == "-W" else "")
+            c.flag(
+                "%s %s runs, loads or writes what the hooks cannot see" % (c.program, what),
+                unknown=True,
+            )
     progs = vals(found, "-e", "--source")
     files = vals(found, "-f", "--file", "-E", "--exec", "-i", "--include")
-    c.reads.extend(files)
+    for f in vals(found, "-f", "--file", "-E", "--exec"):
+        body = script_file(c, f, p, raw, c.program)
+        if body is not None:
+            progs.append(body)
+    c.reads.extend(x for x in files if x not in vals(found, "-f", "--file", "-E", "--exec"))
     includes = vals(found, "-i", "--include")
     inplace = [x for x in includes if x in ("inplace", "inplace.awk")]
     if len(inplace) < len(includes) or vals(found, "-f", "--file", "-E", "--exec", "-l", "--load"):
@@ -213,7 +248,12 @@ def h_awk(c, a, p, raw):
     if inplace:
         c.writes.extend(o for o in ops if "=" not in o or "/" in o.split("=", 1)[0])
     for prog in progs:
-        if len(prog) > 20000 or _awk_runs(prog):
+        p.ctx.budget.spend(len(prog) // 16)  # the scan below: a step per character
+        if prog in p.dyn:
+            c.flag(
+                "awk program built by a substitution or variable the hooks cannot see", unknown=True
+            )
+        elif len(prog) > 20000 or _awk_runs(prog):
             c.code.append(prog)
             c.flag("awk program runs commands or writes files", unknown=True)
     return skip
@@ -296,9 +336,14 @@ def h_perl(c, a, p, raw):
         c.code.append(code)
         c.flag("inline perl code (perl -e)", unknown=True)
         files = ops
-    elif ops and ops[0] != "-":
+    elif ops and ops[0] not in ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
         c.reads.append(ops[0])  # the script: code, like python's or ruby's
-        if not own_script(c, ops[0], ops[1:], p, "perl"):
+        if pipe_path(ops[0]) or ops[0] in p.dyn or vague(ops[0]):
+            c.flag(
+                "perl script from a pipe, substitution or variable the hooks cannot see",
+                unknown=True,
+            )
+        elif not own_script(c, ops[0], ops[1:], p, "perl"):
             c.flag("%s runs %s, code the hooks cannot see" % (c.program, ops[0]), runner=True)
         files = ops[1:]
     else:
@@ -405,3 +450,23 @@ def h_editor(c, a, p, raw):
         c.writes.extend(files)
     c.reads.extend(files)
     return set(vals(found, "-c", "--cmd", "--eval")) | set(o for o in ops if o[:1] == "+")
+
+
+# pygmentize options that pick a built-in lexer, formatter, filter or style, or only print;
+# -x loads lexers and formatters from files (code), -o writes, -O/-P options may name files
+_PYG_PLAIN = frozenset("-l -f -F -S -a -g -s -v -h -V -L -N -C -H --json --help".split())
+
+
+def h_pygmentize(c, a, p, raw):
+    found, ops = opts(a, "lfFOPaoSN", ())
+    for k, v in found:
+        if k == "-o":
+            c.writes.append(v)
+        elif k in ("-O", "-P") and "file" not in str(v).lower():
+            continue
+        elif k not in _PYG_PLAIN or k in ("-l", "-f") and ":" in str(v):
+            c.flag(
+                "pygmentize %s loads code or writes a file the hooks cannot see" % k, unknown=True
+            )
+    c.reads.extend(ops)
+    return {v for _, v in found if isinstance(v, str)}

@@ -7,70 +7,21 @@ from __future__ import annotations
 import os
 
 from core import paths
-
-SCRIPT_RUNNERS = frozenset(
-    (
-        "sh",
-        "bash",
-        "zsh",
-        "dash",
-        "ksh",
-        "fish",
-        "node",
-        "nodejs",
-        "deno",
-        "bun",
-        "perl",
-        "ruby",
-        "php",
-        "lua",
-        "tclsh",
-        "osascript",
-        "Rscript",
-        "ts-node",
-        "tsx",
-        "awk",
-        "gawk",
-        "sed",
-        "make",
-        "gmake",
-        "source",
-        ".",
-    )
-)
-CODE_PATH_ENV = ("PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB")
+from core.shell.budget import SCRIPT_RUNNERS, code_paths  # the words the analysis charged
 
 
 def temp_code(cmd, cwd, project):
     """A script, makefile or module path in the temp dir: there the agent can write even under
-    safemode, so running it is running code we cannot see."""
-    cands = []
-    argv = cmd.argv
-    if argv and "/" in argv[0]:
-        cands.append(argv[0])
-    prog = cmd.program
-    if prog.lower().startswith(("python", "pypy")) or prog in SCRIPT_RUNNERS:
-        rest = argv[1:]
-        for i, w in enumerate(rest):
-            if w in ("-f", "-C", "--file", "--directory", "--makefile") and i + 1 < len(rest):
-                cands.append(rest[i + 1])
-            elif w.startswith(("--file=", "--directory=", "--makefile=")):
-                cands.append(w.split("=", 1)[1])
-            elif not w.startswith("-"):
-                cands.append(w)
-                break
-    for k in CODE_PATH_ENV:
-        v = cmd.env.get(k)
-        if isinstance(v, str):
-            cands.extend(v.split(":"))
+    safemode, so running it is running code we cannot see.  The analysis charged these
+    lookups to its work budget (parser.flush)."""
     base = cwd
     if cmd.cwd:
         if cmd.cwd == "$PWD":
             base = None
         else:
             base = os.path.join(cwd, cmd.cwd)
-    for c in cands:
-        if not c or "\n" in c or (base is None and not c.startswith(("/", "~"))):
+    for c in code_paths(cmd):
+        if base is None and not c.startswith(("/", "~")):
             continue
         if paths.in_temp(paths.normalise(c, base or cwd), project):
             return True
@@ -115,24 +66,41 @@ def plain_delete(cmd, cwd, project, home, cfg):
     file is ordinary work, not a [destructive] ask. Anything else destructive stays so."""
     if cmd.program == "find" and cmd.reasons == ["find -delete"] and cmd.writes:
         return _find_spares(cmd, cwd, project, home, cfg)
-    if cmd.program != "rm" or cmd.reasons != ["recursive force delete"] or not cmd.writes:
+    # git clean -f PATH: only the untracked files under its pathspecs go
+    clean = cmd.program == "git" and cmd.reasons == ["git clean -f deletes untracked files"]
+    why = [r for r in cmd.reasons if r != "write target not static"]  # a glob, checked below
+    if not clean and (cmd.program != "rm" or why != ["recursive force delete"]) or not cmd.writes:
         return False
     root = paths.real(project)
+    budget = dict(paths.GLOB_BUDGET)
     for w in cmd.writes:
-        if paths.has_glob(w) or "$" in w or "`" in w or w[:1] == "~":
-            return False
-        target = paths.real(paths.normalise(w, cwd, home))
-        if target == root or not paths.is_under(target, root):
-            return False
-        if paths.protected_rule(w, cwd, project, cfg, home) or paths.holds_protected(
-            w, cwd, project, cfg, home
-        ):
-            return False
-        if target == os.path.join(root, ".git") or target.startswith(
-            os.path.join(root, ".git") + "/"
-        ):
+        if "$" in w or "`" in w or w[:1] in ("~", ":") or clean and paths.has_glob(w):
+            return False  # a git pathspec glob crosses `/`; `:/` magic is the whole tree
+        found = [w]
+        if paths.has_glob(w):
+            # rm -rf *.egg-info: what bash expands it to now, each match judged as named;
+            # the directory it expands in lies in the project (an earlier step may fill it)
+            head = w[: min(w.find(x) % (len(w) + 1) for x in "*?[")].rpartition("/")[0]
+            base = paths.real(paths.normalise(head or ("/" if w[:1] == "/" else "."), cwd, home))
+            found, complete = paths.expand(w, cwd, home, True, budget)
+            if not complete or not (base == root or paths.is_under(base, root)):
+                return False
+        if not all(_plain_target(m, cwd, root, project, home, cfg) for m in found):
             return False
     return True
+
+
+def _plain_target(w, cwd, root, project, home, cfg):
+    """A delete target inside the project, not its root or .git, holding no protected file."""
+    target = paths.real(paths.normalise(w, cwd, home))
+    if target == root or not paths.is_under(target, root):
+        return False
+    if paths.protected_rule(w, cwd, project, cfg, home) or paths.holds_protected(
+        w, cwd, project, cfg, home
+    ):
+        return False
+    git = os.path.join(root, ".git")
+    return target != git and not target.startswith(git + "/")
 
 
 _FIND_WIDENERS = (

@@ -195,6 +195,8 @@ class Ctx:
         "stripped",
         "listed",
         "checked",
+        "exported",
+        "allexport",
     )
 
     def __init__(self, home, env, finalise):
@@ -218,6 +220,8 @@ class Ctx:
         self.listed = []  # the words of `for x in WORDS`: file names fed to the loop body
         self.checked = set()  # names of unseen code already charged to the budget
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
+        self.exported = {}  # variables exported earlier that are not plain: name -> value
+        self.allexport = False  # set -a: every later assignment is exported
 
     def error(self, reason):
         if reason not in self.errors:

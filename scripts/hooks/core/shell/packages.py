@@ -104,6 +104,15 @@ def h_pip(c, a, p, raw=None):
     c.reads.extend(vals(found, "-r", "--requirement", "-c", "--constraint"))
     if sub not in _PIP_SUBS and ops:
         c.flag("pip %s is a subcommand the hooks do not know" % sub, unknown=True)
+    if sub in ("config", "cache") and ops[1:2] not in (
+        [],
+        ["list"],
+        ["get"],
+        ["debug"],
+        ["dir"],
+        ["info"],
+    ):
+        c.flag("pip %s %s changes pip's configuration or cache" % (sub, ops[1]), unknown=True)
     if sub in ("install", "wheel", "download") and not has(found, "--dry-run"):
         c.flag("pip %s runs package build code" % sub, runner=True)
     if sub in ("install", "uninstall", "download", "wheel"):
@@ -162,7 +171,6 @@ _NODE_READ = frozenset(
         "bin",
         "root",
         "prefix",
-        "fund",
         "query",
         "licenses",
         "--version",
@@ -171,12 +179,24 @@ _NODE_READ = frozenset(
         "config",
         "get",
         "help-search",
-        "docs",
-        "bugs",
-        "repo",
-        "home",
         "store",
     )
+)
+# verbs that open a web page with the configured browser (npm config `browser`, $BROWSER)
+_NODE_BROWSER = frozenset(("docs", "bugs", "repo", "home", "issues", "fund"))
+# options of the read verbs (npm ls --depth=0 --json): any other may run or write something
+_NODE_READ_OPTIONS = frozenset(
+    "--json --long -l --all -a --depth --global -g --parseable -p --omit --include "
+    "--workspace -w --workspaces -ws --include-workspace-root --prefix --registry --loglevel "
+    "--silent -s --quiet -q --production --prod --dev --link --unicode --color --no-color "
+    "--verbose --fields --recursive -r --filter --dir -C --cwd --help -h --long --scope "
+    "--searchlimit --no-description --searchopts --searchexclude --package-lock-only "
+    "--expect-results --expect-result-count --omit-lockfile-registry-resolved --audit-level "
+    "--no-audit --depth=0 --only --location --before --format --ignore-scripts --offline "
+    "--prefer-offline --lockfile-only --frozen-lockfile --yes -y --no-progress --tag "
+    "--no-optional --optional --peer --global-style --legacy-peer-deps --strict-peer-deps "
+    "--no-fund --fund --no-update-notifier --pattern --level --summary --groups --environment "
+    "--no-unicode --no-color --parseable".split()
 )
 _NODE_RUN = frozenset(
     (
@@ -221,7 +241,27 @@ def h_pkg_node(c, a, p, raw):
         return set(ops)
     if publish(c, c.program, sub):
         return set(ops)
+    if sub in ("version", "v") and len(ops) > 1 and c.program != "yarn":
+        # npm version patch: writes package.json, commits, tags, runs the version scripts
+        c.flag(
+            "%s version %s changes the package and runs its scripts" % (c.program, ops[1]),
+            runner=True,
+        )
+        c.writes.append(".")
+        return set(ops)
+    if sub in _NODE_BROWSER:
+        c.flag(
+            "%s %s opens a browser (a program the project's config may name)" % (c.program, sub),
+            unknown=True,
+        )
+        return set(ops)
     if sub == "audit" and "fix" not in ops or sub in _NODE_READ:
+        odd = [k for k, _ in found if k not in _NODE_READ_OPTIONS]
+        if odd:
+            c.flag(
+                "%s %s %s is an option the hooks do not know" % (c.program, sub, odd[0]),
+                unknown=True,
+            )
         return set(ops)
     if sub in ("run", "run-script") and len(ops) == 1:
         return set(ops)  # `npm run` alone lists the scripts
@@ -247,16 +287,14 @@ def h_pkg_generic(c, a, p, raw):
     sub = ops[0] if ops else ""
     if prog in _SYSTEM_PKG:
         names = [k for k, _ in found]
-        if prog in ("dpkg", "rpm"):
-            changes = has(
-                found, "-i", "--install", "-r", "--remove", "-P", "--purge", "-U", "-e", "--erase"
-            )
-        elif prog == "pacman":
-            changes = any(k in ("-S", "-R", "-U") for k in names)
-        elif prog == "emerge":
-            changes = bool(ops)
-        else:  # an option's value may stand before the verb (apt-get -o X=y install)
-            changes = sub in _PKG_SUBS or any(o in _PKG_SUBS for o in ops[1:4])
+        if prog in _SYSTEM_READ_OPTIONS:
+            changes = _system_option_changes(prog, names, ops)
+        elif not ops:
+            changes = any(k not in _HELP_OPTIONS for k in names)
+        else:
+            changes = sub not in _SYSTEM_READ.get(prog, ())
+        if not ops and not names:
+            changes = False
         if changes:
             c.writes.append(_SYSTEM_PKG[prog].replace("~", p.ctx.home))
             c.flag("system package install")
@@ -313,10 +351,21 @@ def h_pkg_generic(c, a, p, raw):
         return set(ops)
     if publish(c, prog, sub):
         return set(ops)
+    if (
+        prog == "go"
+        and sub == "env"
+        and any(k in ("-w", "-u") for k, _ in found + [(w, 1) for w in a])
+    ):
+        c.flag("go env -w/-u changes go's configuration (GOFLAGS, GOPROXY, toolexec)", unknown=True)
+        return set(ops)
+    if sub == "config" and _config_sets(found, ops):
+        c.flag(
+            "%s config %s changes the tool's configuration" % (prog, " ".join(ops[1:3])),
+            unknown=True,
+        )
+        return set(ops)
     if prog == "go" and (
-        sub in ("doc", "version", "help")
-        or sub == "env"
-        and not any(w in ("-w", "-u") for w in a)
+        sub in ("doc", "version", "help", "env")
         or sub == "mod"
         and ops[1:2] in (["graph"], ["why"])
     ):
@@ -329,6 +378,111 @@ def h_pkg_generic(c, a, p, raw):
     if not c.writes:
         c.flag("%s %s is a subcommand the hooks do not know" % (prog, sub), unknown=True)
     return set(ops)
+
+
+def _config_sets(found, ops):
+    """poetry/composer/pdm/bundle/conda/cargo config: sets, unsets or edits a value (a name
+    and a value, a set/unset/edit verb, or --add/--unset-style options)."""
+    if ops[1:2] and ops[1] in ("set", "unset", "edit", "add", "remove", "delete", "rm"):
+        return True
+    if len(ops) > 2 and ops[1] not in ("get", "list", "show"):
+        return True
+    return any(
+        k
+        in (
+            "--add",
+            "--append",
+            "--prepend",
+            "--remove",
+            "--remove-key",
+            "--set",
+            "--unset",
+            "--edit",
+            "-e",
+            "--write",
+        )
+        for k, _ in found
+    )
+
+
+_HELP_OPTIONS = ("-h", "--help", "-v", "--version", "-V", "-q", "--quiet", "-?")
+
+
+def _system_option_changes(prog, names, ops):
+    """dpkg -l, rpm -qa, pacman -Ss, nix-env -q, emerge -s: an action not listed as a query
+    changes the machine (dpkg --configure -a runs maintainer scripts, rpm --eval runs %(..))."""
+    plain = _SYSTEM_READ_OPTIONS[prog]
+    if prog == "pacman" and ("-S" in names or "--sync" in names):
+        return not any(k in ("-s", "-i", "-l", "-g") for k in names) or any(
+            k in ("-y", "-u", "-w", "--refresh", "--sysupgrade", "--downloadonly") for k in names
+        )
+    if prog == "rpm":
+        query = any(k in ("-q", "--query", "-V", "--verify") for k in names)
+        risky = ("-e", "--erase", "-U", "--upgrade", "-F", "--freshen", "--install", "--import")
+        risky += ("--eval", "-E", "--rebuilddb", "--initdb", "--setperms", "--setugids")
+        if query:
+            return any(k in risky for k in names)
+        return any(k not in ("--version", "--help", "-K", "--checksig") for k in names)
+    if (
+        prog == "emerge"
+        and ops
+        and not any(k in ("-p", "--pretend", "-s", "-S", "--search", "--searchdesc") for k in names)
+    ):
+        return True
+    return any(k not in plain for k in names)
+
+
+# system package managers: the verbs that only print (any other changes the machine) ...
+_SYSTEM_READ = {
+    **dict.fromkeys(
+        ("apt", "apt-get", "aptitude"),
+        "list search show showsrc policy depends rdepends madison help moo changelog".split(),
+    ),
+    **dict.fromkeys(
+        ("dnf", "yum", "microdnf"),
+        "list info search provides whatprovides repolist repoquery check-update deplist help "
+        "repoinfo updateinfo".split(),
+    ),
+    "apk": "info list search policy stats dot version verify".split(),
+    "zypper": "se search if info lr repos ls services pa packages pch patches lp list-patches "
+    "wp what-provides lu list-updates help pt patterns pd products".split(),
+    "snap": "list info find version help connections services changes warnings known "
+    "interfaces".split(),
+    "flatpak": "list info search remote-ls remotes history ps remote-info documentation".split(),
+    "port": "installed info search list deps rdeps contents outdated version help provides "
+    "echo location variants dependents".split(),
+    "brew": "list ls info abv search deps uses outdated config doctor leaves desc commands "
+    "tap-info log cat formulae casks missing options help --prefix --cellar --repository "
+    "--cache --env --config shellenv which-formula --caskroom".split(),
+    "pkg": "info search query version which rquery stats help".split(),
+    "choco": "list search info find outdated help config-list".split(),
+    "winget": "list search show help --info".split(),
+    "scoop": "list search info status which prefix help cat depends checkup export".split(),
+}
+# ... and the option-driven ones, by the options that only query
+_SYSTEM_READ_OPTIONS = {
+    "dpkg": frozenset(
+        "-l --list -L --listfiles -s --status -S --search -p --print-avail --get-selections "
+        "-c --contents -I --info -f --field --audit -C --print-architecture --verify -V "
+        "--print-foreign-architectures --compare-versions --version --help -? --no-pager "
+        "--yet-to-unpack --assert-support-predepends --validate-pkgname --validate-version "
+        "--validate-archname".split()
+    ),
+    "rpm": frozenset(
+        "-q --query -V --verify -a --all -i --info -l --list -f --file -p --package -c "
+        "--configfiles -d --docfiles --requires -R --provides --whatprovides --whatrequires "
+        "--changelog --qf --queryformat --version --help --last --scripts --dump -K "
+        "--checksig -s --state -g --group --nosignature --nodigest".split()
+    ),
+    "pacman": frozenset(
+        "-Q --query -Si -Ss -Sl -Sg -Qi -Ql -Qs -Qo -Qe -Qm -Qdt -Qu -Qk -F --files -T "
+        "--deptest --version -V --help -h -i -l -s -o -e -m -d -t -u -k -q -c".split()
+    ),
+    "nix-env": frozenset("-q --query -a --available -s --status --version --help".split()),
+    "emerge": frozenset(
+        "-p --pretend -s --search -S --searchdesc --info --version -h --help".split()
+    ),
+}
 
 
 # subcommands of language package managers that only print, and ones that build or run code

@@ -11,7 +11,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 from __future__ import annotations
 
 from core.shell import arith, envwatch
-from core.shell.budget import TOO_COMPLEX
+from core.shell.budget import TOO_COMPLEX, code_paths
 from core.shell.command import join
 from core.shell.heredoc import Heredoc
 from core.shell.lexer import (
@@ -86,6 +86,7 @@ class Parser(Substitution, Heredoc, Lexer):
         self.cd_alt: list | None = None  # where later commands run if a cd here failed
         self.cd_chain = False  # the command just judged ran only if that cd succeeded
         self.cd_sure = True  # where the last cd landed is known when it succeeded
+        self.dyn: set = set()  # words made by a $(..), `..` or $VAR the analysis cannot see
         self.base = 0
         self.open: list[str] = []  # compound commands begun and not yet closed (if, do, ...)
 
@@ -117,15 +118,21 @@ class Parser(Substitution, Heredoc, Lexer):
             else:
                 k = len(ctx.out)
                 ctx.finalise(item, self)
-                for c in ctx.out[k:]:  # the gates look each path up: charge them now
-                    ctx.budget.paths(c.reads)
-                    ctx.budget.paths(c.writes)
-                    ctx.budget.spend(len(c.argv))
-                    # the words unseen code names and the trees it reads are looked up too,
-                    # each distinct one once (repeats are looked up once: policy dedups)
-                    new = [w for w in c.named + c.tree if w not in ctx.checked]
-                    ctx.checked.update(new)
-                    ctx.budget.paths(new)
+                try:
+                    for c in ctx.out[k:]:  # the gates look each path up: charge them now
+                        ctx.budget.paths(c.reads)
+                        ctx.budget.paths(c.writes)
+                        ctx.budget.spend(len(c.argv))
+                        # the words unseen code names and the trees it reads are looked up too,
+                        # each distinct one once (repeats are looked up once: policy dedups)
+                        new = [w for w in c.named + c.tree if w not in ctx.checked]
+                        ctx.checked.update(new)
+                        ctx.budget.paths(new)
+                        ctx.budget.paths(code_paths(c))  # script paths looked up in the temp dir
+                        ctx.budget.words(c.argv + list(c.env.values()))  # option values
+                except Bound:
+                    del ctx.out[k:]  # over the budget: the gates must not do that work either
+                    raise
 
     def _joined(self, raw) -> None:
         if len(self.joins) < 4096:
@@ -349,6 +356,11 @@ class Parser(Substitution, Heredoc, Lexer):
                 return "}"
             self.ctx.error("syntax error: unexpected }")
             return None
+        if w == "coproc":
+            t = self.token()
+            if t[0] == WORD and t[1] and t[1][0][:1] not in ("{", "(", ""):
+                envwatch.name_changes(self.ctx, t[1][0])  # coproc NAME: NAME becomes an array
+            self.back = t
         if w in SKIP_RESERVED:
             self._keyword(w)
             return None
@@ -408,6 +420,7 @@ class Parser(Substitution, Heredoc, Lexer):
                     self.ctx.alternative("$" + name, "$@")
                     self.ctx.alternative("${%s}" % name, "$@")
             for name in names:
+                envwatch.name_changes(self.ctx, name)
                 if numbers:
                     self.ctx.vars.number(name)
                 else:
@@ -504,6 +517,8 @@ class Parser(Substitution, Heredoc, Lexer):
                         self.funcbody = True
                         return None
                     words.extend(ws)
+                    if fl & F_DYN:
+                        self.dyn.update(ws)
             elif k == REDIR:
                 fd, op = tok[1]
                 t = self.token()
@@ -525,7 +540,7 @@ class Parser(Substitution, Heredoc, Lexer):
             tok = self.token()
         if not words and not redirs:
             for name, val, dyn in assigns:
-                envwatch.note_assign(ctx, name, val)
+                envwatch.note_assign(ctx, name, val, self)
                 envwatch.value_code(None, val, self)
                 if not arith.assigned(self, name, val):
                     ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)

@@ -128,7 +128,7 @@ builtins.h_readers: cat tac nl head tail bat batcat hexdump hd od strings
                     fmt column expand unexpand rev zcat bzcat xzcat zstdcat gzcat lzcat
                     zless zmore stat ls du tree xmllint look iconv readlink realpath
                     objdump readelf nm ldd lsattr getfacl pr tsort source-highlight
-                    pygmentize vimcat clip pbcopy xclip xsel wl-copy
+                    vimcat clip pbcopy xclip xsel wl-copy
 files.h_shred: shred srm wipe
 files.h_truncate: truncate
 remote.h_rsync: rsync
@@ -148,6 +148,7 @@ builtins.h_jq: jq yq gojq jaq
 files.h_find: find
 interpreters.h_awk: awk gawk mawk nawk
 interpreters.h_perl: perl
+interpreters.h_pygmentize: pygmentize
 interpreters.h_deno_bun: deno bun
 interpreters.h_pwsh: pwsh powershell
 system.h_watch: watch
@@ -167,6 +168,8 @@ archives.h_tar: tar bsdtar
 archives.h_unzip: unzip
 archives.h_zip: zip
 archives.h_7z: 7z 7za 7zz
+archives.h_cpio: cpio
+archives.h_pax: pax
 archives.h_gzip: gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 pigz compress uncompress
                  lzma
 files.h_dos2unix: dos2unix unix2dos

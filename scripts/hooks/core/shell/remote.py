@@ -69,6 +69,11 @@ def h_rsync(c, a, p, raw):
         vals(found, "--exclude-from", "--include-from", "--files-from", "--password-file")
     )
     c.writes.extend(vals(found, "--log-file", "--write-batch", "--only-write-batch"))
+    c.writes.extend(vals(found, "--temp-dir", "--backup-dir", "--partial-dir"))
+    if vals(found, "--read-batch") or has(found, "--daemon", "--config", "--early-input"):
+        # a batch nobody saw is applied to the destination; a daemon serves (and runs) its config
+        c.flag("rsync applies a batch or a config the hooks cannot see", unknown=True)
+        c.writes.extend(ops[-1:] or ["."])
     dry = has(found, "-n", "--dry-run")
     links = vals(found, "--link-dest")
     c.reads.extend(links)
@@ -80,6 +85,8 @@ def h_rsync(c, a, p, raw):
         elif not dry:
             c.flag("rsync copies files to a remote machine", remote=True)
         srcs = [s for s in ops[:-1] if not _remote(s)]
+        if _remote(dst) and has(found, "-r", "-a", "--recursive", "--archive"):
+            c.tree.extend(srcs)  # every file under them leaves the machine (.env too)
     else:
         srcs = [s for s in ops if not _remote(s)]
     c.reads.extend(srcs)
@@ -92,6 +99,8 @@ def h_rsync(c, a, p, raw):
         c.flag("rsync --delete removes files", destructive=True)
     if vals(found, "-e", "--rsh"):
         c.flag("rsync -e runs a command", unknown=True)
+    # patterns of names left out or kept (--exclude=.env): not files it reads
+    return set(vals(found, "--exclude", "--include", "--filter"))
 
 
 def h_scp(c, a, p, raw):
@@ -106,6 +115,8 @@ def h_scp(c, a, p, raw):
             c.writes.append(ops[-1])
         else:
             c.flag("scp copies files to a remote machine", remote=True)
+            if has(found, "-r"):
+                c.tree.extend(s for s in ops[:-1] if not _remote(s))  # every file under them
         c.reads.extend(s for s in ops[:-1] if not _remote(s))
 
 

@@ -5,6 +5,7 @@ replace or apply state are destructive too."""
 
 from __future__ import annotations
 
+from core.shell import containers
 from core.shell.command import every_word, pathlike
 from core.shell.verbs import DESTROYS, destroying
 
@@ -185,8 +186,35 @@ def _verbs(prog, a):
     return out
 
 
+# parts of an option name that hand it a program to run, or a place to write
+_RUN_PARTS = frozenset(
+    "renderer exec command cmd plugin plugins hook hooks browser editor pager program "
+    "script shell credential-process".split()
+)
+_OUT_PARTS = frozenset("output out dest destination target export".split())
+
+
+def _option_effects(c, prog):
+    """Whatever the verb: an option that names a program to run (helm --post-renderer,
+    --browser, --exec) runs code nobody saw; one that names an output directory
+    (--output-dir, --output-directory) writes there."""
+    a = c.argv[1:]
+    for i, w in enumerate(a):
+        if w[:2] != "--" or w == "--":
+            continue
+        name, eq, val = w[2:].partition("=")
+        parts = set(name.lower().replace("_", "-").split("-"))
+        if parts & _RUN_PARTS:
+            c.flag("%s --%s runs a program the hooks cannot see" % (prog, name), unknown=True)
+        elif parts & _OUT_PARTS and parts & {"dir", "directory"}:
+            target = val if eq else (a[i + 1] if i + 1 < len(a) else "")
+            if target:
+                c.writes.append(target)
+
+
 def _judge_verbs(c, prog, words):
     """Read when the profile lists the verb (or the verb pair); else a remote change."""
+    _option_effects(c, prog)
     reads = _READS.get(prog, frozenset())
     first = words[0] if words else ""
     pair = "-".join(words[:2])
@@ -280,6 +308,31 @@ def _local_targets(prog, a):
     return [w for w in out if w and w != "-" and "://" not in w and not _remote_path(w)]
 
 
+_UPLOAD_FLAGS = frozenset(
+    "--recursive --delete --dryrun --dry-run --quiet --no-progress --exact-timestamps "
+    "--follow-symlinks --no-follow-symlinks --only-show-errors --size-only --no-clobber".split()
+)
+
+
+def _uploaded_trees(c, words, a):
+    """aws s3 sync . s3://b, gcloud storage cp -r src gs://b: the local directories whose
+    every file leaves the machine (checked for secrets like a recursive read)."""
+    deep = "sync" in words or "rsync" in words or any(w in ("--recursive", "-r", "-R") for w in a)
+    if not deep:
+        return []
+    pos = []
+    for i, w in enumerate(a):
+        prev = a[i - 1] if i else ""
+        if w[:1] == "-" or prev[:2] == "--" and "=" not in prev and prev not in _UPLOAD_FLAGS:
+            continue  # an option, or the value of one (--exclude '.env', --profile p)
+        pos.append(w)
+    while pos and pos[0].replace("-", "").isalnum() and len(pos) > 2:
+        pos = pos[1:]  # the verb words: s3 sync, storage cp
+    if len(pos) < 2 or "://" not in pos[-1] and not _remote_path(pos[-1]):
+        return []  # the last is a local target: a download
+    return [w for w in pos[:-1] if "://" not in w and not _remote_path(w) and w not in c.writes]
+
+
 def _copy_verb(w):
     return w in _COPIES or w in _FETCHES or w[:8] == "download"
 
@@ -319,19 +372,30 @@ def h_service_cli(c, a, p, raw):
         "oc",
         "helm",
     ):
+        _option_effects(c, prog)  # but its renderer runs, its output dir is written
         return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
     if prog in ("docker", "podman", "nerdctl") and words[:1] in (["run"], ["exec"]):
         if a[1:] == ["--help"]:
             return set(a)  # docker run --help prints
         c.flag("%s %s runs code in a container" % (prog, words[0]), remote=True)
-        every_word(c, a)
+        # its options name host files (mounts, --env-file); the words after the image run
+        # in the container: not host paths (protect_shell judges the mounts)
+        found = containers.run_options(a)
+        every_word(c, a if found is None else a[: found[1] + 1])
         return set(a)
+    if prog in containers.CLIS:
+        c.writes.extend(containers.outputs(a))  # build -o DIR: what the build exports
+    if prog in containers.CLIS or prog.endswith("-compose"):
+        dirs, files = containers.compose_prints(prog, a)  # config prints .env's values
+        c.tree.extend(dirs)
+        c.reads.extend(files)
     _judge_verbs(c, prog, words)
     if c.remote and prog in _LOCAL_TOO:
         c.flag("%s %s may write local files" % (prog, words[0]), unknown=True)
     if c.remote:
         c.writes.extend(_local_targets(prog, a))
+        c.tree.extend(_uploaded_trees(c, words, a))
     if "--force" in a and c.remote and prog in ("kubectl", "helm"):
         c.flag("%s --force replaces state" % prog, destructive=True)
     # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads

@@ -13,10 +13,17 @@ def h_openssl(c, a, p, raw):
     ):
         # a raw TLS connection: its stdin goes to the remote
         c.flag("openssl %s sends stdin to a remote" % a[0], remote=True)
+    if (
+        a[:1] == ["engine"]
+        and len(a) > 1
+        or any(_openssl_loads(w, a[i + 1 : i + 2]) for i, w in enumerate(a))
+    ):
+        # engines and providers are shared objects it loads; a config file can name them
+        c.flag("openssl loads an engine, provider or config the hooks cannot see", unknown=True)
     i = 0
     while i < len(a) - 1:
         w = a[i]
-        if w in ("-out", "-keyout", "-certout", "-signature", "-outform_file"):
+        if w in _OPENSSL_OUT:
             c.writes.append(a[i + 1])
             i += 1
         elif w in (
@@ -34,6 +41,22 @@ def h_openssl(c, a, p, raw):
             c.reads.append(v[5:] if v.startswith("file:") else v)
             i += 1
         i += 1
+
+
+# options whose value is a file openssl writes
+_OPENSSL_OUT = frozenset(
+    "-out -keyout -certout -signature -outform_file -writerand -sess_out -msgfile -keylogfile "
+    "-outdir -reqout -crlout -CAserial -serial_file -dcert_out -sigfile".split()
+)
+
+
+def _openssl_loads(w, nxt):
+    """-engine, -provider, -provider-path, -config/-conf, -ssl_client_engine, a key or input
+    form `engine`: openssl loads code or a config that names code."""
+    name = w.split("=", 1)[0]
+    if name in ("-engine", "-provider", "-provider-path", "-ssl_client_engine", "-config", "-conf"):
+        return True
+    return name.endswith("form") and nxt[:1] == ["engine"]
 
 
 def h_sshkeygen(c, a, p, raw):

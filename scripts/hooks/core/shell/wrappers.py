@@ -177,6 +177,8 @@ def w_command(c, a, p, raw):
 
 def w_exec(c, a, p, raw):
     found, rest = opts(a[1:], "a", (), True)
+    if has(found, "-c") and rest:
+        c.stripped = True  # exec -c: the command starts with an empty environment
     return rest or None
 
 
