@@ -308,3 +308,59 @@ def test_doctor_never_picks_a_name_the_launcher_refuses(monkeypatch, outside):
     )
     info, notes = interp.choose(None)
     assert info is None and any("python3-dbg" in n for n in notes)
+
+
+def _plain_python():
+    """An interpreter that processes a user site-packages (not a venv's), outside the temp dir."""
+    base = getattr(sys, "_base_executable", "") or ""
+    for cand in (base, shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or ""):
+        if not cand or not os.path.isfile(cand) or cand.startswith(("/tmp/", "/var/tmp/")):
+            continue
+        r = subprocess.run(
+            [cand, "-c", "import site, sys; sys.exit(not site.ENABLE_USER_SITE)"],
+            capture_output=True,
+        )
+        if r.returncode == 0 and os.path.basename(cand).startswith("python3"):
+            return cand
+    return None
+
+
+def test_a_pth_file_in_the_user_site_never_runs_inside_the_hooks(installed):
+    """Every Python runs the .pth files of the person's user site-packages at start-up; one
+    `os._exit(0)` there would make every hook answer "allow". The launcher runs Python with -s,
+    and a --user package (pyyaml) is still found through core.launch.optional."""
+    py = _plain_python()
+    if py is None:
+        pytest.skip("no interpreter outside a venv that processes a user site-packages")
+    p = installed
+    _record(p, py)
+    env = dict(p.env)
+    user = subprocess.run(
+        [py, "-c", "import site; print(site.getusersitepackages())"],
+        capture_output=True,
+        text=True,
+        env=env,
+    ).stdout.strip()
+    assert user.startswith(p.home), user  # the test's own HOME, not the person's
+    os.makedirs(user, exist_ok=True)
+    with open(os.path.join(user, "zz_evil.pth"), "w") as fh:
+        fh.write("import os; os._exit(0)\n")
+    with open(os.path.join(user, "userdep_probe.py"), "w") as fh:
+        fh.write("VALUE = 7\n")
+    secret = os.path.join(p.home, ".ssh", "id_rsa")
+    payload = p.payload("PreToolUse", tool_name="Read", tool_input={"file_path": secret})
+    r = launch(p, "sanetools", payload)
+    assert b"[blocked-path]" in r.stdout + r.stderr, (r.returncode, r.stdout, r.stderr)
+    probe = subprocess.run(
+        [
+            py,
+            "-s",
+            "-c",
+            "from core.launch import optional; print(optional('userdep_probe').VALUE)",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=p.path("scripts", "hooks"),
+    )
+    assert probe.stdout.strip() == "7", probe.stderr

@@ -227,7 +227,9 @@ def load_yaml_cached(path: str, cache: dict) -> tuple[dict | None, str | None]:
         return hit.get("data"), hit.get("error")
     data, error = None, None
     try:
-        import yaml
+        from core.launch import optional
+
+        yaml = optional("yaml")
 
         with open(path, "rb") as fh:
             data = yaml.safe_load(fh)

@@ -35,6 +35,25 @@ def too_old(hook):
     )
 
 
+def optional(name):
+    """Import a dependency (pyyaml). The launcher runs Python with -s, so the user
+    site-packages is not processed (no .pth file there runs inside the hooks); a package the
+    person installed there with --user is still found: that directory is searched as a plain
+    path, after every other one."""
+    try:
+        return __import__(name)
+    except ImportError:
+        if not sys.flags.no_user_site:
+            raise
+        import site
+
+        user = site.getusersitepackages()
+        if not user or user in sys.path or not os.path.isdir(user):
+            raise
+        sys.path.append(user)
+        return __import__(name)
+
+
 def choice_path(env=None):
     env = os.environ if env is None else env
     base = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")

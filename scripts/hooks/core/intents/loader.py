@@ -111,7 +111,9 @@ NO_YAML = "pyyaml is not installed"
 def parse_text(text: str, project: str) -> tuple[list[dict[str, Any]], list[str]]:
     """(intents, errors). Every error names the line and the problem."""
     try:
-        import yaml
+        from core.launch import optional
+
+        yaml = optional("yaml")
     except ImportError:
         return [], [
             "%s: %s, so the intents cannot be read (pip install pyyaml)" % (INTENTS_REL, NO_YAML)
