@@ -364,3 +364,25 @@ def test_a_pth_file_in_the_user_site_never_runs_inside_the_hooks(installed):
         cwd=p.path("scripts", "hooks"),
     )
     assert probe.stdout.strip() == "7", probe.stderr
+
+
+def test_search_records_the_path_it_checked_not_where_a_wrapper_leads(installed, outside, tmp_path):
+    """A python3 on PATH may be a wrapper that execs an interpreter in the temp dir (a CI
+    venv under /tmp): the choice is the wrapper the launcher checked, so the next call runs."""
+    p = installed
+    os.remove(choice(p))
+    tmpbin = tmp_path / "venv" / "bin"
+    tmpbin.mkdir(parents=True)
+    os.symlink(PY, str(tmpbin / "python3"))
+    real = os.path.join(outside, "wrapped")
+    os.makedirs(real)
+    wrapper = os.path.join(real, "python3")
+    with open(wrapper, "w") as fh:
+        fh.write('#!/bin/sh\nexec "%s" "$@"\n' % (tmpbin / "python3"))
+    os.chmod(wrapper, 0o755)
+    env = {"PATH": "%s:/usr/bin:/bin" % real}
+    for _ in range(2):  # the search, then the recorded choice
+        r = launch(p, "sanetools", pre_payload(p), env=env)
+        assert r.returncode == 0 and not r.stdout.strip(), (r.stdout, r.stderr)
+        with open(choice(p)) as fh:
+            assert fh.read().strip() == wrapper

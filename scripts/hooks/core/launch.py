@@ -73,17 +73,20 @@ def python_name(path):
 
 def remember():
     """The launcher had to search (no choice recorded on this machine): record the
-    interpreter it found, so later calls skip the search. Only one that can read the
+    interpreter it found (the path it checked, which may be a wrapper that execs another),
+    so later calls skip the search. Only one that can read the
     person's config (pyyaml), and never over an existing choice."""
     path = choice_path()
+    found = os.environ.get("SANE_HOOK_SEARCHED") or ""
+    python = found if os.path.isabs(found) else sys.executable
     try:
-        if os.path.exists(path) or not python_name(sys.executable):
+        if os.path.exists(path) or not python_name(python):
             return
         import importlib.util
 
         if importlib.util.find_spec("yaml") is None:
             return
-        write_choice(path, sys.executable)
+        write_choice(path, python)
     except Exception:
         pass  # a cache: the search still works next time
 
