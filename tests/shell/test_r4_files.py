@@ -111,3 +111,85 @@ INTO_DIR_ALLOWED = [
 @pytest.mark.parametrize("cmd", INTO_DIR_ALLOWED)
 def test_into_dir_allowed(labs, cmd):
     check(labs, cmd, "normal", None)
+
+
+# -- start-up files in HOME: code the person's shell, editor or tools run later ---------------
+
+STARTUP_DENIED = [
+    "echo x > ~/.bash_aliases",
+    "echo x >> @H/.bash_aliases",
+    "echo 'run-shell \"rm x\"' >> ~/.tmux.conf",
+    "echo x > ~/.config/tmux/tmux.conf",
+    "echo '.shell rm x' > ~/.sqliterc",
+    "printf '\\\\! rm x' > ~/.psqlrc",
+    "echo x > ~/.psqlrc-14",
+    "echo x >> ~/.zshrc.local",
+    "echo x > ~/.zsh/aliases.zsh",
+    "echo x > ~/.oh-my-zsh/custom/x.zsh",
+    "echo x > ~/.profile.d/x.sh",
+    "echo 'autocmd VimEnter * !rm x' >> ~/.vimrc",
+    "mkdir -p ~/.config/nvim && echo x > ~/.config/nvim/init.lua",
+    "echo x > ~/.vim/plugin/x.vim",
+    "echo x > ~/.ipython/profile_default/startup/00.py",
+    "echo x > ~/.Rprofile",
+    "echo x > ~/.gradle/init.d/x.gradle",
+    "echo x > ~/.config/git/hooks/pre-commit",
+    "echo x > ~/.config/powershell/Microsoft.PowerShell_profile.ps1",
+    "echo x > ~/.config/pip/pip.conf",
+    "echo x > ~/.gdbinit",
+    "echo x > ~/.cargo/config.toml",
+    "echo x > ~/.claude/CLAUDE.md",
+    "tee -a ~/.bash_aliases <<< x",
+    "sed -i s/a/b/ ~/.bash_aliases",
+    "cp @T/ev/a.txt ~/.tmux.conf",
+    "cd @T/ev && cp a.txt ~/.bash_aliases",
+    "echo x > ~/.config/autostart/x.desktop",
+    "crontab - <<< '* * * * * rm x'",
+    "crontab @T/ev/a.txt",
+    "echo '* * * * * x' | crontab",
+    "crontab -u me -",
+    "EDITOR=true crontab -e",
+]
+
+
+@pytest.mark.parametrize("cmd", STARTUP_DENIED)
+def test_startup_denied(labs, cmd):
+    check(labs, cmd, "normal", SP)
+
+
+@pytest.mark.parametrize(
+    "cmd", ["echo x >> ~/.npmrc", "echo x > ~/.ssh/rc", "echo 'Host *' >> ~/.ssh/config"]
+)
+def test_startup_blocked_or_protected(labs, cmd):
+    decision, reason = run(labs, "normal", cmd)
+    assert decision == "deny" and reason[:6] in (SP[:6], BP[:6]), (cmd, reason)
+
+
+def test_copy_into_home_denied(labs):
+    src = os.path.join(labs["normal"].tmp, "x", ".bash_aliases")
+    os.makedirs(os.path.dirname(src), exist_ok=True)
+    with open(src, "w") as fh:
+        fh.write("x")
+    check(labs, "cp @T/x/.bash_aliases ~/", "normal", SP)
+    check(labs, "mv @T/x/.bash_aliases @H", "normal", SP)
+
+
+STARTUP_ALLOWED = [
+    "cat ~/.bashrc",
+    "cat ~/.bash_aliases",
+    "grep alias ~/.zshrc.local",
+    "cat ~/.tmux.conf ~/.psqlrc ~/.sqliterc",
+    "ls ~/.config/nvim",
+    "head ~/.vimrc",
+    "cp ~/.bashrc @T/bashrc.bak",
+    "crontab -l",
+    "crontab -u me -l",
+    "echo x > @T/.bashrc",
+    "cp src/a.py sub/",
+    "sed -i s/x/y/ src/a.py",
+]
+
+
+@pytest.mark.parametrize("cmd", STARTUP_ALLOWED)
+def test_startup_allowed(labs, cmd):
+    check(labs, cmd, "normal", None)
