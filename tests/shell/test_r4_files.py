@@ -193,3 +193,65 @@ STARTUP_ALLOWED = [
 @pytest.mark.parametrize("cmd", STARTUP_ALLOWED)
 def test_startup_allowed(labs, cmd):
     check(labs, cmd, "normal", None)
+
+
+# -- PowerShell -------------------------------------------------------------------------------
+
+
+def ps(labs, mode, cmd):
+    proj = labs[mode]
+    proj.prompt("rb-")
+    text = cmd.replace("@T", proj.tmp).replace("@P", proj.dir).replace("@H", proj.home)
+    payload = proj.payload("PreToolUse", tool_name="PowerShell", tool_input={"command": text})
+    r = proj.hook("sanetools", payload, env={"TMPDIR": proj.tmp})
+    spec = r.spec
+    return spec.get("permissionDecision"), spec.get("permissionDecisionReason") or r.denied or ""
+
+
+PS_DENIED = [
+    # (command, mode, code); code None: any deny or ask
+    ("Get-Content (Join-Path . .env)", "safe", None),
+    ("Compare-Object (gc .env) x", "safe", None),
+    ("Get-Content (Join-Path . .env)", "normal", None),
+    ("Set-Content -Value x -Pat .claude/settings.json", "normal", SP),
+    ("Set-Content -Va x -Pa .claude/settings.json", "normal", SP),
+    ("Copy-Item -Dest .claude/settings.json -Pa @T/ev/a.txt", "normal", SP),
+    ("Add-Content -Value x -LiteralP .claude/settings.json", "normal", SP),
+    ("mv README.md @T/x", "safe", None),
+    ("Move-Item -Path README.md -Destination @T/x", "safe", None),
+    ("move README.md @T/x", "safe", None),
+    ("gci scripts\\hooks -Recurse | Remove-Item -Force", "normal", None),
+    ("Get-ChildItem .claude | Remove-Item", "normal", None),
+    ("ls scripts/hooks | rm -Recurse -Force", "normal", None),
+    ("Get-Content ~\\.config\\sane-hooks\\key", "normal", None),
+    ("Get-Content ~\\.config\\sane-hooks\\key", "safe", None),
+    ("gc .claude\\..\\.env", "normal", BP),
+    ("Set-Content -Path .claude\\settings.json -Value x", "normal", SP),
+]
+
+
+@pytest.mark.parametrize("cmd,mode,code", PS_DENIED)
+def test_ps_denied(labs, cmd, mode, code):
+    decision, reason = ps(labs, mode, cmd)
+    assert decision in ("deny", "ask"), (cmd, mode, reason)
+    if code:
+        assert reason.startswith(code), (cmd, mode, reason)
+
+
+PS_ALLOWED = [
+    ("Get-Content README.md", "normal"),
+    ("Get-Content README.md", "safe"),
+    ("Get-Content src\\a.py", "safe"),
+    ("Set-Content -Path a.txt -Value x", "normal"),
+    ("Set-Content -Pa a.txt -Va x", "normal"),
+    ("mv a.txt b.txt", "normal"),
+    ("Copy-Item src\\a.py sub\\", "normal"),
+    ("Get-ChildItem src | Select-Object Name", "normal"),
+    ("Get-ChildItem sub | Remove-Item", "normal"),
+]
+
+
+@pytest.mark.parametrize("cmd,mode", PS_ALLOWED)
+def test_ps_allowed(labs, cmd, mode):
+    decision, reason = ps(labs, mode, cmd)
+    assert decision in (None, "allow"), (cmd, mode, reason)
