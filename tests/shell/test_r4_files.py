@@ -86,6 +86,18 @@ INTO_DIR_DENIED = [
     "scp @T/ev/.mcp.json .",
     "cp -- @T/ev/.mcp.json .",
     "cp @T/ev/.mcp.json sub/..",
+    "cp @T/ev/.mcp.json ~+",
+    "cp @T/ev/.mcp.json ${PWD}/",
+    'cp @T/ev/.mcp.json "$PWD"',
+    "gcp @T/ev/.mcp.json .",
+    "cp -v @T/ev/.mcp.json .",
+    "cp --target-directory=. @T/ev/.mcp.json",
+    "install -t . @T/ev/.mcp.json",
+    "ln -t . -s @T/ev/.mcp.json",
+    "mv -t ./ @T/ev/.mcp.json",
+    "mv -f @T/ev/.mcp.json @P/.",
+    "cd @T && mv ev/.mcp.json @P",
+    "cp @T/ev/.mcp.json $(pwd)",
 ]
 
 
@@ -227,6 +239,25 @@ PS_DENIED = [
     ("Get-Content ~\\.config\\sane-hooks\\key", "safe", None),
     ("gc .claude\\..\\.env", "normal", BP),
     ("Set-Content -Path .claude\\settings.json -Value x", "normal", SP),
+    ("Copy-Item @T/ev/.mcp.json .", "normal", SP),
+    ("cpi @T/ev/.mcp.json .", "normal", SP),
+    ("Copy-Item -Path @T/ev/settings.json -Destination .claude", "normal", SP),
+    ("Move-Item @T/ev/.mcp.json .\\", "normal", SP),
+    ("mi @T/ev/.mcp.json .", "normal", SP),
+    ("mi README.md @T/x", "safe", None),
+    ("New-Item -Name .mcp.json -Value x", "normal", SP),
+    ("New-Item -Path .claude -Name settings.json -ItemType File", "normal", SP),
+    ("Rename-Item a.txt .mcp.json", "normal", SP),
+    ("rni -Path a.txt -NewName .mcp.json", "normal", SP),
+    ("ac .claude/settings.json x", "normal", SP),
+    ("Out-File -Enc utf8 -FilePath .claude/settings.json", "normal", SP),
+    ("Out-File -Fi .claude/settings.json", "normal", SP),
+    ("Remove-Item -Pa .claude -Rec -Fo", "normal", SP),
+    ("Remove-Item -Path:.claude -Recurse", "normal", SP),
+    ("Get-ChildItem -Path .claude | Remove-Item", "normal", SP),
+    ("gc $(Join-Path . .env)", "safe", None),
+    ("Get-Content @(Resolve-Path .env)", "normal", None),
+    ("type ~\\.config\\sane-hooks\\key", "normal", None),
 ]
 
 
@@ -248,6 +279,12 @@ PS_ALLOWED = [
     ("Copy-Item src\\a.py sub\\", "normal"),
     ("Get-ChildItem src | Select-Object Name", "normal"),
     ("Get-ChildItem sub | Remove-Item", "normal"),
+    ("Copy-Item src/a.py sub", "normal"),
+    ("Move-Item a.txt sub\\", "normal"),
+    ("New-Item -ItemType Directory -Path build", "normal"),
+    ("Rename-Item a.txt b.txt", "normal"),
+    ("Get-ChildItem -Recurse src | Select-String TODO", "normal"),
+    ("Out-File -FilePath out.txt -Encoding utf8", "normal"),
 ]
 
 

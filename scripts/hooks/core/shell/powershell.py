@@ -19,6 +19,13 @@ WRITERS = {
     "cp": "destination",
     "copy": "destination",
     "move-item": "destination",
+    "mi": "destination",
+    "cpi": "destination",
+    "rni": "path",
+    "ac": "path",
+    "sc": "path",
+    "clc": "path",
+    "si": "path",
     "mv": "destination",
     "move": "destination",
     "rename-item": "path",
@@ -116,8 +123,8 @@ class Analysis:
         self.unknown = self.destructive = False
 
 
-_MOVERS = ("move-item", "mv", "move")
-_RENAMERS = ("rename-item", "ren")
+_MOVERS = ("move-item", "mv", "move", "mi")
+_RENAMERS = ("rename-item", "ren", "rni")
 _MAKERS = ("new-item", "ni")  # New-Item -Path DIR -Name FILE
 # the path parameters of the file cmdlets (PowerShell takes any unique prefix of a name)
 _PATH_PARAMS = ("path", "literalpath", "pspath", "lp")
