@@ -112,8 +112,9 @@ def copy_writes(f, cmd, prog, dests, cwd, project, home, cfg) -> None:
     for given, s in sources:
         if any(b == s or paths.is_under(b, s) for b in before):
             unseen.append(given)  # an earlier step of this command fills it: not what is there now
-        elif recursive and not os.path.lexists(s):
+        elif recursive and not os.path.lexists(s) and prog != "mv":
             unseen.append(given)  # made by an earlier step (a clone, an unpack) or absent
+        # (mv of a name nothing made fails, or lands at DEST/its name: judged so below)
     for d in dests:
         base = paths.normalise(d, cwd, home)
         prot = paths.protected_under(d, cwd, project, cfg, home)
