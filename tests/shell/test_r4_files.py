@@ -256,6 +256,9 @@ PS_DENIED = [
     ("Remove-Item -Path:.claude -Recurse", "normal", SP),
     ("Get-ChildItem -Path .claude | Remove-Item", "normal", SP),
     ("gc $(Join-Path . .env)", "safe", None),
+    ("gci .claude | Select-Object -First 9 | Remove-Item", "normal", SP),
+    ("gci -Path scripts | sort | Remove-Item -Recurse", "normal", SP),
+    ("Get-Content @T/ev/a.txt | Remove-Item", "safe", None),
     ("Get-Content @(Resolve-Path .env)", "normal", None),
     ("type ~\\.config\\sane-hooks\\key", "normal", None),
 ]

@@ -57,6 +57,13 @@ READERS = (
     "test-path",
     "resolve-path",
 )
+# cmdlets whose output objects are the items at their paths (a pipeline writer acts on them)
+LISTERS = frozenset(("get-childitem", "gci", "ls", "dir", "get-item", "gi", "resolve-path"))
+# cmdlets that pass on (some of) the objects fed to them
+FILTERS = frozenset(
+    ("select-object", "select", "where-object", "where", "?", "sort-object", "sort",
+     "get-unique", "group-object")
+)  # fmt: skip
 CODE = (
     "invoke-expression",
     "iex",
@@ -606,6 +613,11 @@ def analyse(command, home=None):
         elif prog:
             # a program (git, npm, ...): the shell analyser's profiles judge it
             _external(a, seg, home, stripped)
+            if prog in FILTERS and fed is not None:
+                producer = fed  # `sort` is Sort-Object's alias on Windows
+            else:
+                producer = Command(rest)
+                producer.unknown = True  # its output lines name paths nobody saw
             continue
         if prog in CODE:
             cmd.unknown = True
@@ -641,10 +653,13 @@ def analyse(command, home=None):
                 cmd.writes.extend(base + "/" + n for n in _items(new))
                 targets = targets or [base + "/" + n for n in _items(new)]
             if not targets and not (dest and cmd.reads) and fed is not None:
-                # `gci X | Remove-Item`: the writer acts on what the producer lists
-                targets = (fed.reads or ["."]) if fed.program not in WRITERS else []
-                if fed.program in WRITERS or fed.unknown or not fed.reads and fed.named:
+                # `gci X | Remove-Item`: the writer acts on what a lister lists; anything
+                # else (file lines, objects) names paths the hooks do not see
+                if fed.program in LISTERS and not fed.unknown:
+                    targets = fed.reads or ["."]
+                else:
                     cmd.unknown = True
+                    cmd.named = fed.reads + fed.writes + fed.named
             if targets:
                 cmd.writes.extend(_items(targets))
             elif not cmd.reads:
@@ -659,7 +674,8 @@ def analyse(command, home=None):
         elif prog in READERS:
             cmd.reads.extend(_items(w for w in rest[1:] if not w.startswith("-")))
         a.commands.append(cmd)
-        producer = cmd
+        # `gci X | Select-Object -First 3 | rm`: a filter passes on what came before it
+        producer = fed if fed is not None and prog in FILTERS else cmd
     for c in a.commands:
         a.reads += [r for r in c.reads if r not in a.reads]
         a.writes += [w for w in c.writes if w not in a.writes]
