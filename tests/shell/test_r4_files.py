@@ -259,6 +259,15 @@ PS_DENIED = [
     ("gci .claude | Select-Object -First 9 | Remove-Item", "normal", SP),
     ("gci -Path scripts | sort | Remove-Item -Recurse", "normal", SP),
     ("Get-Content @T/ev/a.txt | Remove-Item", "safe", None),
+    ("Copy-Item @T/ev/.mcp.json $PWD", "normal", None),
+    ("Copy-Item @T/ev/.mcp.json $pwd/", "normal", None),
+    ("Set-Content $HOME/.bash_aliases x", "normal", SP),
+    ("Set-Content ~/.bash_aliases x", "normal", SP),
+    ("Add-Content -Pa ~\\.tmux.conf -Va x", "normal", SP),
+    ("Set-Content $env:HOME/.bashrc x", "normal", SP),
+    ("Set-Content -Path $home\\.bash_aliases -Value x", "normal", SP),
+    ("Copy-Item @T/ev/.mcp.json $Pwd", "normal", SP),
+    ("Get-Content $env:HOME/.config/sane-hooks/key", "safe", None),
     ("Get-Content @(Resolve-Path .env)", "normal", None),
     ("type ~\\.config\\sane-hooks\\key", "normal", None),
 ]
@@ -288,6 +297,9 @@ PS_ALLOWED = [
     ("Rename-Item a.txt b.txt", "normal"),
     ("Get-ChildItem -Recurse src | Select-String TODO", "normal"),
     ("Out-File -FilePath out.txt -Encoding utf8", "normal"),
+    ("Get-Content $HOME/.bashrc", "normal"),
+    ("Get-Content ~\\.bash_aliases", "normal"),
+    ("Set-Content -Path $PWD/notes.txt -Value x", "normal"),
 ]
 
 

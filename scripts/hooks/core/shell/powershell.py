@@ -212,6 +212,24 @@ def _tokens(text):
     return [w for w in dict.fromkeys(out) if w[:1] != "-"][:512]
 
 
+def _path_word(word):
+    """A cmdlet's word as a POSIX path: `\\` as `/`, `$env:NAME` as `$NAME`, and the automatic
+    $HOME and $PWD (any case, as PowerShell reads them) spelt as the path checks know them."""
+    w = word.replace("\\", "/")
+    k = w.lower().find("$env:")
+    while k >= 0:
+        w = w[:k] + "$" + w[k + 5 :]
+        k = w.lower().find("$env:", k + 1)
+    for auto in ("$HOME", "$PWD"):
+        k = w.upper().find(auto)
+        while k >= 0:
+            end = k + len(auto)
+            if end >= len(w) or w[end] not in _PS_NAME:
+                w = w[:k] + auto + w[end:]
+            k = w.upper().find(auto, end)
+    return w
+
+
 def _items(words):
     """The items of every word: an array argument (`a, b`) is one word, its items NUL-joined."""
     return [x for w in words for x in w.split("\0") if x]
@@ -529,7 +547,8 @@ def analyse(command, home=None):
             a.reasons.append("unbalanced quote")
             continue
         # `\` separates path parts for PowerShell (its escape is the backtick, unsafe above)
-        words = [w.replace("\\", "/") for w in words]
+        words = words[:1] + [_path_word(w) for w in words[1:]]
+        words[0] = words[0].replace("\\", "/")
         if not words:
             continue
         if len(words) == 1 and _shows(words[0]):
