@@ -98,6 +98,15 @@ INTO_DIR_DENIED = [
     "mv -f @T/ev/.mcp.json @P/.",
     "cd @T && mv ev/.mcp.json @P",
     "cp @T/ev/.mcp.json $(pwd)",
+    "cp -t. @T/ev/.mcp.json",
+    "mv --target-directory . @T/ev/.mcp.json",
+    "cp -at . @T/ev/.mcp.json",
+    "install -Dm644 -t . @T/ev/.mcp.json",
+    "ln -s @T/ev/.mcp.json",
+    "ln -sft .claude @T/ev/settings.json",
+    "cd .claude && cp @T/ev/settings.json .",
+    "cd sub && mv @T/ev/.mcp.json ..",
+    "rsync -av --progress @T/ev/settings.json .claude/",
 ]
 
 
@@ -156,6 +165,10 @@ STARTUP_DENIED = [
     "cp @T/ev/a.txt ~/.tmux.conf",
     "cd @T/ev && cp a.txt ~/.bash_aliases",
     "echo x > ~/.config/autostart/x.desktop",
+    "cp -t ~ @T/x/.bash_aliases",
+    "ln -sf @T/ev/a.txt ~/.bash_aliases",
+    "install -m600 @T/ev/a.txt ~/.psqlrc",
+    "dd of=$HOME/.tmux.conf if=@T/ev/a.txt",
     "crontab - <<< '* * * * * rm x'",
     "crontab @T/ev/a.txt",
     "echo '* * * * * x' | crontab",
