@@ -320,3 +320,22 @@ PS_ALLOWED = [
 def test_ps_allowed(labs, cmd, mode):
     decision, reason = ps(labs, mode, cmd)
     assert decision in (None, "allow"), (cmd, mode, reason)
+
+
+@pytest.mark.parametrize(
+    "rel,code",
+    [(".bash_aliases", SP), (".tmux.conf", SP), (".config/nvim/init.lua", SP), (".notes", None)],
+)
+def test_startup_write_tool(labs, rel, code):
+    proj = labs["normal"]
+    proj.prompt("rb-")
+    path = os.path.join(proj.home, rel)
+    payload = proj.payload(
+        "PreToolUse", tool_name="Write", tool_input={"file_path": path, "content": "x"}
+    )
+    spec = proj.hook("sanetools", payload).spec
+    reason = spec.get("permissionDecisionReason") or ""
+    if code is None:
+        assert spec.get("permissionDecision") in (None, "allow"), reason
+    else:
+        assert spec.get("permissionDecision") == "deny" and reason.startswith(code), reason
