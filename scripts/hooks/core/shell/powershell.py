@@ -547,8 +547,7 @@ def analyse(command, home=None):
             a.reasons.append("unbalanced quote")
             continue
         # `\` separates path parts for PowerShell (its escape is the backtick, unsafe above)
-        words = words[:1] + [_path_word(w) for w in words[1:]]
-        words[0] = words[0].replace("\\", "/")
+        words = [w.replace("\\", "/") for w in words[:1]] + [_path_word(w) for w in words[1:]]
         if not words:
             continue
         if len(words) == 1 and _shows(words[0]):
