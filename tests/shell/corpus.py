@@ -1485,3 +1485,26 @@ C("git config --add core.hooksPath /tmp/x", w=[".git/config"], u=True, p=["git"]
 C("git config --path include.path /tmp/gc", w=[".git/config"], u=True, p=["git"], n=_SP)
 C("git config --add user.name x", w=[".git/config"], p=["git"], n="allow", s="[safemode]")
 C("grep -rah . ~/.con*", r=[H + "/.con*"], p=["grep"], why="a glob stands for its matches")
+
+# --- copies into a directory, start-up files in HOME -----------------------------------------
+_SP = "[self-protection]"
+C("cp /tmp/ev/.mcp.json .", w=["."], r=["/tmp/ev/.mcp.json"], p=["cp"], n=_SP)
+C(
+    "mv /tmp/ev/.mcp.json ./",
+    w=["./", "/tmp/ev/.mcp.json"],
+    r=["/tmp/ev/.mcp.json"],
+    p=["mv"],
+    n=_SP,
+    why="a source lands at DEST/its name",
+)
+C("install -m644 /tmp/ev/.mcp.json .", w=["."], r=["/tmp/ev/.mcp.json"], p=["install"], n=_SP)
+C("cp /tmp/ev/settings.json .claude/", w=[".claude/"], r=["/tmp/ev/settings.json"], p=["cp"], n=_SP)
+C("mv a.txt .", w=[".", "a.txt"], r=["a.txt"], p=["mv"], n="allow")
+C("echo x > ~/.bash_aliases", w=[H + "/.bash_aliases"], p=["echo"], n=_SP)
+C("echo x >> ~/.zshrc.local", w=[H + "/.zshrc.local"], p=["echo"], n=_SP)
+C("echo 'run-shell x' >> ~/.tmux.conf", w=[H + "/.tmux.conf"], p=["echo"], n=_SP)
+C("echo '.shell x' > ~/.sqliterc", w=[H + "/.sqliterc"], p=["echo"], n=_SP)
+C("echo x > ~/.config/nvim/init.lua", w=[H + "/.config/nvim/init.lua"], p=["echo"], n=_SP)
+C("cat ~/.bash_aliases ~/.tmux.conf", r=[H + "/.bash_aliases", H + "/.tmux.conf"], p=["cat"], **_L)
+C("crontab - <<< '* * * * * x'", u=True, p=["crontab"], n=_SP)
+C("crontab -l", p=["crontab"], **_L)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from core import paths
+from core import homestartup, paths
 from core.shell import containers, programs
 from core.shell.command import long_match
 from core.shell.gitverbs import STDIN_INDEX
@@ -22,41 +22,8 @@ _HOME_GIT_CONFIG = (".gitconfig", ".config/git/config")
 _TOOL_FAMILIES = ("packages.formatter", "runners.h_runner")
 # files the Python interpreter runs at startup from any site directory
 _PY_STARTUP = ("sitecustomize.py", "usercustomize.py")
-# files the person's own shell or session runs (relative to HOME): code planted there runs
-# with the person's rights, outside every check and sandbox
-_HOME_STARTUP = (
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".bash_logout",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-    ".zlogin",
-    ".zlogout",
-    ".kshrc",
-    ".cshrc",
-    ".tcshrc",
-    ".xprofile",
-    ".xinitrc",
-    ".xsessionrc",
-    ".pam_environment",
-    ".config/fish/config.fish",
-    ".config/nushell/config.nu",
-    ".config/nushell/env.nu",
-)
-# directories whose files the person's session runs or finds first on PATH
-_HOME_STARTUP_DIRS = (
-    ".bashrc.d",
-    ".config/fish/conf.d",
-    ".config/fish/functions",
-    ".config/systemd/user",
-    ".config/autostart",
-    ".config/environment.d",
-    ".local/bin",
-    "bin",
-)
+# programs that put each source in a destination directory by its own name
+_COPIERS = frozenset(("cp", "mv", "install", "ln", "rsync", "scp", "ditto"))
 
 
 def check(ctx, facts) -> str | None:
@@ -547,15 +514,32 @@ def _startup_writes(ctx, cmd, cwd) -> str | None:
                 "git directory in the project (drop --separate-git-dir)." % sep[0]
             )
         return None  # `git config user.name x` writes .git/config through git itself
-    names = [os.path.basename(w.rstrip("/")) for w in cmd.argv[1:]]
-    startup = [n for n in names if n.endswith(".pth") or n in _PY_STARTUP]
+    if programs.key(cmd.program) == "crontab" and _crontab_installs(cmd.argv):
+        return (
+            "[self-protection] `crontab` installs jobs that cron runs later with the person's "
+            "rights, outside every check. Ask the person to install the crontab."
+        )
+    names = [os.path.basename(w.rstrip("/")) for w in cmd.argv[1:] if w[:1] != "-"]
+    copier = programs.key(cmd.program) in _COPIERS
     for raw in cmd.writes:  # joined to the command's cd already
         msg = _startup_file(ctx, raw, ctx.cwd)
-        if not msg and startup and (raw[-1:] == "/" or os.path.isdir(raw)):
-            msg = _startup_file(ctx, os.path.join(raw, startup[0]), ctx.cwd)  # cp x.pth site/
         if msg:
             return msg
+        if raw[-1:] != "/" and not os.path.isdir(paths.normalise(raw, ctx.cwd, ctx.home)):
+            continue
+        for n in names:  # `cp x.pth site/`, `cp evil ~/`: each source lands at DIR/its name
+            if n and (copier or n.endswith(".pth") or n in _PY_STARTUP):
+                msg = _startup_file(ctx, os.path.join(raw, n), ctx.cwd)
+                if msg:
+                    return msg
     return None
+
+
+def _crontab_installs(argv: list[str]) -> bool:
+    """crontab FILE, crontab - (stdin), crontab -e: a new table; -l lists, -r removes."""
+    short = "".join(w[1:] for w in argv[1:] if w[:1] == "-" and w[1:2] != "-" and len(w) > 1)
+    longs = [w for w in argv[1:] if w[:2] == "--"]
+    return not any(ch in short for ch in "lrV") and not longs
 
 
 def _git_file(ctx, norm: str) -> bool:
@@ -573,10 +557,7 @@ def _home_startup(full: str, home: str) -> bool:
     root = paths.real(home).rstrip("/")
     if not full.startswith(root + "/"):
         return False
-    rel = full[len(root) + 1 :]
-    if rel in _HOME_STARTUP or rel in _HOME_STARTUP_DIRS:
-        return True
-    return any(rel.startswith(d + "/") for d in _HOME_STARTUP_DIRS)
+    return homestartup.is_startup(full[len(root) + 1 :])
 
 
 def _startup_file(ctx, raw: str, cwd: str) -> str | None:
@@ -602,7 +583,7 @@ def _startup_file(ctx, raw: str, cwd: str) -> str | None:
     elif base.endswith(".pth") or base in _PY_STARTUP:
         what = "a Python startup file (site dirs run it inside every Python, the hooks too)"
     elif _home_startup(full, home):
-        what = "a file the person's own shell or session runs (or finds first on PATH)"
+        what = "a start-up file the person's shell, editor or tools run later (or a PATH dir)"
     else:
         return None
     return (

@@ -1,4 +1,5 @@
-"""Copies whose files land by names the command's words do not show: `cp -a SRC/* DEST`,
+"""Copies whose files land by names the command's words do not show: `cp SRC DIR`, `mv SRC .`,
+`install SRC DIR`, `ln SRC DIR` (DIR/basename(SRC)), `cp -a SRC/* DEST`,
 `cp -r SRC/. DEST`, `cp --parents`, `rsync -a [-R] SRC/ DEST`, `scp -r host:x DEST`,
 `cpio -p DEST`. When DEST holds protected files, the source decides which of them are
 replaced: a source that exists now is enumerated (bounded: only the protected paths under
@@ -22,6 +23,9 @@ _FLAGS = {
     "scp": ("r", ("--recursive",), "", (), "cFiJloPSDX"),
     "ditto": ("", (), "", (), ""),
     "pax": ("", (), "", (), "bfopsxBDEGTU"),
+    "mv": ("", (), "", (), "tS"),  # a directory moves whole: always a tree (below)
+    "install": ("", (), "", (), "tSmog"),
+    "ln": ("", (), "", (), "tS"),  # a link by the source's name, never its tree
 }
 
 
@@ -73,7 +77,7 @@ def copy_writes(f, cmd, prog, dests, cwd, project, home, cfg) -> None:
     to f.raw_writes; a destination its source cannot be enumerated for goes to blind_writes."""
     rec_l, rec_n, rel_l, rel_n, valued = _FLAGS.get(prog, _FLAGS["cp"])
     short, longs = _options(cmd.argv, valued)
-    recursive = prog in ("ditto", "pax") or _given(short, longs, rec_l, rec_n)
+    recursive = prog in ("ditto", "pax", "mv") or _given(short, longs, rec_l, rec_n)
     relative = prog == "pax" or _given(short, longs, rel_l, rel_n)
     unseen = [w for w in cmd.reads if _dynamic(w)]
     if prog == "pax" and ("s" in short or "i" in short):
@@ -86,6 +90,9 @@ def copy_writes(f, cmd, prog, dests, cwd, project, home, cfg) -> None:
         recursive = True
     budget = dict(paths.GLOB_BUDGET)
     before = [paths.normalise(w, cwd, home) for w in f.raw_writes + f.blind_writes]
+    if prog == "mv":  # mv writes (takes away) its own sources: not an earlier step's work
+        own = {paths.normalise(w, cwd, home) for w in cmd.reads}
+        before = [b for b in before if b not in own]
     sources: list[tuple[str, str]] = []  # (the path under DEST for --parents, the path now)
     cdir = (cmd.cwd or "").rstrip("/")
     for w in cmd.reads:
@@ -105,8 +112,9 @@ def copy_writes(f, cmd, prog, dests, cwd, project, home, cfg) -> None:
     for given, s in sources:
         if any(b == s or paths.is_under(b, s) for b in before):
             unseen.append(given)  # an earlier step of this command fills it: not what is there now
-        elif recursive and not os.path.lexists(s):
+        elif recursive and not os.path.lexists(s) and prog != "mv":
             unseen.append(given)  # made by an earlier step (a clone, an unpack) or absent
+        # (mv of a name nothing made fails, or lands at DEST/its name: judged so below)
     for d in dests:
         base = paths.normalise(d, cwd, home)
         prot = paths.protected_under(d, cwd, project, cfg, home)

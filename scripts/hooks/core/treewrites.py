@@ -10,7 +10,7 @@ import os
 
 from core import paths, treecopies
 
-TREE_COPIERS = frozenset(("cp", "rsync", "ditto", "scp"))
+TREE_COPIERS = frozenset(("cp", "rsync", "ditto", "scp", "mv", "install", "ln"))
 UNPACKERS = frozenset(("tar", "bsdtar", "gtar", "unzip", "7z", "7za", "7zz", "cpio", "ar", "pax"))
 PATCHERS = ("patch",)
 ARCHIVE_LIMIT = 64 * 1024 * 1024

@@ -19,6 +19,13 @@ WRITERS = {
     "cp": "destination",
     "copy": "destination",
     "move-item": "destination",
+    "mi": "destination",
+    "cpi": "destination",
+    "rni": "path",
+    "ac": "path",
+    "sc": "path",
+    "clc": "path",
+    "si": "path",
     "mv": "destination",
     "move": "destination",
     "rename-item": "path",
@@ -50,6 +57,13 @@ READERS = (
     "test-path",
     "resolve-path",
 )
+# cmdlets whose output objects are the items at their paths (a pipeline writer acts on them)
+LISTERS = frozenset(("get-childitem", "gci", "ls", "dir", "get-item", "gi", "resolve-path"))
+# cmdlets that pass on (some of) the objects fed to them
+FILTERS = frozenset(
+    ("select-object", "select", "where-object", "where", "?", "sort-object", "sort",
+     "get-unique", "group-object")
+)  # fmt: skip
 CODE = (
     "invoke-expression",
     "iex",
@@ -91,7 +105,8 @@ _INTERPRETERS = ("python", "python3", "py", "pypy", "pypy3")
 # the variables Claude Code sets for its children: our CLI reads them to tell the agent from
 # the person (core.shell.envwatch.claude_var), lower-cased
 CLAUDE_VARS = ("claudecode", "claude_code_")
-UNSAFE = ("$(", "@(", "{", "`", "-encodedcommand", "-enc ", "[scriptblock]", "[io.file]", "::")
+# `(expr)` runs a pipeline and passes its value: `Get-Content (Join-Path . .env)`
+UNSAFE = ("(", "{", "`", "-encodedcommand", "-enc ", "[scriptblock]", "[io.file]", "::")
 
 
 class Command(ShellCommand):
@@ -113,6 +128,106 @@ class Analysis:
     def __init__(self):
         self.commands, self.reads, self.writes, self.reasons = [], [], [], []
         self.unknown = self.destructive = False
+
+
+_MOVERS = ("move-item", "mv", "move", "mi")
+_RENAMERS = ("rename-item", "ren", "rni")
+_MAKERS = ("new-item", "ni")  # New-Item -Path DIR -Name FILE
+# the path parameters of the file cmdlets (PowerShell takes any unique prefix of a name)
+_PATH_PARAMS = ("path", "literalpath", "pspath", "lp")
+# parameters of the writers that take no value
+_SWITCHES = (
+    "force", "recurse", "passthru", "nonewline", "whatif", "confirm", "asbytestream",
+    "append", "noclobber", "container", "verbose", "debug", "usetransaction", "raw",
+    "followsymlink", "fromsession", "tosession",
+)  # fmt: skip
+
+
+def _param(word):
+    """(lower-cased name, value attached by `:`) of a `-Name` word, or None."""
+    if word[:1] != "-" or len(word) < 2 or word[1:2].isdigit():
+        return None
+    name, colon, val = word[1:].partition(":")
+    return name.lower(), (val if colon else None)
+
+
+def _writer_args(args, key):
+    """(values of path parameters, values of the target parameter `key`, positional words).
+    A name is matched as PowerShell does, by any prefix: one that may name a path or the
+    target parameter is taken as it (an ambiguous prefix fails in PowerShell: no harm in
+    reading its value as a path); a switch takes no value; any other takes the next word."""
+    paths_, targets, positional = [], [], []
+    j = 0
+    while j < len(args):
+        w = args[j]
+        p = _param(w)
+        if p is None:
+            positional.append(w)
+            j += 1
+            continue
+        name, val = p
+        is_target = key.startswith(name) and key not in _PATH_PARAMS
+        is_path = any(n.startswith(name) for n in _PATH_PARAMS)
+        if not (is_target or is_path) and any(n.startswith(name) for n in _SWITCHES):
+            j += 1
+            continue
+        if val is None and j + 1 < len(args):
+            j += 1
+            val = args[j]
+        if val is not None:
+            if is_target:
+                targets.append(val)
+            if is_path or (is_target and key == "path"):
+                paths_.append(val)
+        j += 1
+    return paths_, targets, positional
+
+
+def _named_values(args, name):
+    """The values given to the parameter `name` by any prefix of it."""
+    out = []
+    for j, w in enumerate(args):
+        p = _param(w)
+        if p and len(p[0]) > 1 and name.startswith(p[0]):
+            out.append(p[1] if p[1] is not None else args[j + 1] if j + 1 < len(args) else "")
+    return [v for v in out if v]
+
+
+_SPLIT = frozenset("()[]{}@$;|,'\"=+`<>&!\t\n\r ")
+
+
+def _tokens(text):
+    """The words of code the hooks do not parse, split at PowerShell's punctuation, a backslash as
+    `/`: `(Join-Path . .env)` names `.env`. Bounded by the text's length."""
+    out, cur = [], []
+    for c in text[:100000]:
+        if c in _SPLIT:
+            if cur:
+                out.append("".join(cur))
+            cur = []
+        else:
+            cur.append("/" if c == "\\" else c)
+    if cur:
+        out.append("".join(cur))
+    return [w for w in dict.fromkeys(out) if w[:1] != "-"][:512]
+
+
+def _path_word(word):
+    """A cmdlet's word as a POSIX path: `\\` as `/`, `$env:NAME` as `$NAME`, and the automatic
+    $HOME and $PWD (any case, as PowerShell reads them) spelt as the path checks know them."""
+    w = word.replace("\\", "/")
+    k = w.lower().find("$env:")
+    while k >= 0:
+        w = w[:k] + "$" + w[k + 5 :]
+        k = w.lower().find("$env:", k + 1)
+    for auto in ("$HOME", "$PWD"):
+        k = w.upper().find(auto)
+        while k >= 0:
+            end = k + len(auto)
+            if end >= len(w) or w[end] not in _PS_NAME:
+                w = w[:k] + auto + w[end:]
+            k = w.upper().find(auto, end)
+    return w
 
 
 def _items(words):
@@ -155,8 +270,10 @@ def _words(text):
 
 def _segments(text):
     """The pipeline elements of a command: split on ; | && || and newlines outside quotes
-    (`'a;b'` and `"a|b"` are one word). Single quotes double to escape ('it''s')."""
+    (`'a;b'` and `"a|b"` are one word), each with whether a `|` feeds it. Single quotes
+    double to escape ('it''s')."""
     out, start, quote, i, n = [], 0, None, 0, len(text)
+    piped = [False]
     while i < n:
         c = text[i]
         if quote:
@@ -166,12 +283,14 @@ def _segments(text):
             quote = c
         elif c in ";|\n" or text.startswith("&&", i):
             out.append(text[start:i])
-            i += 2 if text.startswith(("&&", "||"), i) else 1
+            two = text.startswith(("&&", "||"), i)
+            piped.append(c == "|" and not two)
+            i += 2 if two else 1
             start = i
             continue
         i += 1
     out.append(text[start:])
-    return out
+    return list(zip(out, piped))
 
 
 def _assignment(seg):
@@ -376,20 +495,26 @@ def analyse(command, home=None):
     low = text.lower()
     if any(u in low for u in UNSAFE) or "\x00" in text or len(text) > 100000:
         a.unknown = True
-        a.reasons.append("PowerShell syntax we do not analyse")
+        why = "PowerShell syntax we do not analyse: an expression, script block or escape"
+        a.reasons.append(why)
+        cmd = Command(_words(text) or [text])
+        cmd.unknown = True
+        cmd.named = _tokens(text)  # every path-like word it names: checked, not read
         if any(v in low for v in CLAUDE_VARS):
             # [Environment]::SetEnvironmentVariable('CLAUDECODE', ...) and its kin
-            cmd = Command(_words(text) or [text])
-            cmd.unknown = True
             cmd.stripped = True
             cmd.reasons.append("changes CLAUDECODE, then runs code we do not analyse")
-            a.commands.append(cmd)
+        else:
+            cmd.reasons.append(why)
+        a.commands.append(cmd)
         return a
     stripped = False
     path_changed = False
     values: dict = {}  # variables this command set: name -> literal value, None: an output
-    for seg in _segments(text):
+    producer = None  # the previous pipeline element: what it lists feeds a writer
+    for seg, piped in _segments(text):
         seg = seg.strip()
+        fed, producer = producer if piped else None, None
         asg = _assignment(seg)
         if asg is not None and not (asg[0] == "env" and asg[1].startswith(CLAUDE_VARS)):
             scope, name, value = asg
@@ -421,6 +546,8 @@ def analyse(command, home=None):
             a.unknown = True
             a.reasons.append("unbalanced quote")
             continue
+        # `\` separates path parts for PowerShell (its escape is the backtick, unsafe above)
+        words = [w.replace("\\", "/") for w in words[:1]] + [_path_word(w) for w in words[1:]]
         if not words:
             continue
         if len(words) == 1 and _shows(words[0]):
@@ -504,23 +631,56 @@ def analyse(command, home=None):
         elif prog:
             # a program (git, npm, ...): the shell analyser's profiles judge it
             _external(a, seg, home, stripped)
+            if prog in FILTERS and fed is not None:
+                producer = fed  # `sort` is Sort-Object's alias on Windows
+            else:
+                producer = Command(rest)
+                producer.unknown = True  # its output lines name paths nobody saw
             continue
         if prog in CODE:
             cmd.unknown = True
             cmd.reasons.append("PowerShell runs code: %s" % prog)
         elif prog in WRITERS:
-            key = "-" + WRITERS[prog]
             args = rest[1:]
-            target = None
-            for j, w in enumerate(args):
-                if w.lower() in (key, "-literalpath", "-path") and j + 1 < len(args):
-                    target = args[j + 1] if w.lower() == key or target is None else target
-            positional = [w for w in args if not w.startswith("-")]
-            if target is None and positional:
-                target = positional[-1] if WRITERS[prog] == "destination" else positional[0]
-            if target:
-                cmd.writes.extend(_items([target]))
+            dest = WRITERS[prog] in ("destination", "destinationpath")
+            paths_, targets, positional = _writer_args(args, WRITERS[prog])
+            if dest:  # Copy-Item SRC DEST: -Path names sources, the other word the target
+                if paths_:
+                    sources, targets = paths_ + positional[1:], targets or positional[:1]
+                elif targets:
+                    sources = positional
+                else:
+                    sources, targets = positional[:-1], positional[-1:]
+                cmd.reads.extend(_items(sources))
+                if prog in _MOVERS:
+                    cmd.writes.extend(_items(sources))  # a moved file leaves its place
+                if WRITERS[prog] == "destination":  # into a directory: DEST/its name
+                    names = [x.rstrip("/").rpartition("/")[2] for x in _items(sources)]
+                    for t in _items(targets):
+                        cmd.writes.extend(t.rstrip("/") + "/" + n for n in names if n)
             else:
+                targets = paths_ + targets or positional[:1]
+                new = _named_values(args, "name") if prog in _MAKERS else []
+                if prog in _RENAMERS:
+                    new = (positional[:1] if paths_ else positional[1:2]) + _named_values(
+                        args, "newname"
+                    )
+                base = targets[0].rstrip("/") if prog in _MAKERS and targets else "."
+                if prog in _RENAMERS and targets:
+                    base = targets[0].rstrip("/").rpartition("/")[0] or "."
+                cmd.writes.extend(base + "/" + n for n in _items(new))
+                targets = targets or [base + "/" + n for n in _items(new)]
+            if not targets and not (dest and cmd.reads) and fed is not None:
+                # `gci X | Remove-Item`: the writer acts on what a lister lists; anything
+                # else (file lines, objects) names paths the hooks do not see
+                if fed.program in LISTERS and not fed.unknown:
+                    targets = fed.reads or ["."]
+                else:
+                    cmd.unknown = True
+                    cmd.named = fed.reads + fed.writes + fed.named
+            if targets:
+                cmd.writes.extend(_items(targets))
+            elif not cmd.reads:
                 cmd.unknown = True
             if (
                 prog in ("remove-item", "rm", "del", "erase", "rd", "rmdir", "ri")
@@ -529,11 +689,11 @@ def analyse(command, home=None):
             ):
                 cmd.destructive = True
                 cmd.reasons.append("recursive force delete")
-            if WRITERS[prog] == "destination":
-                cmd.reads.extend(_items(positional[:-1]))
         elif prog in READERS:
             cmd.reads.extend(_items(w for w in rest[1:] if not w.startswith("-")))
         a.commands.append(cmd)
+        # `gci X | Select-Object -First 3 | rm`: a filter passes on what came before it
+        producer = fed if fed is not None and prog in FILTERS else cmd
     for c in a.commands:
         a.reads += [r for r in c.reads if r not in a.reads]
         a.writes += [w for w in c.writes if w not in a.writes]
