@@ -1,0 +1,185 @@
+"""Which commit a git move goes to, and which repository git works in.
+
+A move (merge, checkout, reset, rebase, stash apply, pull) is judged by the tree of its
+target as it is now; a target the hooks cannot see now (a ref fetched or made earlier in the
+same command, FETCH_HEAD after a fetch from a path or URL, a substitution, a name that does
+not resolve, a pull from a repository that is not a configured remote) may bring any tree.
+Called from core/protect_shell.py with its hardened git runner."""
+
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+Git = Callable[..., "str | None"]
+
+# options whose value is the next word (a message, a strategy, a count): no revision
+_VALUE_OPTS = frozenset(
+    (
+        "-m",
+        "-F",
+        "-s",
+        "-X",
+        "-x",
+        "-j",
+        "-o",
+        "--message",
+        "--file",
+        "--strategy",
+        "--strategy-option",
+        "--into-name",
+        "--cleanup",
+        "--exec",
+        "--depth",
+        "--deepen",
+        "--shallow-since",
+        "--shallow-exclude",
+        "--jobs",
+        "--negotiation-tip",
+        "--server-option",
+        "--upload-pack",
+        "--refmap",
+    )
+)
+# verbs that write refs the next move may go to
+_REF_MAKERS = ("branch", "tag", "update-ref", "symbolic-ref")
+# git verbs that write the work tree (judged when the work tree is the project's but the
+# repository is another one)
+TREE_WRITERS = frozenset(
+    (
+        "checkout",
+        "switch",
+        "reset",
+        "read-tree",
+        "checkout-index",
+        "stash",
+        "merge",
+        "pull",
+        "rebase",
+        "cherry-pick",
+        "revert",
+        "restore",
+        "am",
+        "apply",
+        "clean",
+        "rm",
+        "mv",
+        "sparse-checkout",
+        "worktree",
+        "submodule",
+        "bisect",
+    )
+)
+
+
+def operands(args: list[str]) -> list[str]:
+    """The words of a git verb's arguments that are no option nor an option's value; words
+    after `--` are paths and left out."""
+    out = []
+    i = 0
+    while i < len(args):
+        w = args[i]
+        if w == "--":
+            break
+        if w[:1] == "-":
+            if w in _VALUE_OPTS:
+                i += 1
+        else:
+            out.append(w)
+        i += 1
+    return out
+
+
+def _short(ref: str) -> str:
+    ref = ref.lstrip("+")
+    for pre in ("refs/heads/", "refs/tags/", "refs/remotes/", "refs/"):
+        if ref.startswith(pre):
+            return ref[len(pre) :]
+    return ref
+
+
+def _base(rev: str) -> str:
+    """The ref name of a revision expression (`evil~2^` -> evil)."""
+    for i, ch in enumerate(rev):
+        if ch in "~^:" or rev[i : i + 2] == "@{":
+            return _short(rev[:i])
+    return _short(rev)
+
+
+class Refs:
+    """What earlier git commands of the same shell call did to refs and remotes."""
+
+    def __init__(self, git: Git):
+        self.git = git
+        self.names: set[str] = set()
+        self.fetch_head = False
+        self.remotes_changed = False
+        self._remotes: set[str] | None = None
+        self.tracked: bool | None = None  # the repository tracks the hooks' files
+
+    def remote(self, name: str) -> bool:
+        """A remote configured in the project now (and not changed earlier in the call)."""
+        if self._remotes is None:
+            out = self.git("remote") or ""
+            self._remotes = {x.strip() for x in out.splitlines() if x.strip()}
+        return not self.remotes_changed and name in self._remotes
+
+    def note(self, sub: str, args: list[str]) -> None:
+        ops = operands(args)
+        if sub in ("fetch", "pull"):
+            if not ops or self.remote(ops[0]) or any(a in ("--all", "--multiple") for a in args):
+                specs = ops[1:]
+            else:  # a path or URL: what it holds nobody has seen
+                self.fetch_head = True
+                specs = ops[1:]
+            for spec in specs:
+                if ":" in spec:
+                    self.names.add(_short(spec.split(":", 1)[1]))
+            if any(a.startswith("--refmap") for a in args):
+                self.remotes_changed = True
+        elif sub == "remote" and ops[:1] != ["show"] and ops[:1] != ["-v"] and ops:
+            self.remotes_changed = True
+        elif sub == "config" and any("remote" in w.lower() or w[:1] == "$" for w in args):
+            self.remotes_changed = True
+        elif sub in _REF_MAKERS or sub == "replace":
+            if sub == "replace":
+                self.remotes_changed = True  # any object may now read as another
+            self.names.update(_short(o) for o in ops)
+
+    def unseen(self, rev: str, checkout: bool = False) -> bool:
+        """True when the commit `rev` names cannot be seen now: made or fetched earlier in the
+        call, a substitution, or a name that does not resolve (a checkout of a name one
+        remote's branch has is that branch)."""
+        if "$" in rev or "`" in rev or "<(" in rev:
+            return True
+        base = _base(rev)
+        if base in self.names or "refs/heads/" + base in self.names:
+            return True
+        if base == "FETCH_HEAD" and self.fetch_head:
+            return True
+        if self.remotes_changed and ("/" in base or base == "FETCH_HEAD"):
+            return True
+        if self.git("rev-parse", "--verify", "--quiet", rev + "^{commit}"):
+            return False
+        if checkout and self.dwim(rev):
+            return False
+        return True
+
+    def dwim(self, name: str) -> str:
+        """The one remote-tracking branch `git checkout NAME` would start from, or ""."""
+        out = self.git("for-each-ref", "--format=%(refname)", "refs/remotes/*/" + name) or ""
+        refs = [x for x in out.splitlines() if x.strip()]
+        return refs[0] if len(refs) == 1 else ""
+
+
+def pull_unseen(refs: Refs, args: list[str]) -> bool:
+    """A pull merges what its remote holds: from a configured remote (not changed in the
+    call) that is ordinary work; from a path, URL or a remote just added, anything."""
+    ops = operands(args)
+    if not ops:
+        return refs.remotes_changed
+    return not refs.remote(ops[0])
+
+
+def is_path(word: str, cwd: str) -> bool:
+    return os.path.lexists(os.path.join(cwd, word))
