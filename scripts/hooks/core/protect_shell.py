@@ -666,12 +666,17 @@ def _startup_writes(ctx, cmd, cwd) -> str | None:
 
 
 def _git_file(ctx, norm: str) -> bool:
-    """`norm` is <project>/.git and no real directory is there (missing, a file, a link)."""
+    """`norm` is <project>/.git and no real directory is there (missing, a file, a link), or
+    a .git (or a file in one) below the project's root: git run in that directory takes its
+    config and hooks from what it names."""
+    root = paths.real(ctx.project)
+    parent = paths.real(os.path.dirname(norm))
     if os.path.basename(norm) != ".git":
-        return False
-    here = os.path.join(paths.real(os.path.dirname(norm)), ".git")
-    if here != os.path.join(paths.real(ctx.project), ".git"):
-        return False
+        rel = os.path.relpath(parent, root) if paths.is_under(parent, root) else ""
+        return ".git" in rel.split(os.sep)[1:]
+    here = os.path.join(parent, ".git")
+    if here != os.path.join(root, ".git"):
+        return paths.is_under(parent, root)
     return os.path.islink(here) or not os.path.isdir(here)
 
 
@@ -700,9 +705,9 @@ def _startup_file(ctx, raw: str, cwd: str) -> str | None:
     base = os.path.basename(full)
     if _git_file(ctx, norm):
         what = (
-            "the project's .git, not a directory now: a file or link there names the "
-            "directory git works in, whose config and hooks git runs (only `git init` or "
-            "`git clone` makes it)"
+            "a .git of the project (its root's, not a directory now, or one in a "
+            "subdirectory): it names the directory git works in there, whose config and "
+            "hooks git runs (only `git init`, `git clone` or `git submodule` make one)"
         )
     elif full in gitfiles or (full.endswith("/config") and "/.git/" in full):
         what = "a git config file (a key there can name a program git runs)"

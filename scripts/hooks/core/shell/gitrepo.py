@@ -183,3 +183,89 @@ def pull_unseen(refs: Refs, args: list[str]) -> bool:
 
 def is_path(word: str, cwd: str) -> bool:
     return os.path.lexists(os.path.join(cwd, word))
+
+
+# -- the repository git discovers --------------------------------------------------------------
+
+FOREIGN = (
+    "git in a repository that is not the project's own (a .git naming another git "
+    "directory: its config can run commands)"
+)
+_MAX_UP = 64
+
+
+def _gitdir_of(dot_git: str) -> str:
+    """The git directory a `.git` entry names: itself (a directory or a link to one) or the
+    `gitdir:` line of a .git file; "" when unreadable."""
+    if os.path.isdir(dot_git):
+        return os.path.realpath(dot_git)
+    try:
+        with open(dot_git, encoding="utf-8", errors="replace") as fh:
+            line = fh.read(4096).split("\n", 1)[0].strip()
+    except OSError:
+        return ""
+    if not line.startswith("gitdir:"):
+        return ""
+    target = line[7:].strip()
+    return os.path.realpath(os.path.join(os.path.dirname(dot_git), target))
+
+
+def _own(gitdir: str, root: str) -> bool:
+    """The project's git directory or one inside it (a submodule's, a worktree's)."""
+    own = os.path.realpath(os.path.join(root, ".git"))
+    return bool(gitdir) and (gitdir == own or gitdir.startswith(own.rstrip("/") + "/"))
+
+
+def foreign(cmd, cwd: str, project: str, home: str) -> bool:
+    """git here works in a repository other than the project's own: the first `.git` found
+    walking up from its directory (after cd and -C), or the one GIT_DIR/--git-dir names, is
+    inside the project but is no git directory of the project's. Outside the project the
+    analysis judges it already (git in a repository outside the project)."""
+    from core import paths
+
+    if not project or not isinstance(cwd, str):
+        return False
+    root = os.path.realpath(project)
+    where = cmd.cwd if isinstance(cmd.cwd, str) else None
+    here = paths.normalise(where, cwd, home) if where else cwd
+    gitdir = (cmd.env or {}).get("GIT_DIR")
+    a = cmd.argv
+    i = 1
+    while i < len(a) and a[i][:1] == "-":
+        w = a[i]
+        name, eq, val = w.partition("=")
+        takes = w in ("-C", "-c") or (
+            name in ("--git-dir", "--work-tree", "--namespace") and not eq
+        )
+        if takes:
+            val = a[i + 1] if i + 1 < len(a) else ""
+        if w == "-C" and val:
+            if "$" in val or "`" in val:
+                return True  # a directory nobody can see now
+            here = paths.normalise(val, here, home)
+        elif name == "--git-dir":
+            gitdir = val
+        i += 2 if takes else 1
+    if not isinstance(gitdir, str) and gitdir is not None:
+        return False
+    if gitdir:
+        full = paths.normalise(gitdir, here, home)
+        if "$" in gitdir or "`" in gitdir:
+            return False  # the analysis judges a dynamic one
+        real = os.path.realpath(full)
+        if not real.startswith(root.rstrip("/") + "/") and real != root:
+            return False  # outside: judged by the analysis
+        return not _own(_gitdir_of(full), root)
+    d = os.path.realpath(here)
+    if d != root and not d.startswith(root.rstrip("/") + "/"):
+        return False
+    for _ in range(_MAX_UP):
+        dot = os.path.join(d, ".git")
+        if os.path.lexists(dot):
+            if d == root:
+                return False  # the project's own, whatever the person set up
+            return not _own(_gitdir_of(dot), root)
+        if d == root or d == os.path.dirname(d):
+            return False
+        d = os.path.dirname(d)
+    return True
