@@ -1485,3 +1485,24 @@ C("git config --add core.hooksPath /tmp/x", w=[".git/config"], u=True, p=["git"]
 C("git config --path include.path /tmp/gc", w=[".git/config"], u=True, p=["git"], n=_SP)
 C("git config --add user.name x", w=[".git/config"], p=["git"], n="allow", s="[safemode]")
 C("grep -rah . ~/.con*", r=[H + "/.con*"], p=["grep"], why="a glob stands for its matches")
+# git that reads the config of a repository outside the project, or writes the project as
+# another repository's work tree; a .git below the project's root names where git works
+C("git -C /tmp/g --help log", r=["/tmp/g"], p=["git"], s=_SM, why="git --help VERB: git help VERB")
+C("cd /tmp/g && git -h log", r=["/tmp/g"], p=["cd", "git"], s=_SM)
+C(
+    "echo 'gitdir: /tmp/g/.git' > src/.git",
+    w=["src/.git"],
+    p=["echo"],
+    n="[self-protection]",
+    why="a .git file names the git directory whose config git runs there",
+)
+C("printf x > a/b/.git/config", w=["a/b/.git/config"], p=["printf"], n="[self-protection]")
+C(
+    "git -C /tmp/e --work-tree=$PWD checkout -f",
+    r=["/tmp/e"],
+    w=["."],
+    d=True,
+    p=["git"],
+    n="[self-protection]",
+    why="another repository's checkout writes its tree over the project",
+)

@@ -178,14 +178,7 @@ def labs(tmp_path_factory):
     return labs, {"E": evil, "G": g}
 
 
-PENDING = ROWS.index(("normal", "git reflog -p", SECRET))  # rules still to land
-PARAMS = [
-    pytest.param(*r, marks=[pytest.mark.xfail(strict=False)] if i >= PENDING else [])
-    for i, r in enumerate(ROWS)
-]
-
-
-@pytest.mark.parametrize("mode,cmd,code", PARAMS, ids=["%s:%s" % (r[0], r[1][:60]) for r in ROWS])
+@pytest.mark.parametrize("mode,cmd,code", ROWS, ids=["%s:%s" % (r[0], r[1][:60]) for r in ROWS])
 def test_r4_git_row(labs, mode, cmd, code):
     labs, where = labs
     proj = labs[mode]

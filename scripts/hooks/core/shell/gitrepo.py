@@ -181,6 +181,14 @@ def pull_unseen(refs: Refs, args: list[str]) -> bool:
     return not refs.remote(ops[0])
 
 
+def unseen_object(sub: str, word: str, path: str, rule: str) -> str:
+    return (
+        "[blocked-path] `git %s` prints the object %s names, which the hooks cannot see now "
+        "(it may be the blob of %s, which git tracks: blocked path rule %r). Name the object "
+        "itself (e.g. `git cat-file -p HEAD:src/app.py`)." % (sub, word, path, rule)
+    )
+
+
 def is_path(word: str, cwd: str) -> bool:
     return os.path.lexists(os.path.join(cwd, word))
 
