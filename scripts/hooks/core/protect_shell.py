@@ -387,6 +387,7 @@ def _moves(ctx, cmd, cwd, root, sub, args, refs) -> str | None:
         return None
     if sub not in _MOVERS or not _committed(ctx, refs):
         return None
+    refs.scoped(cmd.argv, cmd.env)
     flags, ops = _split(args)
     if _has(flags, "", *_SEQUENCER):
         return None

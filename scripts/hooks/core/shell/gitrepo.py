@@ -90,6 +90,11 @@ def operands(args: list[str]) -> list[str]:
     return out
 
 
+def _remote_key(word: str) -> bool:
+    low = word.lower()
+    return "remote" in low or low.startswith("url.") or "insteadof" in low
+
+
 def _short(ref: str) -> str:
     ref = ref.lstrip("+")
     for pre in ("refs/heads/", "refs/tags/", "refs/remotes/", "refs/"):
@@ -139,12 +144,21 @@ class Refs:
                 self.remotes_changed = True
         elif sub == "remote" and ops[:1] != ["show"] and ops[:1] != ["-v"] and ops:
             self.remotes_changed = True
-        elif sub == "config" and any("remote" in w.lower() or w[:1] == "$" for w in args):
+        elif sub == "config" and any(_remote_key(w) or w[:1] == "$" for w in args):
             self.remotes_changed = True
         elif sub in _REF_MAKERS or sub == "replace":
             if sub == "replace":
                 self.remotes_changed = True  # any object may now read as another
             self.names.update(_short(o) for o in ops)
+
+    def scoped(self, argv: list[str], env: dict) -> None:
+        """`git -c remote.x.url=...` / `-c url.X.insteadOf=...` and GIT_CONFIG_* variables
+        point this command's remotes anywhere."""
+        pairs = zip(argv[1:], argv[2:])
+        if any(k == "-c" and _remote_key(v) for k, v in pairs) or any(
+            k.startswith("GIT_CONFIG") for k in env or {}
+        ):
+            self.remotes_changed = True
 
     def unseen(self, rev: str, checkout: bool = False) -> bool:
         """True when the commit `rev` names cannot be seen now: made or fetched earlier in the
