@@ -65,6 +65,13 @@ ROWS = [
     ("normal", "git -c remote.origin.url={E} pull", SELF),
     ("normal", "git config remote.origin.url {E}; git pull origin main", SELF),
     ("normal", "cd src/deep && GIT_WORK_TREE=../.. git -C {E} checkout -f master", SELF),
+    # a remote on this machine holds what anyone wrote there: its branch is judged
+    ("normal", "git push -q origin evil0:bad 2>/dev/null; git pull origin bad", SELF),
+    ("normal", "git pull local bad", SELF),
+    ("normal", "git fetch local && git merge local/bad", SELF),
+    ("normal", "git fetch local bad && git merge FETCH_HEAD", SELF),
+    ("normal", "git pull local main", None),
+    ("normal", "git fetch local main && git merge FETCH_HEAD", None),
     # ... ordinary work passes
     ("normal", "git merge -m 'merge side in' side", None),
     ("normal", "git pull --ff-only origin main", None),
@@ -161,6 +168,10 @@ def _lab(root, other, safe):
     _git(proj.dir, "remote", "add", "origin", origin)
     _git(proj.dir, "fetch", "-q", "origin")
     _git(proj.dir, "branch", "-q", "-u", "origin/main")
+    local = os.path.join(other, "local-%s.git" % ("safe" if safe else "normal"))
+    _git(other, "clone", "-q", "--bare", proj.dir, local)
+    _git(local, "branch", "bad", "evil0")
+    _git(proj.dir, "remote", "add", "local", local)
     os.makedirs(os.path.join(proj.dir, "src", "deep"), exist_ok=True)
     with open(os.path.join(proj.dir, "src", ".git"), "w") as fh:
         fh.write("gitdir: %s/.git\n" % os.path.join(other, "g"))

@@ -72,7 +72,7 @@ def check(ctx, facts) -> str | None:
         return None
     root = paths.real(ctx.project)
     adds: list = []
-    refs = gitrepo.Refs(lambda *w: _git(ctx, *w))
+    refs = gitrepo.Refs(lambda *w: _git(ctx, *w), lambda where, b: _remote_keeps(ctx, where, b))
     for cmd in a.commands:
         cwd = paths.normalise(cmd.cwd, ctx.cwd, ctx.home) if cmd.cwd else ctx.cwd
         msg = _startup_writes(ctx, cmd, cwd)
@@ -335,7 +335,7 @@ def _git_tree(ctx, cmd, cwd, root, adds, refs) -> str | None:
     sub, args = _git_sub(cmd.argv)
     why = _moves(ctx, cmd, cwd, root, sub, args, refs)
     refs.note(sub, args)
-    if why is None:
+    if why is None and not _fresh_fetch_head(sub, args, refs):
         why = _git_tree_why(ctx, cmd, cwd, root, adds, sub, args)
     if why:
         return (
@@ -346,26 +346,15 @@ def _git_tree(ctx, cmd, cwd, root, adds, refs) -> str | None:
     return None
 
 
+def _fresh_fetch_head(sub: str, args: list[str], refs) -> bool:
+    """A move to FETCH_HEAD that a fetch earlier in the call wrote from a source judged to
+    keep the hooks' files: the FETCH_HEAD on disk now is an older one."""
+    return refs.fetched and not refs.fetch_head and "FETCH_HEAD" in gitrepo.operands(args)
+
+
 def _other_repo(ctx, cmd, cwd, root) -> tuple[bool, str]:
     """(git works in a repository other than the project's, the work tree it was given)."""
-    other = bool((cmd.env or {}).get("GIT_DIR"))
-    tree = (cmd.env or {}).get("GIT_WORK_TREE", "")
-    a = cmd.argv
-    where = cwd
-    i = 1
-    while i < len(a) and a[i][:1] == "-":
-        w = a[i]
-        name, eq, val = w.partition("=")
-        if w in ("-C", "-c") or name in ("--git-dir", "--work-tree") and not eq:
-            val = a[i + 1] if i + 1 < len(a) else ""
-            i += 1
-        if w == "-C":
-            where = paths.normalise(val, where, ctx.home)
-        elif name == "--git-dir":
-            other = True
-        elif name == "--work-tree":
-            tree = val
-        i += 1
+    other, where, tree = gitrepo.top_dirs(cmd.argv, cmd.env or {}, cwd, ctx.home)
     full = paths.real(where)
     if full != root and not paths.is_under(full, root):
         other = True
@@ -434,6 +423,13 @@ _MOVERS = (
     "pull",
     "stash",
 )
+
+
+def _remote_keeps(ctx, where: str, branch: str) -> bool:
+    files = _protected_files(ctx)[:200]
+    ours = _git(ctx, "ls-tree", "-r", "HEAD", "--", *files)
+    where = paths.normalise(where, ctx.project, ctx.home)
+    return ours is not None and gitrepo.remote_keeps(files, ours, where, branch)
 
 
 def _committed(ctx, refs) -> bool:

@@ -114,8 +114,12 @@ def _base(rev: str) -> str:
 class Refs:
     """What earlier git commands of the same shell call did to refs and remotes."""
 
-    def __init__(self, git: Git):
+    def __init__(self, git: Git, keeps: Callable[[str, str], bool]):
         self.git = git
+        self.keeps = keeps  # (a local remote's directory, its branch) keeps the hooks' files
+        # remotes fetched here that may bring unseen trees -> their directory ("": any)
+        self.tainted: dict[str, str] = {}
+        self.fetched = False  # a fetch ran earlier in the call: FETCH_HEAD is not the one now
         self.names: set[str] = set()
         self.fetch_head = False
         self.remotes_changed = False
@@ -129,15 +133,39 @@ class Refs:
             self._remotes = {x.strip() for x in out.splitlines() if x.strip()}
         return not self.remotes_changed and name in self._remotes
 
+    def local(self, name: str) -> str:
+        """The directory of a configured remote on this machine ("" for a network one): the
+        agent may have written what it holds."""
+        url = (self.git("config", "--get", "remote.%s.url" % name) or "").strip()
+        if url.startswith("file://"):
+            return url[7:] or "/"
+        head = url.split("/", 1)[0]
+        if "://" in url or (":" in head and len(head.split(":", 1)[0]) > 1):
+            return ""  # a URL or host:path
+        return url or "/"
+
+    def brings(self, name: str, branches: list[str]) -> bool:
+        """A fetch or pull of `branches` (none: every branch) from the configured remote
+        `name` may bring a tree nobody has seen: a changed remote, or a local one whose
+        branch changes the hooks' files."""
+        if not self.remote(name):
+            return True
+        where = self.local(name)
+        return bool(where) and not all(self.keeps(where, b) for b in branches or ["*"])
+
     def note(self, sub: str, args: list[str]) -> None:
         ops = operands(args)
         if sub in ("fetch", "pull"):
-            if not ops or self.remote(ops[0]) or any(a in ("--all", "--multiple") for a in args):
-                specs = ops[1:]
-            else:  # a path or URL: what it holds nobody has seen
-                self.fetch_head = True
-                specs = ops[1:]
-            for spec in specs:
+            every = any(a in ("--all", "--multiple") for a in args)
+            names = (ops if "--multiple" in args else []) or ops[:1] or [self.upstream()[0]]
+            self.fetched = True
+            for name in sorted(self._remotes or ()) if every else names:
+                srcs = [x.split(":", 1)[0].lstrip("+") for x in ops[1:]] if not every else []
+                if name and self.brings(name, srcs):
+                    self.fetch_head = True  # what FETCH_HEAD holds now: unseen
+                    # its branches: unseen when changed, else judged one by one
+                    self.tainted[name] = "" if not self.remote(name) else self.local(name)
+            for spec in ops[1:]:
                 if ":" in spec:
                     self.names.add(_short(spec.split(":", 1)[1]))
             if any(a.startswith("--refmap") for a in args):
@@ -150,6 +178,17 @@ class Refs:
             if sub == "replace":
                 self.remotes_changed = True  # any object may now read as another
             self.names.update(_short(o) for o in ops)
+
+    def upstream(self) -> tuple[str, str]:
+        """(remote, branch) the current branch pulls from, ("", "") when none."""
+        full = (self.git("rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}") or "").strip()
+        if "/" not in full:
+            return "", ""
+        for name in sorted(self._remotes or (), key=len, reverse=True):
+            if full.startswith(name + "/"):
+                return name, full[len(name) + 1 :]
+        name, _, branch = full.partition("/")
+        return name, branch
 
     def scoped(self, argv: list[str], env: dict) -> None:
         """`git -c remote.x.url=...` / `-c url.X.insteadOf=...` and GIT_CONFIG_* variables
@@ -173,6 +212,11 @@ class Refs:
             return True
         if self.remotes_changed and ("/" in base or base == "FETCH_HEAD"):
             return True
+        name, _, branch = base.partition("/")
+        if name in self.tainted:
+            where = self.tainted[name]
+            if not where or not branch or not self.keeps(where, branch):
+                return True
         if self.git("rev-parse", "--verify", "--quiet", rev + "^{commit}"):
             return False
         if checkout and self.dwim(rev):
@@ -187,12 +231,57 @@ class Refs:
 
 
 def pull_unseen(refs: Refs, args: list[str]) -> bool:
-    """A pull merges what its remote holds: from a configured remote (not changed in the
-    call) that is ordinary work; from a path, URL or a remote just added, anything."""
+    """A pull merges what its remote holds: from a configured network remote (not changed
+    in the call) that is ordinary work; from a local one, what its branches hold now; from a
+    path, a URL or a remote just added, anything."""
     ops = operands(args)
+    refs.remote("")  # loads the configured names
     if not ops:
-        return refs.remotes_changed
-    return not refs.remote(ops[0])
+        name, branch = refs.upstream()
+        return bool(name) and refs.brings(name, [branch])
+    srcs = [x.split(":", 1)[0].lstrip("+") for x in ops[1:]]
+    return refs.brings(ops[0], srcs or [refs.upstream()[1] or "*"])
+
+
+def remote_keeps(files: list[str], ours: str, where: str, branch: str) -> bool:
+    """The branch (`*`: every branch, at most 8) of the repository in `where`, a remote on
+    this machine, holds the hooks' files as HEAD does (`ours`: HEAD's ls-tree of them),
+    asked of a hardened git there."""
+    from core import gitrun
+
+    if branch == "*":
+        out = gitrun.run(where, "for-each-ref", "--count=9", "--format=%(refname)", "refs/heads")
+        heads = (out or "").split()
+    else:
+        heads = [branch]
+    if not heads or len(heads) > 8:
+        return False
+    return all(gitrun.run(where, "ls-tree", "-r", h, "--", *files) == ours for h in heads)
+
+
+def top_dirs(argv: list[str], env: dict, cwd: str, home: str) -> tuple[bool, str, str]:
+    """From git's own options and environment: (a git dir is named, the directory after -C,
+    the work tree named)."""
+    from core import paths
+
+    other = bool(env.get("GIT_DIR"))
+    tree = env.get("GIT_WORK_TREE", "")
+    where = cwd
+    i = 1
+    while i < len(argv) and argv[i][:1] == "-":
+        w = argv[i]
+        name, eq, val = w.partition("=")
+        if w in ("-C", "-c") or name in ("--git-dir", "--work-tree") and not eq:
+            val = argv[i + 1] if i + 1 < len(argv) else ""
+            i += 1
+        if w == "-C":
+            where = paths.normalise(val, where, home)
+        elif name == "--git-dir":
+            other = True
+        elif name == "--work-tree":
+            tree = val
+        i += 1
+    return other, where, tree if isinstance(tree, str) else ""
 
 
 def unseen_object(sub: str, word: str, path: str, rule: str) -> str:
