@@ -72,6 +72,12 @@ ROWS = [
     ("normal", "git fetch local bad && git merge FETCH_HEAD", SELF),
     ("normal", "git pull local main", None),
     ("normal", "git fetch local main && git merge FETCH_HEAD", None),
+    # a ref fetched in an earlier call (another history, a root commit)
+    ("normal", "git merge --allow-unrelated-histories evilx", SELF),
+    ("normal", "git cherry-pick evilx", SELF),
+    ("normal", "git rebase evilx", SELF),
+    ("normal", "git checkout evilx", SELF),
+    ("normal", "git reset --keep evilx", SELF),
     # ... ordinary work passes
     ("normal", "git merge -m 'merge side in' side", None),
     ("normal", "git pull --ff-only origin main", None),
@@ -177,6 +183,7 @@ def _lab(root, other, safe):
         fh.write("gitdir: %s/.git\n" % os.path.join(other, "g"))
     _git(proj.dir, "init", "-q", "lib")
     _git(proj.dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", origin, "sub")
+    _git(proj.dir, "fetch", "-q", os.path.join(other, "evil"), "master:evilx")
     proj.research()
     if safe:
         proj.prompt("s+")

@@ -539,6 +539,10 @@ def _brings_changes(ctx, sub: str, ops: list[str]) -> str | None:
         else:
             span = [op + "^", op]
         out = _git(ctx, "diff", "--name-only", *span, "--", *files[:200])
+        if out is None and ".." not in op:
+            # no merge base (unrelated histories) or no parent (a root commit): the whole
+            # tree of the commit against the work tree
+            out = _git(ctx, "diff", "--name-only", op, "--", *files[:200])
         if out and out.strip():
             return op
     return None
