@@ -1508,3 +1508,25 @@ C("echo x > ~/.config/nvim/init.lua", w=[H + "/.config/nvim/init.lua"], p=["echo
 C("cat ~/.bash_aliases ~/.tmux.conf", r=[H + "/.bash_aliases", H + "/.tmux.conf"], p=["cat"], **_L)
 C("crontab - <<< '* * * * * x'", u=True, p=["crontab"], n=_SP)
 C("crontab -l", p=["crontab"], **_L)
+
+# git that reads the config of a repository outside the project, or writes the project as
+# another repository's work tree; a .git below the project's root names where git works
+C("git -C /tmp/g --help log", r=["/tmp/g"], p=["git"], s=_SM, why="git --help VERB: git help VERB")
+C("cd /tmp/g && git -h log", r=["/tmp/g"], p=["cd", "git"], s=_SM)
+C(
+    "echo 'gitdir: /tmp/g/.git' > src/.git",
+    w=["src/.git"],
+    p=["echo"],
+    n="[self-protection]",
+    why="a .git file names the git directory whose config git runs there",
+)
+C("printf x > a/b/.git/config", w=["a/b/.git/config"], p=["printf"], n="[self-protection]")
+C(
+    "git -C /tmp/e --work-tree=$PWD checkout -f",
+    r=["/tmp/e"],
+    w=["."],
+    d=True,
+    p=["git"],
+    n="[self-protection]",
+    why="another repository's checkout writes its tree over the project",
+)

@@ -272,12 +272,12 @@ GITFILE_DENY = [
     "mv /tmp/evil-repo .git",
     "tee .git <<< 'gitdir: /tmp/x'",
     "cd src && echo 'gitdir: /tmp/x' > ../.git",
+    "echo 'gitdir: /tmp/x' > sub/.git",  # git run in sub/ takes that directory's config
 ]
 GITFILE_PASS = [
     "git init",
     "git init -q && git add README.md",
     "git clone https://example.com/r.git sub",
-    "echo 'gitdir: /tmp/x' > sub/.git",  # a nested repository's, not the project's
     "cat .gitignore",
 ]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from core import homestartup, paths
-from core.shell import containers, programs
+from core.shell import containers, gitrepo, programs
 from core.shell.command import long_match
 from core.shell.gitverbs import STDIN_INDEX
 
@@ -39,6 +39,7 @@ def check(ctx, facts) -> str | None:
         return None
     root = paths.real(ctx.project)
     adds: list = []
+    refs = gitrepo.Refs(lambda *w: _git(ctx, *w), lambda where, b: _remote_keeps(ctx, where, b))
     for cmd in a.commands:
         cwd = paths.normalise(cmd.cwd, ctx.cwd, ctx.home) if cmd.cwd else ctx.cwd
         msg = _startup_writes(ctx, cmd, cwd)
@@ -55,7 +56,7 @@ def check(ctx, facts) -> str | None:
             if msg:
                 return msg
         if cmd.program == "git":
-            msg = _git_tree(ctx, cmd, cwd, root, adds)
+            msg = _git_tree(ctx, cmd, cwd, root, adds, refs)
             if msg:
                 return msg
         if cmd.unknown or programs.family(programs.key(cmd.program)) in _TOOL_FAMILIES:
@@ -296,9 +297,118 @@ def _tree_keeps(ctx, rev: str, strict: bool = False) -> bool:
     return out is not None and not out.strip()
 
 
-def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
+def _git_tree(ctx, cmd, cwd, root, adds, refs) -> str | None:
     """git commands that remove or replace the files of the work tree."""
     sub, args = _git_sub(cmd.argv)
+    why = _moves(ctx, cmd, cwd, root, sub, args, refs)
+    refs.note(sub, args)
+    if why is None and not _fresh_fetch_head(sub, args, refs):
+        why = _git_tree_why(ctx, cmd, cwd, root, adds, sub, args)
+    if why:
+        return (
+            "[self-protection] `git %s` %s, and the sane-hooks files (scripts/hooks, "
+            ".claude settings) are among them. Name paths that leave them out (e.g. `git rm -r "
+            "src/old`), or ask the person." % (sub, why)
+        )
+    return None
+
+
+def _fresh_fetch_head(sub: str, args: list[str], refs) -> bool:
+    """A move to FETCH_HEAD that a fetch earlier in the call wrote from a source judged to
+    keep the hooks' files: the FETCH_HEAD on disk now is an older one."""
+    return refs.fetched and not refs.fetch_head and "FETCH_HEAD" in gitrepo.operands(args)
+
+
+def _other_repo(ctx, cmd, cwd, root) -> tuple[bool, str]:
+    """(git works in a repository other than the project's, the work tree it was given)."""
+    other, where, tree = gitrepo.top_dirs(cmd.argv, cmd.env or {}, cwd, ctx.home)
+    full = paths.real(where)
+    if full != root and not paths.is_under(full, root):
+        other = True
+    if tree:  # git takes it from after -C; a $PWD the analysis expanded is the shell's cwd
+        near = paths.normalise(tree, cwd, ctx.home)
+        tree = paths.normalise(tree, where, ctx.home)
+        if _covers(ctx, near, cwd, root):
+            tree = near
+    return other, tree
+
+
+def _moves(ctx, cmd, cwd, root, sub, args, refs) -> str | None:
+    """A move to a commit nobody can see now, a pull from a repository that is no configured
+    remote, or another repository's verb writing the project as its work tree."""
+    other, tree = _other_repo(ctx, cmd, cwd, root)
+    if other:
+        if tree and sub in gitrepo.TREE_WRITERS and _covers(ctx, tree, cwd, root):
+            return "writes another repository's files over the project (its work tree)"
+        return None
+    if sub not in _MOVERS or not _committed(ctx, refs):
+        return None
+    refs.scoped(cmd.argv, cmd.env)
+    flags, ops = _split(args)
+    if _has(flags, "", *_SEQUENCER):
+        return None
+    targets: list[str] = []
+    if sub == "pull":
+        if gitrepo.pull_unseen(refs, args):
+            return "merges commits from a repository that is no configured remote"
+        return None
+    if sub == "stash":
+        ops = gitrepo.operands(args)
+        if ops[:1] in (["apply"], ["pop"], ["branch"]):
+            ref = ops[2 if ops[0] == "branch" else 1 :][:1]
+            if ref and not ref[0].isdigit() and not ref[0].startswith("stash@{"):
+                targets = ref
+    elif sub == "reset":
+        if not _has(flags, "", "--hard", "--merge", "--keep"):
+            return None
+        targets = gitrepo.operands(args)[:1]
+    elif sub in ("checkout", "switch"):
+        rev = _switch_target(sub, args)
+        if rev and not (sub == "checkout" and gitrepo.is_path(rev, cwd)):
+            if "$" in rev or "`" in rev:
+                return "moves the work tree to a commit named by a substitution"
+            targets = [rev]
+    else:
+        targets = gitrepo.operands(args)[:4]
+    for t in targets:
+        if refs.unseen(t, checkout=sub in ("checkout", "switch")):
+            return (
+                "moves the work tree to %s, a commit the hooks cannot see now (made or "
+                "fetched in the same command, or no known ref) and that may change them" % t
+            )
+    return None
+
+
+_MOVERS = (
+    "merge",
+    "rebase",
+    "cherry-pick",
+    "revert",
+    "checkout",
+    "switch",
+    "reset",
+    "pull",
+    "stash",
+)
+
+
+def _remote_keeps(ctx, where: str, branch: str) -> bool:
+    files = _protected_files(ctx)[:200]
+    ours = _git(ctx, "ls-tree", "-r", "HEAD", "--", *files)
+    where = paths.normalise(where, ctx.project, ctx.home)
+    return ours is not None and gitrepo.remote_keeps(files, ours, where, branch)
+
+
+def _committed(ctx, refs) -> bool:
+    """The project's repository tracks some of the hooks' files (a move can replace them)."""
+    if refs.tracked is None:
+        files = _protected_files(ctx)
+        out = _git(ctx, "ls-files", "-z", "--", *files[:200]) if files else None
+        refs.tracked = bool(out and out.strip("\0"))
+    return refs.tracked
+
+
+def _git_tree_why(ctx, cmd, cwd, root, adds, sub, args) -> str | None:
     flags, ops = _split(args)
     why = None
     if sub == "rm" and not _has(flags, "", "--cached"):
@@ -371,13 +481,7 @@ def _git_tree(ctx, cmd, cwd, root, adds) -> str | None:
         )
         if adds and _untracked(ctx) or staged_new:
             why = "takes staged new files (the hooks' files, not committed yet) into the stash"
-    if why:
-        return (
-            "[self-protection] `git %s` %s, and the sane-hooks files (scripts/hooks, "
-            ".claude settings) are among them. Name paths that leave them out (e.g. `git rm -r "
-            "src/old`), or ask the person." % (sub, why)
-        )
-    return None
+    return why
 
 
 _BRINGERS = ("merge", "rebase", "cherry-pick", "revert")
@@ -402,6 +506,10 @@ def _brings_changes(ctx, sub: str, ops: list[str]) -> str | None:
         else:
             span = [op + "^", op]
         out = _git(ctx, "diff", "--name-only", *span, "--", *files[:200])
+        if out is None and ".." not in op:
+            # no merge base (unrelated histories) or no parent (a root commit): the whole
+            # tree of the commit against the work tree
+            out = _git(ctx, "diff", "--name-only", op, "--", *files[:200])
         if out and out.strip():
             return op
     return None
@@ -543,12 +651,17 @@ def _crontab_installs(argv: list[str]) -> bool:
 
 
 def _git_file(ctx, norm: str) -> bool:
-    """`norm` is <project>/.git and no real directory is there (missing, a file, a link)."""
+    """`norm` is <project>/.git and no real directory is there (missing, a file, a link), or
+    a .git (or a file in one) below the project's root: git run in that directory takes its
+    config and hooks from what it names."""
+    root = paths.real(ctx.project)
+    parent = paths.real(os.path.dirname(norm))
     if os.path.basename(norm) != ".git":
-        return False
-    here = os.path.join(paths.real(os.path.dirname(norm)), ".git")
-    if here != os.path.join(paths.real(ctx.project), ".git"):
-        return False
+        rel = os.path.relpath(parent, root) if paths.is_under(parent, root) else ""
+        return ".git" in rel.split(os.sep)[1:]
+    here = os.path.join(parent, ".git")
+    if here != os.path.join(root, ".git"):
+        return paths.is_under(parent, root)
     return os.path.islink(here) or not os.path.isdir(here)
 
 
@@ -574,9 +687,9 @@ def _startup_file(ctx, raw: str, cwd: str) -> str | None:
     base = os.path.basename(full)
     if _git_file(ctx, norm):
         what = (
-            "the project's .git, not a directory now: a file or link there names the "
-            "directory git works in, whose config and hooks git runs (only `git init` or "
-            "`git clone` makes it)"
+            "a .git of the project (its root's, not a directory now, or one in a "
+            "subdirectory): it names the directory git works in there, whose config and "
+            "hooks git runs (only `git init`, `git clone` or `git submodule` make one)"
         )
     elif full in gitfiles or (full.endswith("/config") and "/.git/" in full):
         what = "a git config file (a key there can name a program git runs)"

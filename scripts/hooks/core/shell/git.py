@@ -372,7 +372,12 @@ def h_git(c, a, p, raw):
             i += 1
             continue
         if w[:1] == "-":
-            if w in ("--version", "--help", "-h"):
+            if w in ("--help", "-h"):
+                # `git --help VERB` is `git help VERB`: it runs the man viewer the config of
+                # the repository it is in names
+                _outside_repo(c, repo, p)
+                return None
+            if w == "--version":
                 return None
             if w not in _GIT_TOP_OPTIONS:
                 c.flag("git option %s the hooks do not know" % w, unknown=True)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import os
 
+from core.shell import gitrepo
 from core.shell.command import long_match
 
 # print a diff unless told otherwise / only when asked / always (or copy every file)
 _DIFF_DEFAULT = frozenset(("diff", "show"))
 _DIFF_ASKED = frozenset(
     ("log", "whatchanged", "diff-tree", "diff-index", "diff-files", "request-pull", "stash")
-)
+) | {"reflog"}  # reflog is log -g: with -p every patch of every entry
 _ALWAYS = frozenset(("archive", "fast-export", "format-patch", "range-diff"))
 # print the hunks of changed tracked files with -p / --patch / --interactive
 _HUNKS = frozenset(("add", "stage", "checkout", "reset", "restore", "commit", "stash"))
@@ -315,6 +316,8 @@ def reader(argv: list[str], base: str) -> Reader | None:
     elif sub in _DIFF_ASKED:
         if not patch:
             return None
+        if sub == "reflog" and ops[:1] == ["show"]:
+            ops = ops[1:]  # `git reflog show` is the default verb; the others print no patch
     elif sub not in _ALWAYS and sub != "grep":
         return None
     if any(w.startswith(("--recurse-submodules", "--submodule=diff")) for w in words):
@@ -620,6 +623,9 @@ def _judge(r: Reader, secrets: list, base: str, top: str) -> str | None:
             "tracks %s (blocked path rule %r). Name the objects on the command line instead "
             "(e.g. `git cat-file -p HEAD:src/app.py`)." % (r.sub, first[0], first[2])
         )
+    unseen = [o for o in r.objects if "$" in o or "`" in o]
+    if unseen:  # a substitution may give the secret's blob id
+        return gitrepo.unseen_object(r.sub, unseen[0], first[0], first[2])
     for path, blob, rule in secrets:
         for o in r.objects:
             word = o.split("^", 1)[0].lower()
