@@ -1485,3 +1485,11 @@ C("git config --add core.hooksPath /tmp/x", w=[".git/config"], u=True, p=["git"]
 C("git config --path include.path /tmp/gc", w=[".git/config"], u=True, p=["git"], n=_SP)
 C("git config --add user.name x", w=[".git/config"], p=["git"], n="allow", s="[safemode]")
 C("grep -rah . ~/.con*", r=[H + "/.con*"], p=["grep"], why="a glob stands for its matches")
+
+# --- prompt expansion ${X@P}: bash runs the $( ) in the value ---------------------------
+_SP, _BP = "[self-protection]", "[blocked-path]"
+C("v='$(rm x)'; echo ${v@P}", w=["x"], u=True, p=["rm", ":", "echo"], n="allow", s=_SM)
+C("v='$(cat .env)'; echo ${v@P}", r=[".env"], u=True, p=["cat", ":", "echo"], n=_BP, s=_BP)
+C("f(){ echo ${1@P}; }; f '$(rm x)'", u=True, p=["echo", "f"], s=_SM, why="a function's $1")
+C("v='hello'; echo ${v@P}", p=["echo"], n="allow", s="allow", why="no substitution in it")
+C("v='\\044(rm x)'; echo ${v@P}", u=True, p=["echo"], s=_SM, why="octal escape spells $")

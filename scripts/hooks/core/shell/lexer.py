@@ -197,6 +197,7 @@ class Ctx:
         "checked",
         "exported",
         "allexport",
+        "held",
     )
 
     def __init__(self, home, env, finalise):
@@ -221,6 +222,7 @@ class Ctx:
         self.checked = set()  # names of unseen code already charged to the budget
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
         self.exported = {}  # variables exported earlier that are not plain: name -> value
+        self.held = {}  # variables assigned literal text with a $ or ` in it: name -> text
         self.allexport = False  # set -a: every later assignment is exported
 
     def error(self, reason):

@@ -544,6 +544,8 @@ class Parser(Substitution, Heredoc, Lexer):
                 envwatch.value_code(None, val, self)
                 if not arith.assigned(self, name, val):
                     ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
+                if not dyn and ("$" in val or "`" in val):
+                    ctx.held[name] = val  # literal code text: ${X@P} runs it
             return None
         raw = Raw(words, assigns, redirs, self.piped, self.prev)
         self.queue.append(raw)
