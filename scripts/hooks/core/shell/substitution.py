@@ -55,6 +55,9 @@ class Substitution(Lexer):
     def child(self, text: str, pos: Any, arg0: str) -> Lexer:
         raise NotImplementedError  # Parser's
 
+    def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
+        raise NotImplementedError  # Parser's
+
     def ansi_c(self, i, segs):
         """$'...' with its escapes decoded ($'\\x72\\x6d' is rm)."""
         text, end = scan_escapes(self.s, i, "'", ansi_escape, self.ctx)
