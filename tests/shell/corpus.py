@@ -1493,3 +1493,7 @@ C("v='$(cat .env)'; echo ${v@P}", r=[".env"], u=True, p=["cat", ":", "echo"], n=
 C("f(){ echo ${1@P}; }; f '$(rm x)'", u=True, p=["echo", "f"], s=_SM, why="a function's $1")
 C("v='hello'; echo ${v@P}", p=["echo"], n="allow", s="allow", why="no substitution in it")
 C("v='\\044(rm x)'; echo ${v@P}", u=True, p=["echo"], s=_SM, why="octal escape spells $")
+C('sed -n --expression="$(cat se)" f', r=["se", "f"], u=True, p=["cat", "sed"], s=_SM, why="=value")
+C('awk --so="$(cat e.awk)" f', r=["e.awk", "f"], u=True, p=["cat", "awk"], s=_SM, why="prefix")
+C('sed -ne"$(cat se)" f', r=["se", "f"], u=True, p=["cat", "sed"], s=_SM, why="attached -e")
+C("sed --expr='s/a/b/' f", r=["f"], p=["sed"], n="allow", s="allow")

@@ -111,3 +111,42 @@ PROMPT_PLAIN = [
 def test_prompt_expansion_ordinary(labs, cmd):
     _allowed(labs, cmd, N)
     _allowed(labs, cmd, S)
+
+
+# -- program text from a substitution in an attached or `=` option value -------------------
+
+ATTACHED = [
+    'sed -n --expression="$(cat /tmp/se)" README.md',
+    'sed -n --expr="$(cat /tmp/se)" README.md',
+    'sed -n --regexp-extended --e="$(cat /tmp/se)" README.md',
+    'sed -ne"$(cat /tmp/se)" README.md',
+    'sed -e"$(cat /tmp/se)" README.md',
+    'sed --file="$(echo /tmp/se)" README.md',
+    'awk --source="$(cat /tmp/e.awk)" README.md',
+    'awk --so="$(cat /tmp/e.awk)" README.md',
+    'awk -e"$(cat /tmp/e.awk)" README.md',
+    "gawk --source=`cat /tmp/e.awk` README.md",
+    'perl -e"$(cat /tmp/x.pl)"',
+    'perl -ne"$(cat /tmp/x.pl)" README.md',
+    'X=$(cat /tmp/se); sed --expression="$X" README.md',
+]
+
+
+@pytest.mark.parametrize("cmd", ATTACHED)
+def test_program_text_from_a_substitution(labs, cmd):
+    _denied(labs, cmd, S, SM, "cannot see")
+
+
+ATTACHED_PLAIN = [
+    "sed --expression='s/a/b/' README.md",
+    "sed --expr=s/a/b/ README.md",
+    "sed -ne's/a/b/p' README.md",
+    "awk --source='{print $1}' README.md",
+    'v=a; sed -e"s/$v/b/" README.md',
+]
+
+
+@pytest.mark.parametrize("cmd", ATTACHED_PLAIN)
+def test_program_text_ordinary(labs, cmd):
+    _allowed(labs, cmd, N)
+    _allowed(labs, cmd, S)

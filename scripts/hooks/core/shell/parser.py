@@ -519,6 +519,9 @@ class Parser(Substitution, Heredoc, Lexer):
                     words.extend(ws)
                     if fl & F_DYN:
                         self.dyn.update(ws)
+                        for w in ws:
+                            if w[:1] == "-":
+                                self.dyn.update(_attached(w))
             elif k == REDIR:
                 fd, op = tok[1]
                 t = self.token()
@@ -563,3 +566,14 @@ class Parser(Substitution, Heredoc, Lexer):
             return False
         self.back = t
         return False
+
+
+def _attached(w: str) -> list[str]:
+    """The values an option word made by a substitution may carry: after its first `=`
+    (--expression=$(..)) and after the first few letters of a short-option cluster
+    (-e$(..), -ne$(..)).  A program reads them as its own words."""
+    out = [w[k:] for k in range(2, min(len(w), 8))]
+    eq = w.find("=")
+    if eq > 0:
+        out.append(w[eq + 1 :])
+    return out
