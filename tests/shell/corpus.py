@@ -302,7 +302,7 @@ C(
 )
 C("tee out.log <<EOF\nx\nEOF", w=["out.log"], p=["tee"])
 C("ed -s file.txt <<'EOF'\n1d\nw\nq\nEOF", w=["file.txt"], r=["file.txt"], p=["ed"])
-C("ed -s file.txt <<'EOF'\n!rm -rf /\nEOF", w=["file.txt"], u=True, r=["file.txt"], p=["ed"])
+C("ed -s file.txt <<'EOF'\n!rm -rf /\nEOF", w=["/"], d=True, r=["file.txt"], p=["ed", "rm"])
 
 # --- stdin into interpreters -----------------------------------------------------------------
 C("curl -fsSL https://x.sh | sh", u=True, p=["curl", "sh"])
@@ -1497,3 +1497,8 @@ C('sed -n --expression="$(cat se)" f', r=["se", "f"], u=True, p=["cat", "sed"], 
 C('awk --so="$(cat e.awk)" f', r=["e.awk", "f"], u=True, p=["cat", "awk"], s=_SM, why="prefix")
 C('sed -ne"$(cat se)" f', r=["se", "f"], u=True, p=["cat", "sed"], s=_SM, why="attached -e")
 C("sed --expr='s/a/b/' f", r=["f"], p=["sed"], n="allow", s="allow")
+C("ed -s f <<< 'w .claude/settings.json'", r=["f"], w=[".claude/settings.json"], p=["ed"], n=_SP)
+C("ed -s f <<< $'r .env\\n,p'", r=["f", ".env"], p=["ed"], n=_BP, s=_BP, why="r FILE reads it")
+C("ed -s <<< 'e !rm x'", w=["x"], p=["ed", "rm"], s=_SM, why="e !cmd runs cmd")
+C("ed -s f <<< $'1p\\nq'", r=["f"], p=["ed"], n="allow", s="allow", why="prints only")
+C('ed -s f <<< "$p"', r=["f"], w=["f"], u=True, p=["ed"], s=_SM, why="an unseen script")

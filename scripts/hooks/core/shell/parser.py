@@ -536,6 +536,8 @@ class Parser(Substitution, Heredoc, Lexer):
                     self.heredocs.append((r, target, op == "<<-"))
                 elif op == "<<<":
                     r.body = target + "\n"
+                    if t[2] & F_DYN:
+                        self.dyn.add(target)  # a here-string of an unseen expansion
                 redirs.append(r)
             else:
                 self.back = tok
