@@ -1502,3 +1502,5 @@ C("ed -s f <<< $'r .env\\n,p'", r=["f", ".env"], p=["ed"], n=_BP, s=_BP, why="r 
 C("ed -s <<< 'e !rm x'", w=["x"], p=["ed", "rm"], s=_SM, why="e !cmd runs cmd")
 C("ed -s f <<< $'1p\\nq'", r=["f"], p=["ed"], n="allow", s="allow", why="prints only")
 C('ed -s f <<< "$p"', r=["f"], w=["f"], u=True, p=["ed"], s=_SM, why="an unseen script")
+C("find . -name .env -exec md5sum {} +", r=["."], p=["find", "md5sum"], n=_BP, s=_BP)
+C("find . -type f -exec sha256sum {} +", r=["."], p=["find", "sha256sum"], n="allow", s="allow")

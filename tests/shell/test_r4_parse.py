@@ -231,3 +231,40 @@ def test_ed_script_ordinary_prints(labs, cmd):
 @pytest.mark.parametrize("cmd", ED_EDITS)
 def test_ed_script_ordinary_edits(labs, cmd):
     _allowed(labs, cmd, N)
+
+
+# -- digests through find -exec: of a file a name test picks, a read; of a tree, not ------
+
+DIGEST_READS = [
+    "find . -name .env -exec md5sum {} +",
+    "find . -iname '.ENV' -exec sha1sum {} \\;",
+    "find . -path './.e*' -execdir cksum {} +",
+    "find . -maxdepth 1 -name '.e*' -exec b2sum {} +",
+    "find . -regex '.*env' -exec sha256sum {} +",
+    # a name test under a negation, -o or -prune picks the files left out
+    "find . ! -name '*.py' -exec cat {} +",
+    "find . -not -name '*.md' -exec md5sum {} +",
+    "find . -name src -prune -o -exec cat {} +",
+    "find . -name '*.py' -o -exec head {} +",
+]
+
+
+@pytest.mark.parametrize("cmd", DIGEST_READS)
+def test_digest_of_a_named_secret(labs, cmd):
+    _denied(labs, cmd, N, BP)
+    _denied(labs, cmd, S, BP)
+
+
+DIGEST_PLAIN = [
+    "find . -type f -exec sha256sum {} +",
+    "find . -name '*.py' -exec md5sum {} +",
+    "find src -name '*.py' -exec cat {} +",
+    "find . -name '*.md' -exec wc -l {} +",
+    "find . -name .env -exec ls -la {} +",
+]
+
+
+@pytest.mark.parametrize("cmd", DIGEST_PLAIN)
+def test_digest_ordinary(labs, cmd):
+    _allowed(labs, cmd, N)
+    _allowed(labs, cmd, S)
