@@ -268,3 +268,19 @@ DIGEST_PLAIN = [
 def test_digest_ordinary(labs, cmd):
     _allowed(labs, cmd, N)
     _allowed(labs, cmd, S)
+
+
+# -- ex and vim -e stay unknown (their language is large): every word of it is checked -----
+
+EX_FORMS = [
+    ("ex -s README.md <<< 'w .claude/settings.json'", SP),
+    ("ex README.md <<< $'r .env\\n%p'", BP),
+    ("vim -es README.md <<< 'r .env'", BP),
+    ("ex -s README.md <<< '!rm .claude/settings.json'", SP),
+]
+
+
+@pytest.mark.parametrize("cmd,code", EX_FORMS)
+def test_ex_scripts(labs, cmd, code):
+    _denied(labs, cmd, N, code)
+    _denied(labs, cmd, S, code)
