@@ -66,6 +66,32 @@ PROMPT_SECRET = [
     "v='$(cat .env)'; echo ${v@P}",
     "v='`cat .env`'; echo \"${v@P}\"",
 ]
+PROMPT_SETTERS = [  # values set by builtins the analysis does not follow: every word named
+    "declare v='$(cat .env)'; echo ${v@P}",
+    "export v='$(cat .env)'; echo ${v@P}",
+    "f(){ local v='$(cat .env)'; echo ${v@P}; }; f",
+    "readonly v='$(cat .env)'; echo ${v@P}",
+    "printf -v v '%s' '$(cat .env)'; echo ${v@P}",
+    "for v in x '$(cat .env)'; do echo ${v@P}; done",
+    "read v <<< '$(cat .env)'; echo ${v@P}",
+    "read v <<'E'\n$(cat .env)\nE\necho ${v@P}",
+    "mapfile -t a <<< '$(cat .env)'; echo ${a[0]@P}",
+    "IFS= read -r v < <(echo '$(cat .env)'); echo ${v@P}",
+]
+
+
+@pytest.mark.parametrize("cmd", PROMPT_SETTERS)
+def test_prompt_expansion_of_a_value_set_by_a_builtin(labs, cmd):
+    _denied(labs, cmd, N, BP)
+    _denied(labs, cmd, S, BP)
+
+
+def test_prompt_expansion_of_ps1(labs):
+    """PS1 is not set in the Bash tool's shell; what it holds is not seen: unknown."""
+    _allowed(labs, "echo ${PS1@P}", N)
+    _denied(labs, "echo ${PS1@P}", S, SM)
+
+
 PROMPT_UNSEEN = [  # a value it cannot see, an array, an indirection, an octal escape
     "read v <<< '$(rm .claude/settings.json)'; echo ${v@P}",
     "f(){ echo ${1@P}; }; f '$(rm .claude/settings.json)'",

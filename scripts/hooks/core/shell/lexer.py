@@ -198,6 +198,7 @@ class Ctx:
         "exported",
         "allexport",
         "held",
+        "prompted",
     )
 
     def __init__(self, home, env, finalise):
@@ -223,6 +224,7 @@ class Ctx:
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
         self.exported = {}  # variables exported earlier that are not plain: name -> value
         self.held = {}  # variables assigned literal text with a $ or ` in it: name -> text
+        self.prompted = False  # a ${X@P} of a value not seen: every word may be its code
         self.allexport = False  # set -a: every later assignment is exported
 
     def error(self, reason):

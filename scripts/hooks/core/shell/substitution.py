@@ -233,9 +233,13 @@ class Substitution(Lexer):
                 "${%s@P} expands a value the hooks cannot see as a prompt (bash runs the"
                 " commands in it)" % body
             )
+            ctx.prompted = True
             held = ctx.held.get(body)
             if held is not None:
                 self.prompt_code(held)  # the literal text it was last given
+            for alt in ctx.alts.get("$" + body, ()):  # a loop word, a ${X:=w} default
+                if "$" in alt or "`" in alt:
+                    self.prompt_code(alt)
         elif "\\" in v and any(v[k + 1 : k + 2] in _OCTAL for k in _positions(v, "\\")):
             ctx.error("${%s@P}: an octal escape in the prompt can spell a command" % body)
         elif "$" in v or "`" in v:
