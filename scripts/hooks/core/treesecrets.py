@@ -144,7 +144,11 @@ def _names_only(argv, rg=False):
 
 
 def _includes(argv):
-    """Name filters that narrow what is read: --include=*.py, rg -g '*.py', find -name."""
+    """Name filters that narrow what is read: --include=*.py, rg -g '*.py', find -name.  Not
+    find's tests under a negation, an -o or a -prune (`! -name '*.py'`, `-name x -prune -o`):
+    the files they pick are the ones left out."""
+    if any(w in _FIND_OPS for w in argv[1:]):
+        return []
     out = []
     for i, w in enumerate(argv):
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
@@ -153,6 +157,9 @@ def _includes(argv):
         elif w.startswith(("--include=", "--glob=", "--iglob=")) and "=!" not in w:
             out.append(w.split("=", 1)[1])
     return [x for x in out if x]
+
+
+_FIND_OPS = frozenset(("!", "-not", "-o", "-or", "-prune", ","))
 
 
 def _aliases(ctx):

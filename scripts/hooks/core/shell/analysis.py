@@ -185,6 +185,8 @@ def analyse(
         bound = bound or globopts.substitute(ctx)
         bound = globopts.apply(ctx) or bound
         feeds.apply(ctx)
+        if ctx.prompted:
+            _name_every_word(ctx)
         if looks.fed_back(ctx.out) and ctx.alts:
             bound = bound or globopts.substitute(ctx)  # the looks just made reads
         for c in ctx.out:
@@ -207,6 +209,21 @@ def _tmpdir():
     if t and t[0] == "/" and ".." not in t and "$" not in t:
         return t.rstrip("/") or "/"
     return None
+
+
+def _name_every_word(ctx) -> None:
+    """A ${X@P} ran code held in a value the analysis did not follow (declare, read, a loop
+    word, printf -v): that code may be any text of the command, so every word of it is named
+    (a blocked or protected path in it is caught as in unknown code)."""
+    from core.shell.command import every_word
+
+    extra = [w for w in ctx.listed if isinstance(w, str)]
+    for c in ctx.out:
+        words = c.argv[1:] + [v for v in c.env.values() if isinstance(v, str)]
+        words += [r.body for r in c.redirects if isinstance(getattr(r, "body", None), str)]
+        every_word(c, words + extra)
+        extra = []
+        c.flag("runs with a prompt expansion of a value the hooks cannot see", unknown=True)
 
 
 def _salvage(p, ctx):

@@ -506,6 +506,19 @@ def h_xxd(c, a, p, raw):
         c.writes.append(ops[1])
 
 
+def _narrowed_digest(prog: str, a: list[str]) -> bool:
+    """A digest of the files a name test picks (`find . -name .env -exec md5sum {} +`) is
+    the digest of those files: a short secret's can be guessed back.  Of a whole tree it
+    says nothing of one file's text."""
+    return prog in looks.DIGESTS and any(w in _FIND_NAMES for w in a)
+
+
+_FIND_NAMES = frozenset(
+    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname".split()
+    + "-samefile -inum -newer -links".split()
+)
+
+
 def h_find(c, a, p, raw):
     starts = []
     i = 0
@@ -534,7 +547,8 @@ def h_find(c, a, p, raw):
                 j += 1
             inner = a[i + 1 : j]
             skip.update(a[i + 1 : j + 1])
-            if not inner or not looks.only_looks(prog_name(inner[0]), inner[1:]):
+            prog = prog_name(inner[0]) if inner else ""
+            if not inner or not looks.only_looks(prog, inner[1:]) or _narrowed_digest(prog, a):
                 c.tree.extend(starts)  # the command gets every file found under the starts
             start = starts[0] if len(starts) == 1 else "$(find-result)"
             spawn([x.replace("{}", start) for x in inner], p)

@@ -11,6 +11,7 @@ from core.shell.command import (
     pipe_path,
     prog_name,
     stdin_code,
+    stdin_redirect,
     stdin_text,
     vague,
     vague_script,
@@ -423,13 +424,48 @@ def h_pwsh(c, a, p, raw):
     stdin_code(c, [], p, raw, "PowerShell")
 
 
+def _fed_unseen(raw, p, body: str) -> bool:
+    """Stdin text with parts the analysis did not see: a here-string of an expansion, an
+    unquoted heredoc's $X or `..`, echo/printf words from an expansion or with escapes
+    (printf's \\056 is a dot) it did not decode."""
+    r = stdin_redirect(raw)
+    if r is not None:
+        if r.op == "<<<":
+            return r.target in p.dyn
+        if r.quoted or "$" not in body and "`" not in body:
+            return False
+        return "`" in body or any(
+            body[k + 1 : k + 2] in _EXPANDS for k in range(len(body)) if body[k] == "$"
+        )
+    prev = raw.prev.cmd if raw.piped and raw.prev is not None else None
+    return prev is None or "\\" in body or any(w in p.dyn for w in prev.argv)
+
+
+_EXPANDS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789{(@*#?$!-")
+
+
 def h_editor(c, a, p, raw):
     prog = c.program
     if prog in ("ed", "red"):
         found, ops = opts(a, "p", ())
         body = stdin_text(raw)
-        if body is None or any(line.startswith("!") for line in body.split("\n")):
-            c.flag("editor script runs commands", unknown=True)
+        from core.shell import edscript
+
+        files = [o for o in ops if o[:1] != "+" and o != "-"]
+        for f in files:
+            if f[:1] == "!":
+                edscript.run(c, f[1:], None, p)  # ed reads the output of the command
+        files = [f for f in files if f[:1] != "!"]
+        c.reads.extend(files)
+        if body is None or _fed_unseen(raw, p, body):
+            c.flag(
+                "ed reads commands (which write files and run programs) the hooks cannot see",
+                unknown=True,
+            )
+            c.writes.extend(files)
+        else:
+            edscript.judge(c, body, files[0] if files else None, p)
+        return set()
     elif prog in ("emacs",):
         found, ops = opts(
             a, "lLfu", ("--eval", "--load", "--funcall", "--directory", "--user", "--script")

@@ -197,6 +197,8 @@ class Ctx:
         "checked",
         "exported",
         "allexport",
+        "held",
+        "prompted",
     )
 
     def __init__(self, home, env, finalise):
@@ -221,6 +223,8 @@ class Ctx:
         self.checked = set()  # names of unseen code already charged to the budget
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
         self.exported = {}  # variables exported earlier that are not plain: name -> value
+        self.held = {}  # variables assigned literal text with a $ or ` in it: name -> text
+        self.prompted = False  # a ${X@P} of a value not seen: every word may be its code
         self.allexport = False  # set -a: every later assignment is exported
 
     def error(self, reason):

@@ -10,7 +10,8 @@ errors, `file -f F` / `file -m F` do the same (a magic file's bad line is printe
 
 A checksum is not a look at a named file: the digest of a short secret can be guessed back.
 Fed every file of a tree by `find -exec` or xargs, checksums are accepted (TREE_SAFE): what
-they print there is no file's text.
+they print there is no file's text; fed the files a name test picks (`find . -name .env -exec
+md5sum {} +`), they read those files.
 """
 
 from __future__ import annotations

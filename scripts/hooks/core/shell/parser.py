@@ -519,6 +519,9 @@ class Parser(Substitution, Heredoc, Lexer):
                     words.extend(ws)
                     if fl & F_DYN:
                         self.dyn.update(ws)
+                        for w in ws:
+                            if w[:1] == "-":
+                                self.dyn.update(_attached(w))
             elif k == REDIR:
                 fd, op = tok[1]
                 t = self.token()
@@ -533,6 +536,8 @@ class Parser(Substitution, Heredoc, Lexer):
                     self.heredocs.append((r, target, op == "<<-"))
                 elif op == "<<<":
                     r.body = target + "\n"
+                    if t[2] & F_DYN:
+                        self.dyn.add(target)  # a here-string of an unseen expansion
                 redirs.append(r)
             else:
                 self.back = tok
@@ -544,6 +549,8 @@ class Parser(Substitution, Heredoc, Lexer):
                 envwatch.value_code(None, val, self)
                 if not arith.assigned(self, name, val):
                     ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
+                if not dyn and ("$" in val or "`" in val):
+                    ctx.held[name] = val  # literal code text: ${X@P} runs it
             return None
         raw = Raw(words, assigns, redirs, self.piped, self.prev)
         self.queue.append(raw)
@@ -561,3 +568,14 @@ class Parser(Substitution, Heredoc, Lexer):
             return False
         self.back = t
         return False
+
+
+def _attached(w: str) -> list[str]:
+    """The values an option word made by a substitution may carry: after its first `=`
+    (--expression=$(..)) and after the first few letters of a short-option cluster
+    (-e$(..), -ne$(..)).  A program reads them as its own words."""
+    out = [w[k:] for k in range(2, min(len(w), 8))]
+    eq = w.find("=")
+    if eq > 0:
+        out.append(w[eq + 1 :])
+    return out

@@ -55,6 +55,9 @@ class Substitution(Lexer):
     def child(self, text: str, pos: Any, arg0: str) -> Lexer:
         raise NotImplementedError  # Parser's
 
+    def subparse(self, text, pos=None, arg0=None, keep_cwd=False):
+        raise NotImplementedError  # Parser's
+
     def ansi_c(self, i, segs):
         """$'...' with its escapes decoded ($'\\x72\\x6d' is rm)."""
         text, end = scan_escapes(self.s, i, "'", ansi_escape, self.ctx)
@@ -164,6 +167,9 @@ class Substitution(Lexer):
         if not inner:
             segs.append((src, DYN))
             return
+        if inner[-2:] == "@P":
+            self.prompt(inner[:-2], segs, src)
+            return
         if inner[:3] == "IFS":
             segs.append((" ", QUOTED) if quoted else ("", SPLIT))
             return
@@ -206,6 +212,51 @@ class Substitution(Lexer):
             return
         self.operator_form(name, v, rest, segs, src)
 
+    def prompt(self, body: str, segs: list, src: str) -> None:
+        """${X@P}: bash expands X's value as a prompt string, which runs the $( ) and ` `
+        in it (even inside quotes).  A value with a $ or ` is code (the substitutions the
+        analysis can see in it are judged as commands); a value it cannot see (or an array,
+        an indirection) is code nobody saw; octal escapes (\\044 is $) can spell one."""
+        ctx = self.ctx
+        v = None
+        if body in ("@", "*"):
+            v = None if self.pos is DYNPOS else " ".join(self.pos or ())
+        elif body.isdigit() or body[:1] in NAME0 and all(ch in NAMEC for ch in body):
+            if body.isdigit() and len(body) > 1:
+                pos = self.pos or ()
+                k = int(body)
+                v = None if pos is DYNPOS else pos[k - 1] if k <= len(pos) else ""
+            else:
+                v = self.lookup(body)
+        if v is None:
+            ctx.error(
+                "${%s@P} expands a value the hooks cannot see as a prompt (bash runs the"
+                " commands in it)" % body
+            )
+            ctx.prompted = True
+            held = ctx.held.get(body)
+            if held is not None:
+                self.prompt_code(held)  # the literal text it was last given
+            for alt in ctx.alts.get("$" + body, ()):  # a loop word, a ${X:=w} default
+                if "$" in alt or "`" in alt:
+                    self.prompt_code(alt)
+        elif "\\" in v and any(v[k + 1 : k + 2] in _OCTAL for k in _positions(v, "\\")):
+            ctx.error("${%s@P}: an octal escape in the prompt can spell a command" % body)
+        elif "$" in v or "`" in v:
+            # a word made by an expansion keeps its source text here ($v, "$1"): what it
+            # holds was not seen, so the substitutions that can be seen are judged too
+            ctx.error("${%s@P} expands code as a prompt" % body)
+            self.prompt_code(v)
+        elif "\\" not in v:
+            segs.append((v, QUOTED))
+            return
+        segs.append((src, DYN))
+
+    def prompt_code(self, text: str) -> None:
+        """The substitutions of a prompt text, judged as commands: a prompt is expanded as
+        if double-quoted, so those inside single quotes run too."""
+        self.subparse(": " + text.replace("'", " "))
+
     def param_arith(self, inner: str) -> None:
         """The parts of ${...} bash evaluates: a subscript (${a[i]}, ${#a[i]}), the offset and
         length of ${x:off:len}, and the name ${!x} holds."""
@@ -217,8 +268,12 @@ class Substitution(Lexer):
         if j == 0 and body[:1] in ("@", "*"):
             j = 1  # ${@:off:len}
         if inner[:1] == "!" and j and body[j:] == "" and not body.isdigit():
-            if self.lookup(body) is None and body not in self.ctx.vars.numbers:
+            target = self.lookup(body)
+            if target is None and body not in self.ctx.vars.numbers:
                 self.ctx.error("${!%s} uses a name the hooks cannot see (bash evaluates it)" % body)
+            elif target and "[" in target and ("$" in target or "`" in target):
+                # bash expands the subscript of the name it holds: $( ) in it runs
+                self.ctx.error("${!%s} names a subscript with code in it" % body)
         k = j
         if body[k : k + 1] == "[":
             k = body.find("]", k)
@@ -491,10 +546,21 @@ class Substitution(Lexer):
         return (WORD, ["/dev/fd/63"], 0)
 
 
+def _positions(text: str, ch: str) -> list[int]:
+    """Indexes of ch in text."""
+    out = []
+    k = text.find(ch)
+    while k >= 0:
+        out.append(k)
+        k = text.find(ch, k + 1)
+    return out
+
+
 def _skip(raw, parser) -> None:
     """A finaliser that judges nothing (a text parsed a second time)."""
 
 
+_OCTAL = frozenset("01234567")
 _OPS2 = (":-", ":=", ":+", ":?", "##", "%%")
 _OPS = _OPS2 + ("-", "=", "+", "?", "#", "%")
 
