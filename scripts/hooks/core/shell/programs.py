@@ -183,7 +183,7 @@ git.h_git: git
 gh.h_gh: gh
 packages.h_pip: pip pipx
 packages.h_pkg_node: npm pnpm yarn
-packages.h_pkg_generic: uv poetry pipenv pdm cargo go gem bundle composer conda mamba
+packages.h_pkg_generic: uv poetry pipenv pdm hatch rye cargo go gem bundle composer conda mamba
                         micromamba apt apt-get aptitude dpkg dnf yum microdnf rpm apk pacman
                         zypper emerge xbps-install snap flatpak port brew nix-env pkg choco
                         winget scoop
