@@ -374,7 +374,9 @@ def h_pkg_generic(c, a, p, raw):
     ):
         return set(ops)  # they print documentation, the toolchain, the module graph
     if prog == "uv" and sub in _UV_BUILDS:
-        c.flag("uv %s resolves the project, which may build it (runs its backend)" % sub, runner=True)
+        c.flag(
+            "uv %s resolves the project, which may build it (runs its backend)" % sub, runner=True
+        )
         return set(ops)
     if prog in _LOADS_PROJECT_CODE and not _info_only(prog, sub, found):
         c.flag(

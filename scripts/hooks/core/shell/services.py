@@ -18,7 +18,7 @@ PROFILES = {
         "-n --namespace --context --cluster --user -o --output -l --selector -c --container "
         "--kubeconfig -f --filename -s --server --token --as",
         "get describe logs top explain version api-resources api-versions cluster-info events "
-        "diff wait auth plugin completion config-view config-get-contexts config-current-context "
+        "diff wait auth-can-i auth-whoami plugin-list completion config-view config-get-contexts config-current-context "
         "config-get-clusters config-view config-get-users rollout-status rollout-history",
     ),
     "oc": (
@@ -32,16 +32,15 @@ PROFILES = {
     ),
     "terraform": (
         "-chdir -var -var-file -target -state",
-        "plan show validate output version providers graph state-list state-show "
-        "workspace-list workspace-show console-help fmt-check",
+        "output version state-list workspace-list workspace-show fmt-check",
     ),
     "tofu": (
         "-chdir -var -var-file -target -state",
-        "plan show validate output version providers graph state-list state-show",
+        "output version state-list workspace-list workspace-show",
     ),
     "pulumi": (
         "-s --stack -C --cwd",
-        "preview stack-ls stack-output config-get whoami version logs about",
+        "stack-ls stack-output config-get whoami version logs",
     ),
     "docker": (
         "-H --host --context -c --config -f --file -p --project-name -l --log-level",
@@ -134,7 +133,16 @@ _DESTROYS_TOO = {
     "borg": frozenset("compact rdelete".split()),
     "restic": frozenset(("forget",)),
     "mysqladmin": frozenset(("refresh",)),
+    # pulumi up/update apply the program's state without a plan the person saw
+    "pulumi": frozenset(("up", "update", "refresh", "import", "watch", "deploy")),
 }
+# verbs that run the project's code (terraform providers and external data sources, the
+# pulumi program) and change nothing else
+_RUNS_PROJECT = {
+    "terraform": frozenset("plan validate show graph console test providers-schema".split()),
+    "pulumi": frozenset("preview about".split()),
+}
+_RUNS_PROJECT["tofu"] = _RUNS_PROJECT["terraform"]
 _BARE_READS = frozenset(
     (
         "helm",
@@ -244,8 +252,6 @@ def _judge_verbs(c, prog, words):
             if last[0].startswith(_CLOUD_READ_PREFIX):
                 return
             first = last[0]
-    elif prog == "journalctl":
-        return _journalctl(c, words)
     elif group and "-".join(words[:3]) in reads:
         return  # vault kv metadata get
     elif not group and (first in reads or pair in reads) or not words and prog in _BARE_READS:
@@ -343,8 +349,80 @@ def _remote_path(w):
     return k > 0 and "/" not in w[:k]
 
 
-def _journalctl(c, words):
+# journalctl's options that only print, by kind: flags, and options that take a value
+_JOURNAL_FLAGS = frozenset(
+    "-a --all -e --pager-end -f --follow -k --dmesg -m --merge -q --quiet -r --reverse -x "
+    "--catalog -l --full --no-full --no-pager --no-hostname --no-tail --utc --system --user "
+    "--list-boots --disk-usage --list-catalog --dump-catalog --header --verify --show-cursor "
+    "--list-namespaces --list-fields --list-invocations --fields -N --truncate-newline "
+    "--case-sensitive -h --help --version --boot -b --lines -n --invocation -I "
+    "--new-id128".split()
+)
+_JOURNAL_VALUED = frozenset(
+    "-u --unit --user-unit -p --priority -o --output --output-fields --since -S --until -U "
+    "-t --identifier -T --exclude-identifier -g --grep -D --directory --file -i -M --machine "
+    "-c --cursor --after-cursor --facility --namespace --root --image -F --field "
+    "--verify-key --image-policy".split()
+)
+# short options whose value may follow as the next word (-b -1, -n 20)
+_JOURNAL_OPTIONAL = frozenset("bnI")
+
+
+def _journalctl(c, a):
+    """journalctl prints the journal; only the options listed as reads are reads (vacuum,
+    rotate, flush, --setup-keys, --update-catalog change the machine's journal; an option
+    the hooks do not know is unknown)."""
+    i = 0
+    while i < len(a):
+        w = a[i]
+        nxt = a[i + 1] if i + 1 < len(a) else ""
+        i += 1
+        if w[:1] != "-" or w == "-":
+            continue  # a match (_SYSTEMD_UNIT=x) or a program path
+        if w == "--":
+            break
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
+            if name == "--cursor-file":
+                c.writes.append(val if eq else nxt)
+                i += 0 if eq else 1
+            elif name in _JOURNAL_VALUED:
+                i += 0 if eq else 1
+            elif name not in _JOURNAL_FLAGS:
+                _journal_change(c, name)
+            elif name in ("--boot", "--lines") and not eq and _optional_value(nxt):
+                i += 1
+            continue
+        for k, ch in enumerate(w[1:]):
+            opt = "-" + ch
+            rest = w[k + 2 :]
+            if opt in _JOURNAL_VALUED:
+                i += 0 if rest else 1
+                break
+            if opt not in _JOURNAL_FLAGS:
+                _journal_change(c, opt)
+                break
+            if ch in _JOURNAL_OPTIONAL:
+                if not rest and _optional_value(nxt):
+                    i += 1
+                break
     return None
+
+
+def _optional_value(w):
+    return w[:1] != "-" and w != "" or w[1:].isdigit()
+
+
+_JOURNAL_CHANGES = ("--vacuum", "--rotate", "--flush", "--sync", "--relinquish", "--smart")
+
+
+def _journal_change(c, name):
+    if name.startswith("--vacuum"):
+        c.flag("journalctl %s deletes journal files" % name, destructive=True, remote=True)
+    elif name.startswith(_JOURNAL_CHANGES) or name in ("--setup-keys", "--update-catalog"):
+        c.flag("journalctl %s changes the machine's journal" % name, remote=True)
+    else:
+        c.flag("journalctl %s is an option the hooks do not know" % name, unknown=True)
 
 
 def h_service_cli(c, a, p, raw):
@@ -362,10 +440,7 @@ def h_service_cli(c, a, p, raw):
         c.flag("formats code")
         return set(a)
     if prog == "journalctl":
-        if any(
-            w.startswith(("--vacuum", "--rotate", "--flush", "--sync", "--relinquish")) for w in a
-        ):
-            c.flag("journalctl changes the journal", remote=True)
+        _journalctl(c, a)
         return set(a)
     if any(w.startswith("--dry-run") and w not in ("--dry-run=none",) for w in a) and prog in (
         "kubectl",
@@ -375,6 +450,13 @@ def h_service_cli(c, a, p, raw):
         _option_effects(c, prog)  # but its renderer runs, its output dir is written
         return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
+    runs = _RUNS_PROJECT.get(prog, frozenset())
+    if words[:1] and (words[0] in runs or "-".join(words[:2]) in runs):
+        _option_effects(c, prog)
+        c.flag("%s %s runs the project's providers or program" % (prog, words[0]), runner=True)
+        return {w for w in words[:2] if not pathlike(w)}
+    if prog in ("terraform", "tofu") and words == ["providers"]:
+        return set(words)  # lists the providers the configuration requires
     if prog in ("docker", "podman", "nerdctl") and words[:1] in (["run"], ["exec"]):
         if a[1:] == ["--help"]:
             return set(a)  # docker run --help prints
