@@ -762,9 +762,9 @@ C("ruff check --fix src", w=["src"], p=["ruff"])
 C("ruff check src", p=["ruff"])
 C("ruff format", w=["."], p=["ruff"])
 C('prettier --write "src/**/*.ts"', w=["src/**/*.ts"], u=True, p=["prettier"])
-C("prettier --check .", r=["."], p=["prettier"])
+C("prettier --check .", r=["."], u=True, p=["prettier"], s="[safemode]", n="allow")
 C("gofmt -w main.go", w=["main.go"], p=["gofmt"])
-C("eslint --fix src/", w=["src/"], p=["eslint"])
+C("eslint --fix src/", w=["src/"], u=True, p=["eslint"])
 C("isort .", w=["."], p=["isort"])
 C("python3 -m black src", w=["src"], p=["python3"])
 C("python -m ruff check --fix .", w=["."], p=["python"])
@@ -1207,7 +1207,7 @@ C("echo $'" + "\\x41" * 100000 + "'", u=True, hint="read-blocked", why="escapes 
 # secrets by every reading path: tracer config files, start-up files, words of unseen code
 C("ltrace -F .env ls", r=[".env"], p=["ls"], n="[blocked-path]", s="[blocked-path]")
 C("ltrace --config=lt.conf -o /tmp/lt.txt ls", r=["lt.conf"], w=["/tmp/lt.txt"], p=["ls"])
-C("terraform plan -var-file=.env", r=[".env"], p=["terraform"], n="[blocked-path]")
+C("terraform plan -var-file=.env", r=[".env"], u=True, p=["terraform"], n="[blocked-path]")
 C("./run.sh -F.env", u=True, p=["run.sh"], n="[blocked-path]", why="a value stuck to -F")
 C("./run.sh key@.env", u=True, p=["run.sh"], n="[blocked-path]", why="a key@FILE value")
 # a tree fed to a program that prints no file content is no secret read
@@ -1405,7 +1405,13 @@ C("docker run --rm -v .:/w:ro alpine cat /w/.env", p=["docker"], rc=True, n="all
 C("docker build -o out .", w=["out"], r=["."], p=["docker"], rc=True, n="allow", s=_SM)
 C("docker build -o .claude .", w=[".claude"], r=["."], p=["docker"], rc=True, n=_SP, s=_SP)
 C("docker compose config", p=["docker"], why="prints .env's values: a read of the project")
-C("terraform show -json", r=[H + "/.terraform.d/credentials.tfrc.json"], p=["terraform"], n=_BP)
+C(
+    "terraform show -json",
+    r=[H + "/.terraform.d/credentials.tfrc.json"],
+    u=True,
+    p=["terraform"],
+    n=_BP,
+)
 C("kubectl -n ns get secret x -o yaml", r=[H + "/.kube/config"], p=["kubectl"], n=_BP, s=_BP)
 C("rm -rf dist/ build/ *.egg-info", w=["dist/", "build/", "*.egg-info"], u=True, d=True, p=["rm"])
 C("git clean -fd src/build", w=["src/build"], d=True, p=["git"], n="allow", s=_SM)

@@ -172,3 +172,59 @@ def test_listed_reads_pass(labs, cmd):
 def test_single_user_runlevel_is_destructive(labs):
     for cmd in ("telinit 1", "telinit s", "init 0", "journalctl --vacuum-files=1"):
         assert _answer(labs, "N", cmd).startswith(DX), cmd
+
+
+# R10: SQL and Mongo that write however quoted: destructive ask in normal mode (or, for a
+# change, pass), denied in safemode
+SQL_DESTROYS = [
+    "psql -c 'WITH x AS (UPDATE t SET a=1 RETURNING 1) SELECT 1'",
+    "psql -c 'with x as (update t set a = 1) select * from x'",
+    "psql -c \"select E'x\\\\'' ; drop table t\"",
+    "psql -c \"select e'\\\\'' ; truncate t\"",
+    "psql -c 'select $$x;$$; drop table t'",
+    "psql -c 'select $q$ $$ ; $q$ ; drop table t'",
+    "psql -c 'select 1 /* /* */ drop table t; */'",
+    "mysql -e \"select 'x\\\\'' ; drop table t\"",
+    'mysql -e \'select "a\\"" ; delete from t\'',
+    "mongosh --eval 'db.c[\"remove\"]({})'",
+    "mongosh --eval 'db.c.remove\t({})'",
+    "mongosh --eval 'db.c.remove\n({})'",
+    "mongosh --eval 'db.c?.drop?.()'",
+    "mongosh --eval \"db['c']['drop']()\"",
+]
+SQL_CHANGES = [
+    "psql -c 'with x as (insert into t values (1) returning 1) select * from x'",
+    "psql -c 'WITH x AS (UPDATE t SET a=1 WHERE id=3 RETURNING 1) SELECT 1'",
+    "psql -c 'select * from t for update'",
+    "mongosh --eval \"db.c['dr'+'op']()\"",
+    "mongosh --eval 'db[\"users\"].insertOne({a: 1})'",
+]
+SQL_READS = [
+    "psql -c 'select 1'",
+    "psql -c \"select * from t where a = 'it''s'\"",
+    'psql -c "select \'a;b\', \\"c;d\\" from t"',
+    "psql -c 'select * from t where id in (select id from u)'",
+    "psql -c \"SELECT count(*) FROM users WHERE created_at > now() - interval '1 day'\"",
+    "mysql -e 'show tables'",
+    'sqlite3 db.sqlite "select * from t"',
+    "mongosh --eval 'db.c.find({a: {$in: [1, 2]}})'",
+    "mongosh --eval 'db.users.find().limit(5)'",
+    "mongosh --eval 'db.users.countDocuments({})'",
+]
+
+
+@pytest.mark.parametrize("cmd", SQL_DESTROYS)
+def test_sql_that_destroys(labs, cmd):
+    assert _answer(labs, "N", cmd).startswith(DX), cmd
+    assert _answer(labs, "S", cmd).startswith(SM), cmd
+
+
+@pytest.mark.parametrize("cmd", SQL_CHANGES)
+def test_sql_that_changes(labs, cmd):
+    assert _answer(labs, "S", cmd).startswith(SM), cmd
+
+
+@pytest.mark.parametrize("cmd", SQL_READS)
+def test_sql_reads_pass(labs, cmd):
+    for m in "NS":
+        assert _answer(labs, m, cmd) == "allow", (cmd, m)

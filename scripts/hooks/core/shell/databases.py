@@ -69,6 +69,8 @@ _SQL_NEVER = (
     "=",
 )
 _SQL_DESTROY = ("drop", "truncate", "delete", "alter", "replace", "flush", "purge")
+# statements that write rows, wherever they stand in a read
+_SQL_WRITES = ("insert", "update", "merge", "upsert", "copy")
 
 
 # functions a read may call: they compute, they change nothing (any other call, lo_unlink,
@@ -97,23 +99,40 @@ _SQL_PURE = frozenset(
 )
 
 
-def _strip_comments(sql):
-    """The SQL without /* */ and -- comments (outside string literals)."""
+def _strip_comments(sql, dialect=0):
+    """The SQL without comments, each string literal and quoted identifier rewritten to a
+    plain form ('text' / "text", no quote or backslash inside) so the splitters after it
+    see every statement boundary. The dialects read quotes and comments differently, and a
+    text may be sent to any of them: 0 PostgreSQL (E'..' escapes, $tag$..$tag$, nested
+    /* */), 1 ANSI/SQLite (no escapes, flat comments), 2 MySQL (backslash escapes in every
+    string, `#` comments, flat comments)."""
     out = []
     i = 0
     n = len(sql)
-    quote = None
+    depth = 0  # open /* */ comments
     while i < n:
         ch = sql[i]
-        if quote:
-            out.append(ch)
-            if ch == quote:
-                quote = None
-            i += 1
-        elif ch in ("'", '"'):
-            quote = ch
-            out.append(ch)
-            i += 1
+        if depth:
+            if sql.startswith("*/", i):
+                depth -= 1
+                i += 2
+                if not depth:
+                    out.append(" ")
+            elif dialect == 0 and sql.startswith("/*", i):
+                depth += 1
+                i += 2
+            else:
+                i += 1
+        elif ch in ("'", '"') or ch == "`" and dialect == 2:
+            prev = sql[i - 1 : i].lower()
+            escapes = dialect == 2 or ch == "'" and prev == "e" and not sql[i - 2 : i - 1].isalnum()
+            i = _literal(sql, i, ch, escapes, out)
+        elif ch == "$" and dialect == 0 and _dollar_tag(sql, i):
+            tag = _dollar_tag(sql, i)
+            j = sql.find(tag, i + len(tag))
+            end = n if j < 0 else j + len(tag)
+            out.append("'%s'" % _plain(sql[i + len(tag) : end - len(tag) if j >= 0 else n]))
+            i = end
         elif sql.startswith(("/*!", "/*+", "/*M!"), i):
             # MySQL runs the text of /*! ... */ (versioned code) and hints: keep it
             j = i + 3
@@ -125,10 +144,9 @@ def _strip_comments(sql):
             out.append(" ")
             i += 2
         elif sql.startswith("/*", i):
-            j = sql.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            out.append(" ")
-        elif sql.startswith("--", i):
+            depth = 1
+            i += 2
+        elif sql.startswith("--", i) or ch == "#" and dialect == 2:
             j = sql.find("\n", i)
             i = n if j < 0 else j
             out.append(" ")
@@ -136,6 +154,43 @@ def _strip_comments(sql):
             out.append(ch)
             i += 1
     return "".join(out)
+
+
+def _literal(sql, i, quote, escapes, out):
+    """Copy the literal that opens at sql[i] in plain form; the index after it."""
+    n = len(sql)
+    j = i + 1
+    text = []
+    while j < n:
+        ch = sql[j]
+        if ch == "\\" and escapes:
+            j += 2
+            continue
+        if ch == quote:
+            if sql[j + 1 : j + 2] == quote:  # '' inside: one quote
+                j += 2
+                continue
+            break
+        text.append(ch)
+        j += 1
+    out.append("%s%s%s" % (quote, _plain("".join(text)), quote))
+    return j + 1
+
+
+def _plain(text):
+    return text.replace("'", " ").replace('"', " ").replace("`", " ").replace("\\", " ")
+
+
+def _dollar_tag(sql, i):
+    """The $tag$ that opens a dollar-quoted string at sql[i], or ""."""
+    if i and (sql[i - 1].isalnum() or sql[i - 1] == "_"):
+        return ""  # part of an identifier (a$b)
+    j = i + 1
+    while j < len(sql) and (sql[j].isalnum() or sql[j] == "_"):
+        j += 1
+    if j < len(sql) and sql[j] == "$" and not sql[i + 1 : i + 2].isdigit():
+        return sql[i : j + 1]
+    return ""
 
 
 def _calls(text):
@@ -203,10 +258,20 @@ def _explained(low):
     return rest[i:] if runs else ""
 
 
+_RANK = {"read": 0, "change": 1, "unknown": 2, "destroy": 3}
+
+
 def sql_effect(sql):
     """'read', 'change', 'destroy' or 'unknown' (a client command that reaches this machine)
-    for a SQL text (and psql/sqlite meta-commands)."""
-    return _sql_effect(_strip_comments(sql), 0)
+    for a SQL text (and psql/sqlite meta-commands). A text whose quotes or comments read
+    differently in another dialect is judged in each; the worst wins."""
+    worst = _sql_effect(_strip_comments(sql), 0)
+    if "\\" in sql or "$" in sql or "#" in sql or sql.count("/*") > 1:
+        for dialect in (1, 2):
+            e = _sql_effect(_strip_comments(sql, dialect), 0)
+            if _RANK[e] > _RANK[worst]:
+                worst = e
+    return worst
 
 
 def _sql_effect(text, depth):
@@ -260,10 +325,14 @@ def _sql_effect(text, depth):
             w in low for w in _SQL_NEVER if w != "=" or head == "pragma"
         ):
             worst = "change" if worst == "read" else worst
-        if head == "with" and any(
-            " %s " % w in " %s " % low for w in ("insert", "update", "delete")
-        ):
-            return "destroy" if " delete " in " %s " % low else "change"
+        if head in _SQL_READ and any(" %s " % w in bare for w in _SQL_WRITES):
+            # a data-modifying CTE or subquery: WITH x AS (UPDATE t SET a=1 ...) SELECT
+            k = bare.find(" update ")
+            while k >= 0 and bare[max(0, k - 4) : k] in (" for", " key"):
+                k = bare.find(" update ", k + 1)  # SELECT ... FOR [NO KEY] UPDATE locks rows
+            if k >= 0 and not _filters_rows(bare[k:]):
+                return "destroy"
+            worst = "change" if worst != "unknown" else worst
     return worst
 
 
@@ -476,8 +545,15 @@ def mongo_effect(code):
     if any(k in bare for k in ("=", "`", "require", "function", "new ", "process", "this")):
         return "unknown"
     worst = "read"
+    if _computed_calls(bare):
+        # db.c["remove"]({}), db.c['dr'+'op'](), a call split from its name: the method is
+        # a value the hooks would have to compute; a destroying word in it destroys
+        words = code_words(code)
+        if any(w in _MONGO_DESTROYS or w in _MONGO_ALL_ROWS or w[:4] == "drop" for w in words):
+            return "destroy"
+        worst = "unknown"
     for stmt in bare.replace("\n", ";").split(";"):
-        low = stmt.strip().lower()
+        low = " ".join(stmt.split()).lower().replace(" (", "(")
         if any(v in low for v in _MONGO_DESTROYS) and any(
             w in _MONGO_DESTROYS for w in code_words(stmt)
         ):
@@ -505,6 +581,27 @@ def mongo_effect(code):
 
 
 _MONGO_DESTROYS = frozenset(("drop", "shutdown", "purge", "wipe", "truncate"))
+
+
+def _computed_calls(bare):
+    """True when code without its strings names a member by a computed value (x[..] after a
+    name or a call) or calls something that is not a plain name (`](`, `?.(`, a name and
+    its `(` on different lines)."""
+    for j, ch in enumerate(bare):
+        if ch not in "([":
+            continue
+        k = j - 1
+        newline = False
+        while k >= 0 and bare[k].isspace():
+            newline = newline or bare[k] in "\r\n"
+            k -= 1
+        prev = bare[k] if k >= 0 else ""
+        name = prev.isalnum() or prev in "_$)]"
+        if ch == "[" and name or ch == "(" and (prev in "].?" or newline and name):
+            return True
+    return False
+
+
 # value constructors a filter may call
 _BSON = frozenset(
     "objectid isodate date numberlong numberint numberdecimal uuid timestamp bindata regexp "
@@ -518,7 +615,7 @@ def _mongo_calls(text):
     j = text.find("(")
     while j >= 0:
         k = j
-        while k > 0 and text[k - 1] == " ":
+        while k > 0 and text[k - 1].isspace():
             k -= 1
         e = k
         while k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_$"):

@@ -352,6 +352,8 @@ def h_pkg_generic(c, a, p, raw):
         if sub in ("fix", "clippy", "get", "generate"):
             c.flag("%s %s runs code the hooks cannot see" % (prog, sub), runner=True)
         return set(ops)
+    if prog in _HELP_FIRST and any(k in ("--help", "-h") for k, _ in found):
+        return set(ops)  # prints the verb's help before it reads the project
     if publish(c, prog, sub):
         return set(ops)
     if (
@@ -405,6 +407,8 @@ _LOADS_PROJECT_CODE = {
     "pdm": "project plugins under .pdm-plugins and build backends run",
     "poetry": "project plugins and build backends run",
 }
+# managers that answer --help before they load a plugin or the project
+_HELP_FIRST = frozenset(("hatch", "rye", "cargo", "bundle"))
 # the verbs of those managers that print without reading the project
 _INFO_VERBS = {"cargo": ("help", "version"), "bundle": ("help", "version")}
 # uv verbs that resolve the project: a dynamic version or metadata builds it

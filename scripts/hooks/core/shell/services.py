@@ -603,7 +603,7 @@ def publish(c, prog, sub):
     if sub in ("unpublish", "yank"):
         c.flag("%s %s removes a published package" % (prog, sub), destructive=True, remote=True)
     else:
-        c.flag("%s %s changes a package registry" % (prog, sub), remote=True)
+        c.flag("%s %s publishes to (changes) a package registry" % (prog, sub), remote=True)
     return True
 
 
