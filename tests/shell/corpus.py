@@ -395,7 +395,7 @@ C("eval rm -rf /", w=["/"], d=True, p=["eval", "rm"])
 C("trap 'rm -rf /tmp/work' EXIT", w=["/tmp/work"], d=True, p=["trap", "rm"])
 C("alias ll='rm -rf /'", w=["/"], d=True, p=["alias", "rm"])
 C("tmux send-keys -t 0 'rm -rf /' Enter", u=True, p=["tmux"])
-C("ssh host 'rm -rf /'", u=True, p=["ssh"], rc=True)
+C("ssh host 'rm -rf /'", u=True, d=True, p=["ssh"], rc=True, n="ask")
 C("ssh -i ~/.ssh/deploy host", r=[H + "/.ssh/deploy"], p=["ssh"], u=True, rc=True)
 
 # --- wrappers ------------------------------------------------------------------------------
@@ -1491,3 +1491,38 @@ C("git config --add core.hooksPath /tmp/x", w=[".git/config"], u=True, p=["git"]
 C("git config --path include.path /tmp/gc", w=[".git/config"], u=True, p=["git"], n=_SP)
 C("git config --add user.name x", w=[".git/config"], p=["git"], n="allow", s="[safemode]")
 C("grep -rah . ~/.con*", r=[H + "/.con*"], p=["grep"], why="a glob stands for its matches")
+
+# --- reads of build tools that load project configuration as code: runners -------------
+_S4 = "[safemode]"
+C("cargo metadata", u=True, p=["cargo"], n="allow", s=_S4)
+C("yarn why x", u=True, p=["yarn"], n="allow", s=_S4)
+C("bundle list", u=True, p=["bundle"], n="allow", s=_S4)
+C("hatch version", u=True, p=["hatch"], n="allow", s=_S4)
+C("eslint .", u=True, p=["eslint"], n="allow", s=_S4)
+C("terraform -chdir=/tmp/tf plan", u=True, p=["terraform"], n="allow", s=_S4)
+C("cargo --version", p=["cargo"], n="allow", s="allow")
+# --- SQL and Mongo read through every dialect's quoting --------------------------------
+C(
+    "psql -c 'WITH x AS (UPDATE t SET a=1 RETURNING 1) SELECT 1'",
+    d=True,
+    rc=True,
+    p=["psql"],
+    n="ask",
+)
+C("psql -c \"select E'x\\\\'' ; drop table t\"", d=True, rc=True, p=["psql"], n="ask", s=_S4)
+C("mongosh --eval 'db.c[\"remove\"]({})'", d=True, rc=True, p=["mongosh"], n="ask", s=_S4)
+C("mongosh --eval \"db.c['dr'+'op']()\"", u=True, rc=True, p=["mongosh"], s=_S4)
+C("psql -c 'select 1'", p=["psql"], n="allow", s="allow")
+# --- verbs that were listed as reads and change state ----------------------------------
+C("telinit 1", d=True, p=["telinit"], n="ask", s=_S4)
+C("kubectl auth reconcile -f x.yaml", rc=True, p=["kubectl"], n="allow", s=_S4)
+C("journalctl --update-catalog", rc=True, p=["journalctl"], n="allow", s=_S4)
+C("terraform providers mirror /tmp/m", rc=True, p=["terraform"], s=_S4)
+# --- destroying remote verbs -----------------------------------------------------------
+C("aws kms schedule-key-deletion --key-id x", d=True, rc=True, p=["aws"], n="ask", s=_S4)
+C("kubectl exec p -- sh -c 'rm -rf /'", d=True, rc=True, p=["kubectl"], n="ask", s=_S4)
+C("kubectl scale deploy/web --replicas=0", d=True, rc=True, p=["kubectl"], n="ask", s=_S4)
+C("pulumi up --yes", d=True, rc=True, p=["pulumi"], n="ask", s=_S4)
+C("gsutil rsync -d . gs://b", d=True, rc=True, p=["gsutil"], n="ask", s=_S4)
+C("redis-cli MODULE LOAD /tmp/x.so", d=True, rc=True, p=["redis-cli"], n="ask", s=_S4)
+C("rye add x", w=["."], p=["rye"], n="allow", s=_S4)

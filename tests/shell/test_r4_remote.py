@@ -228,3 +228,82 @@ def test_sql_that_changes(labs, cmd):
 def test_sql_reads_pass(labs, cmd):
     for m in "NS":
         assert _answer(labs, m, cmd) == "allow", (cmd, m)
+
+
+# R14: destroying remote verbs get the [destructive] ask in normal mode ([safemode] there)
+REMOTE_DESTROYS = [
+    "aws kms schedule-key-deletion --key-id x",
+    "aws secretsmanager schedule-secret-deletion --secret-id s",
+    "aws ec2 detach-volume --volume-id v",
+    "aws backup start-backup-deletion x",
+    "gcloud kms keys versions schedule-destruction 1 --key k",
+    "kubectl exec p -- sh -c 'rm -rf /'",
+    "kubectl exec p -- rm -rf /data",
+    "kubectl exec -it p -c app -- psql -c 'drop table t'",
+    "oc exec p -- bash -c 'rm -f /var/lib/app/db'",
+    "docker exec c sh -c 'rm -rf /data'",
+    "docker compose exec db psql -c 'drop table t'",
+    "docker-compose exec db sh -c 'rm -rf /var/lib/x'",
+    "docker compose run web rails db:drop",
+    "gcloud compute ssh vm --command='rm -rf /data'",
+    "ssh host 'rm -rf /data'",
+    "ssh host sudo rm -rf /srv",
+    "kubectl scale deploy/web --replicas=0",
+    "kubectl scale deploy web --replicas 0",
+    "aws autoscaling update-auto-scaling-group --auto-scaling-group-name g --desired-capacity 0",
+    "gcloud container clusters resize c --num-nodes=0",
+    "docker service scale web=0",
+    "docker compose up -d --scale web=0",
+    "pulumi up --yes",
+    "pulumi up --skip-preview",
+    "pulumi update -y",
+    "pulumi refresh --yes",
+    "gsutil rsync -d . gs://b",
+    "gsutil -m rsync -rd . gs://b",
+    "gsutil mv gs://b/x gs://b/y",
+    "gsutil rm -r gs://b",
+    "aws s3 mv s3://b/x s3://b/y",
+    "redis-cli MODULE LOAD /tmp/x.so",
+    "redis-cli module loadex /tmp/x.so",
+    "redis-cli EXPIRE k 0",
+    "redis-cli ltrim l 0 0",
+    "redis-cli zremrangebyscore z -inf +inf",
+]
+REMOTE_WORK = [
+    "kubectl scale deploy web --replicas=3",
+    "kubectl exec p -- env",
+    "docker exec c python -V",
+    "ssh host uptime",
+    "gsutil cp x gs://b/x",
+    "gsutil rsync -r . gs://b",
+    "redis-cli EXPIRE k 100",
+    "aws iam create-role --role-name x",
+    "aws autoscaling update-auto-scaling-group --auto-scaling-group-name g --min-size 0",
+    "terraform plan",
+    "cargo build",
+    "cargo test",
+]
+REMOTE_READS = ["gsutil ls gs://b", "gsutil cat gs://b/x", "redis-cli get k", "kubectl get pods"]
+
+
+@pytest.mark.parametrize("cmd", REMOTE_DESTROYS)
+def test_remote_destroys(labs, cmd):
+    assert _answer(labs, "N", cmd).startswith(DX), cmd
+    assert _answer(labs, "S", cmd).startswith(SM), cmd
+
+
+@pytest.mark.parametrize("cmd", REMOTE_WORK)
+def test_remote_work_passes_normal_mode(labs, cmd):
+    assert _answer(labs, "N", cmd) == "allow", cmd
+
+
+@pytest.mark.parametrize("cmd", REMOTE_READS)
+def test_remote_reads_pass(labs, cmd):
+    for m in "NS":
+        assert _answer(labs, m, cmd) == "allow", (cmd, m)
+
+
+# H2: package tools change the project (denied in safemode)
+@pytest.mark.parametrize("cmd", ["rye add x", "rye sync", "hatch env create", "hatch build"])
+def test_package_tools(labs, cmd):
+    assert _answer(labs, "S", cmd).startswith(SM), cmd

@@ -6,6 +6,7 @@ DROP, TRUNCATE, DELETE or UPDATE without a WHERE, and ALTER ... DROP destroy."""
 from __future__ import annotations
 
 from core.shell.command import opts, stdin_text
+from core.shell.sqllex import strip_comments as _strip_comments
 from core.shell.verbs import DESTROYS
 
 
@@ -97,100 +98,6 @@ _SQL_PURE = frozenset(
     "timestamptz uuid json jsonb from where on using as join select union with lateral array "
     "row tuple".split()
 )
-
-
-def _strip_comments(sql, dialect=0):
-    """The SQL without comments, each string literal and quoted identifier rewritten to a
-    plain form ('text' / "text", no quote or backslash inside) so the splitters after it
-    see every statement boundary. The dialects read quotes and comments differently, and a
-    text may be sent to any of them: 0 PostgreSQL (E'..' escapes, $tag$..$tag$, nested
-    /* */), 1 ANSI/SQLite (no escapes, flat comments), 2 MySQL (backslash escapes in every
-    string, `#` comments, flat comments)."""
-    out = []
-    i = 0
-    n = len(sql)
-    depth = 0  # open /* */ comments
-    while i < n:
-        ch = sql[i]
-        if depth:
-            if sql.startswith("*/", i):
-                depth -= 1
-                i += 2
-                if not depth:
-                    out.append(" ")
-            elif dialect == 0 and sql.startswith("/*", i):
-                depth += 1
-                i += 2
-            else:
-                i += 1
-        elif ch in ("'", '"') or ch == "`" and dialect == 2:
-            prev = sql[i - 1 : i].lower()
-            escapes = dialect == 2 or ch == "'" and prev == "e" and not sql[i - 2 : i - 1].isalnum()
-            i = _literal(sql, i, ch, escapes, out)
-        elif ch == "$" and dialect == 0 and _dollar_tag(sql, i):
-            tag = _dollar_tag(sql, i)
-            j = sql.find(tag, i + len(tag))
-            end = n if j < 0 else j + len(tag)
-            out.append("'%s'" % _plain(sql[i + len(tag) : end - len(tag) if j >= 0 else n]))
-            i = end
-        elif sql.startswith(("/*!", "/*+", "/*M!"), i):
-            # MySQL runs the text of /*! ... */ (versioned code) and hints: keep it
-            j = i + 3
-            while j < n and (sql[j].isdigit() or sql[j] == "!"):
-                j += 1
-            out.append(" ")
-            i = j
-        elif sql.startswith("*/", i):
-            out.append(" ")
-            i += 2
-        elif sql.startswith("/*", i):
-            depth = 1
-            i += 2
-        elif sql.startswith("--", i) or ch == "#" and dialect == 2:
-            j = sql.find("\n", i)
-            i = n if j < 0 else j
-            out.append(" ")
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
-def _literal(sql, i, quote, escapes, out):
-    """Copy the literal that opens at sql[i] in plain form; the index after it."""
-    n = len(sql)
-    j = i + 1
-    text = []
-    while j < n:
-        ch = sql[j]
-        if ch == "\\" and escapes:
-            j += 2
-            continue
-        if ch == quote:
-            if sql[j + 1 : j + 2] == quote:  # '' inside: one quote
-                j += 2
-                continue
-            break
-        text.append(ch)
-        j += 1
-    out.append("%s%s%s" % (quote, _plain("".join(text)), quote))
-    return j + 1
-
-
-def _plain(text):
-    return text.replace("'", " ").replace('"', " ").replace("`", " ").replace("\\", " ")
-
-
-def _dollar_tag(sql, i):
-    """The $tag$ that opens a dollar-quoted string at sql[i], or ""."""
-    if i and (sql[i - 1].isalnum() or sql[i - 1] == "_"):
-        return ""  # part of an identifier (a$b)
-    j = i + 1
-    while j < len(sql) and (sql[j].isalnum() or sql[j] == "_"):
-        j += 1
-    if j < len(sql) and sql[j] == "$" and not sql[i + 1 : i + 2].isdigit():
-        return sql[i : j + 1]
-    return ""
 
 
 def _calls(text):
@@ -682,8 +589,12 @@ _REDIS_DESTROYS = frozenset(
     "migrate restore rename renamenx config-set config-resetstat config-rewrite script-flush "
     "script-kill function-flush function-delete function-restore cluster-reset "
     "cluster-forget cluster-failover cluster-flushslots acl-deluser client-kill "
-    "module-unload xgroup-destroy json.del json.forget".split()
+    "module-unload xgroup-destroy json.del json.forget module-load module-loadex "
+    "hdel srem zrem lrem ltrim xdel xtrim zremrangebyrank zremrangebyscore zremrangebylex "
+    "zpopmin zpopmax bzpopmin bzpopmax".split()
 )
+# setting a time to live of zero or less (or a time in the past) deletes the key
+_REDIS_EXPIRES = frozenset("expire pexpire expireat pexpireat getex".split())
 # options that print statistics only; options that take a value
 _REDIS_READ_OPTIONS = frozenset(
     "--scan --bigkeys --memkeys --hotkeys --stat --latency --latency-history --latency-dist "
@@ -704,6 +615,10 @@ def redis_effect(words):
     two = "-".join(w.lower() for w in words[:2])
     if one in _REDIS_DESTROYS or two in _REDIS_DESTROYS:
         return "destroy"
+    if one in _REDIS_EXPIRES:
+        ttl = next((w for w in words[2:] if w.lstrip("-").isdigit()), "")
+        if one != "getex" and (not ttl or int(ttl) <= 0) or one in ("expireat", "pexpireat"):
+            return "destroy"  # EXPIRE k 0, EXPIREAT k 1 (the past); a TTL it cannot see
     if one in ("eval", "evalsha", "eval_ro", "fcall", "fcall_ro"):
         hit = [w for x in words[1:2] for w in code_words(x) if w in _REDIS_DESTROYS]
         return "destroy" if hit else ("read" if one.endswith("_ro") else "change")

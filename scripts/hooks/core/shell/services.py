@@ -110,6 +110,12 @@ PROFILES = {
         "status extended-status processlist variables version ping",
     ),
     "pg_ctl": ("-D --pgdata -l --log -m --mode -o --options -t --timeout", "status"),
+    "gsutil": (
+        "-o -h -u -i",
+        "ls cat du stat hash version help iam-get acl-get label-get versioning-get logging-get "
+        "web-get cors-get lifecycle-get defacl-get retention-get autoclass-get rpo-get "
+        "ubla-get pap-get requesterpays-get defstorageclass-get kms-serviceaccount",
+    ),
     "velero": (
         "-n --namespace --kubeconfig --kubecontext -o --output",
         "version get describe backup-get backup-describe backup-logs restore-get "
@@ -133,6 +139,9 @@ _DESTROYS_TOO = {
     "borg": frozenset("compact rdelete".split()),
     "restic": frozenset(("forget",)),
     "mysqladmin": frozenset(("refresh",)),
+    # a move deletes its source
+    "gsutil": frozenset(("mv",)),
+    "aws": frozenset(("mv",)),
     # pulumi up/update apply the program's state without a plan the person saw
     "pulumi": frozenset(("up", "update", "refresh", "import", "watch", "deploy")),
 }
@@ -265,6 +274,12 @@ def _judge_verbs(c, prog, words):
     extra = _DESTROYS_TOO.get(prog, frozenset())
     if destroying(first, extra) or any(destroying(w, extra) for w in words[: 3 if group else 2]):
         c.flag("%s %s destroys or replaces state" % (prog, verb), destructive=True, remote=True)
+    elif _to_zero(c.argv[1:], words):
+        c.flag(
+            "%s %s scales to zero (stops everything)" % (prog, verb), destructive=True, remote=True
+        )
+    elif prog == "gsutil" and "rsync" in words and _short(c.argv, "d"):
+        c.flag("gsutil rsync -d deletes what the source lacks", destructive=True, remote=True)
     else:
         c.flag("%s %s changes a remote system or service" % (prog, verb), remote=True)
 
@@ -277,6 +292,10 @@ _FETCHES = frozenset("download save export pull fetch".split())
 _OUT_OPTIONS = frozenset(
     "-o --output --output-file --out --untardir --destination --file --dest --target-dir".split()
 )
+
+
+# CLIs whose -f / -d name no local output (kubectl -f reads; gsutil rsync -d deletes)
+_NO_SHORT_OUT = frozenset(("kubectl", "oc", "gsutil"))
 
 
 def _local_targets(prog, a):
@@ -293,7 +312,7 @@ def _local_targets(prog, a):
             break  # kubectl exec pod -- cp a b: a command in the container
         name, eq, val = w.partition("=")
         if w[:1] == "-" and len(w) > 1:
-            if name in _OUT_OPTIONS or name in ("-f", "-d") and prog not in ("kubectl", "oc"):
+            if name in _OUT_OPTIONS or name in ("-f", "-d") and prog not in _NO_SHORT_OUT:
                 out.append(val if eq else (a[i + 1] if i + 1 < len(a) else ""))
                 i += 1 if eq else 2
                 continue
@@ -368,6 +387,36 @@ _JOURNAL_VALUED = frozenset(
 _JOURNAL_OPTIONAL = frozenset("bnI")
 
 
+# option parts that size a fleet: replicas, desired count, nodes, instances
+_SIZES = frozenset("replicas desired nodes instances count size capacity scale".split())
+
+
+def _to_zero(a, words):
+    """--replicas=0, --desired-capacity 0, --num-nodes=0, `scale web=0`: a change that
+    leaves nothing running (a minimum of zero is not one)."""
+    scale = any("scale" in w or "resize" in w for w in words)
+    for i, w in enumerate(a):
+        if w[:2] == "--":
+            name, eq, val = w[2:].partition("=")
+            parts = set(name.lower().split("-"))
+            if not parts & _SIZES or parts & {"min", "max", "page", "batch"}:
+                continue
+            val = val if eq else (a[i + 1] if i + 1 < len(a) else "")
+            val = val.rpartition("=")[2]  # --scale web=0
+        elif scale and "=" in w and w[:1] != "-":
+            val = w.rpartition("=")[2]
+        else:
+            continue
+        if val and val.isdigit() and int(val) == 0:
+            return True
+    return False
+
+
+def _short(a, letter):
+    """True when a short-option word (-rd, -d) holds `letter`, or its long form is given."""
+    return any(w[:1] == "-" and w[1:2] != "-" and letter in w[1:] or w == "--delete" for w in a)
+
+
 def _journalctl(c, a):
     """journalctl prints the journal; only the options listed as reads are reads (vacuum,
     rotate, flush, --setup-keys, --update-catalog change the machine's journal; an option
@@ -425,6 +474,62 @@ def _journal_change(c, name):
         c.flag("journalctl %s is an option the hooks do not know" % name, unknown=True)
 
 
+_depth = [0]  # remote commands being judged inside one another
+# handlers of commands that delete what they name: on another machine, nobody sees the paths
+_DELETERS = frozenset(
+    ("files.h_rm", "files.h_rmdir", "files.h_shred", "files.h_truncate", "system.h_mkfs")
+)
+
+
+def remote_destroys(text: str, deletes: bool = True) -> str:
+    """What destroys in a command run on another machine or in a container (kubectl exec,
+    docker exec, ssh host CMD), judged as a command of its own: '' when nothing does.
+    `deletes`: a plain rm there counts too (a running machine's files, not a new
+    container's)."""
+    if _depth[0] > 2 or not text.strip():
+        return ""
+    from core.shell import programs
+    from core.shell.analysis import analyse
+
+    _depth[0] += 1
+    try:
+        an = analyse(text, home="/nonexistent")
+    finally:
+        _depth[0] -= 1
+    for cmd in an.commands:
+        deleter = deletes and programs.family(programs.key(cmd.program)) in _DELETERS
+        if cmd.destructive or deleter:
+            return cmd.program or "a command"
+    return "a command" if an.destructive else ""
+
+
+def _argv_text(words):
+    """The command line for words run without a shell (each one word)."""
+    from shlex import quote
+
+    return " ".join(quote(w) for w in words)
+
+
+def _remote_command(prog, a, words):
+    """The command a remote exec or container runs, as shell text; None when there is none."""
+    if prog in ("kubectl", "oc") and words[:1] in (["exec"], ["debug"], ["run"], ["attach"]):
+        return _argv_text(a[a.index("--") + 1 :]) if "--" in a else None
+    if prog in ("gcloud",) and "ssh" in words:
+        for i, w in enumerate(a):
+            if w == "--command":
+                return a[i + 1] if i + 1 < len(a) else None
+            if w.startswith("--command="):
+                return w[10:]
+        return None
+    if prog in containers.CLIS or prog.endswith("-compose"):
+        found = containers.run_options(a if not prog.endswith("-compose") else ["compose"] + a)
+        if found is None:
+            return None
+        k = found[1] + (0 if not prog.endswith("-compose") else -1)
+        return _argv_text(a[k + 1 :])
+    return None
+
+
 def h_service_cli(c, a, p, raw):
     """kubectl, helm, terraform, docker, aws, gcloud, az, systemctl, launchctl, vault ..."""
     prog = c.program.lower()
@@ -450,6 +555,14 @@ def h_service_cli(c, a, p, raw):
         _option_effects(c, prog)  # but its renderer runs, its output dir is written
         return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
+    inner = _remote_command(prog, a, words)
+    hit = remote_destroys(inner, "run" not in words[:2]) if inner else ""
+    if hit:
+        c.flag(
+            "%s %s runs %s there, which destroys" % (prog, " ".join(words[:2]), hit),
+            destructive=True,
+            remote=True,
+        )
     runs = _RUNS_PROJECT.get(prog, frozenset())
     if words[:1] and (words[0] in runs or "-".join(words[:2]) in runs):
         _option_effects(c, prog)
