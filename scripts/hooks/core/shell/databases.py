@@ -212,7 +212,9 @@ def _sql_effect(text, depth):
                 worst = e if worst == "read" or e == "unknown" else worst
                 continue
         head = low.split(" ", 1)[0].strip("(")
-        bare = " %s " % " ".join(_unquoted(low).replace("(", " ").replace(";", " ").split())
+        bare = " %s " % " ".join(
+            _unquoted(low).replace("(", " ").replace(")", " ").replace(";", " ").split()
+        )
         if head in ("delete", "update"):
             if not _filters_rows(bare):
                 return "destroy"  # every row: DELETE FROM t, UPDATE t SET a=1, WHERE 1=1

@@ -484,8 +484,8 @@ _DELETERS = frozenset(
 def remote_destroys(text: str, deletes: bool = True) -> str:
     """What destroys in a command run on another machine or in a container (kubectl exec,
     docker exec, ssh host CMD), judged as a command of its own: '' when nothing does.
-    `deletes`: a plain rm there counts too (a running machine's files, not a new
-    container's)."""
+    `deletes`: a running machine's files count (rm there); a new container's do not, only
+    what its command destroys elsewhere (psql -h prod -c 'DROP ...')."""
     if _depth[0] > 2 or not text.strip():
         return ""
     from core.shell import programs
@@ -497,10 +497,13 @@ def remote_destroys(text: str, deletes: bool = True) -> str:
     finally:
         _depth[0] -= 1
     for cmd in an.commands:
-        deleter = deletes and programs.family(programs.key(cmd.program)) in _DELETERS
-        if cmd.destructive or deleter:
+        if not deletes:  # a new container: only what it destroys elsewhere counts
+            if cmd.destructive and cmd.remote:
+                return cmd.program
+            continue
+        if cmd.destructive or programs.family(programs.key(cmd.program)) in _DELETERS:
             return cmd.program or "a command"
-    return "a command" if an.destructive else ""
+    return "a command" if an.destructive and deletes else ""
 
 
 def _argv_text(words):
