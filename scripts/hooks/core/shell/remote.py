@@ -135,7 +135,8 @@ def h_ssh(c, a, p, raw):
     elif len(ops) > 1:
         c.code.append(" ".join(ops[1:]))
         c.flag("remote command over ssh", unknown=True, remote=True)
-        hit = remote_destroys(" ".join(ops[1:]))  # the remote shell reads the words joined
+        # the remote shell reads the words joined
+        hit = remote_destroys(" ".join(ops[1:]), True, p.ctx.budget)
         if hit:
             c.flag("ssh runs %s on the remote machine, which destroys" % hit, destructive=True)
     elif ops and c.program == "ssh" and not has(found, "-N", "-V", "-G", "-Q"):

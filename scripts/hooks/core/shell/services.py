@@ -481,21 +481,28 @@ _DELETERS = frozenset(
 )
 
 
-def remote_destroys(text: str, deletes: bool = True) -> str:
+def remote_destroys(text: str, deletes: bool = True, budget=None) -> str:
     """What destroys in a command run on another machine or in a container (kubectl exec,
     docker exec, ssh host CMD), judged as a command of its own: '' when nothing does.
     `deletes`: a running machine's files count (rm there); a new container's do not, only
     what its command destroys elsewhere (psql -h prod -c 'DROP ...')."""
     if _depth[0] > 2 or not text.strip():
         return ""
+    from time import perf_counter
+
     from core.shell import programs
     from core.shell.analysis import analyse
 
+    if budget is not None:
+        budget.spend(len(text))
     _depth[0] += 1
+    start = perf_counter()
     try:
         an = analyse(text, home="/nonexistent")
     finally:
         _depth[0] -= 1
+    if budget is not None:  # the inner analysis has a budget of its own: its time is ours too
+        budget.spend(int((perf_counter() - start) * 1e6))
     for cmd in an.commands:
         if not deletes:  # a new container: only what it destroys elsewhere counts
             if cmd.destructive and cmd.remote:
@@ -559,7 +566,7 @@ def h_service_cli(c, a, p, raw):
         return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
     inner = _remote_command(prog, a, words)
-    hit = remote_destroys(inner, "run" not in words[:2]) if inner else ""
+    hit = remote_destroys(inner, "run" not in words[:2], p.ctx.budget) if inner else ""
     if hit:
         c.flag(
             "%s %s runs %s there, which destroys" % (prog, " ".join(words[:2]), hit),
