@@ -287,6 +287,8 @@ REMOTE_DESTROYS = [
 REMOTE_WORK = [
     "kubectl scale deploy web --replicas=3",
     "kubectl exec p -- env",
+    "kubectl exec p -- ls /",
+    "kubectl exec p -- cat /etc/hosts",
     "docker exec c python -V",
     "ssh host uptime",
     "gsutil cp x gs://b/x",
@@ -322,3 +324,7 @@ def test_remote_reads_pass(labs, cmd):
 @pytest.mark.parametrize("cmd", ["rye add x", "rye sync", "hatch env create", "hatch build"])
 def test_package_tools(labs, cmd):
     assert _answer(labs, "S", cmd).startswith(SM), cmd
+
+
+def test_pod_command_words_are_not_local_paths_unless_named_here_too(labs):
+    assert _answer(labs, "N", "kubectl exec -f .env p -- cat .env").startswith("[blocked-path]")

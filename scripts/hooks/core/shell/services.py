@@ -603,8 +603,13 @@ def h_service_cli(c, a, p, raw):
         c.tree.extend(_uploaded_trees(c, words, a))
     if "--force" in a and c.remote and prog in ("kubectl", "helm"):
         c.flag("%s --force replaces state" % prog, destructive=True)
-    # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads
-    return {w for w in words[:2] if not pathlike(w)}
+    # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads; the
+    # words of a command a pod runs (kubectl exec p -- cat /etc/hosts) name the pod's files
+    remote_words: set[str] = set()
+    if prog in ("kubectl", "oc") and inner:
+        k = a.index("--")
+        remote_words = set(a[k + 1 :]) - set(a[:k])  # a word also named here stays a path
+    return {w for w in words[:2] if not pathlike(w)} | remote_words
 
 
 # ansible modules that only gather facts; modules that run code on the hosts
