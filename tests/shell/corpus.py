@@ -395,7 +395,7 @@ C("eval rm -rf /", w=["/"], d=True, p=["eval", "rm"])
 C("trap 'rm -rf /tmp/work' EXIT", w=["/tmp/work"], d=True, p=["trap", "rm"])
 C("alias ll='rm -rf /'", w=["/"], d=True, p=["alias", "rm"])
 C("tmux send-keys -t 0 'rm -rf /' Enter", u=True, p=["tmux"])
-C("ssh host 'rm -rf /'", u=True, p=["ssh"], rc=True)
+C("ssh host 'rm -rf /'", u=True, d=True, p=["ssh"], rc=True, n="ask")
 C("ssh -i ~/.ssh/deploy host", r=[H + "/.ssh/deploy"], p=["ssh"], u=True, rc=True)
 
 # --- wrappers ------------------------------------------------------------------------------
@@ -762,9 +762,9 @@ C("ruff check --fix src", w=["src"], p=["ruff"])
 C("ruff check src", p=["ruff"])
 C("ruff format", w=["."], p=["ruff"])
 C('prettier --write "src/**/*.ts"', w=["src/**/*.ts"], u=True, p=["prettier"])
-C("prettier --check .", r=["."], p=["prettier"])
+C("prettier --check .", r=["."], u=True, p=["prettier"], s="[safemode]", n="allow")
 C("gofmt -w main.go", w=["main.go"], p=["gofmt"])
-C("eslint --fix src/", w=["src/"], p=["eslint"])
+C("eslint --fix src/", w=["src/"], u=True, p=["eslint"])
 C("isort .", w=["."], p=["isort"])
 C("python3 -m black src", w=["src"], p=["python3"])
 C("python -m ruff check --fix .", w=["."], p=["python"])
@@ -1207,7 +1207,7 @@ C("echo $'" + "\\x41" * 100000 + "'", u=True, hint="read-blocked", why="escapes 
 # secrets by every reading path: tracer config files, start-up files, words of unseen code
 C("ltrace -F .env ls", r=[".env"], p=["ls"], n="[blocked-path]", s="[blocked-path]")
 C("ltrace --config=lt.conf -o /tmp/lt.txt ls", r=["lt.conf"], w=["/tmp/lt.txt"], p=["ls"])
-C("terraform plan -var-file=.env", r=[".env"], p=["terraform"], n="[blocked-path]")
+C("terraform plan -var-file=.env", r=[".env"], u=True, p=["terraform"], n="[blocked-path]")
 C("./run.sh -F.env", u=True, p=["run.sh"], n="[blocked-path]", why="a value stuck to -F")
 C("./run.sh key@.env", u=True, p=["run.sh"], n="[blocked-path]", why="a key@FILE value")
 # a tree fed to a program that prints no file content is no secret read
@@ -1405,7 +1405,13 @@ C("docker run --rm -v .:/w:ro alpine cat /w/.env", p=["docker"], rc=True, n="all
 C("docker build -o out .", w=["out"], r=["."], p=["docker"], rc=True, n="allow", s=_SM)
 C("docker build -o .claude .", w=[".claude"], r=["."], p=["docker"], rc=True, n=_SP, s=_SP)
 C("docker compose config", p=["docker"], why="prints .env's values: a read of the project")
-C("terraform show -json", r=[H + "/.terraform.d/credentials.tfrc.json"], p=["terraform"], n=_BP)
+C(
+    "terraform show -json",
+    r=[H + "/.terraform.d/credentials.tfrc.json"],
+    u=True,
+    p=["terraform"],
+    n=_BP,
+)
 C("kubectl -n ns get secret x -o yaml", r=[H + "/.kube/config"], p=["kubectl"], n=_BP, s=_BP)
 C("rm -rf dist/ build/ *.egg-info", w=["dist/", "build/", "*.egg-info"], u=True, d=True, p=["rm"])
 C("git clean -fd src/build", w=["src/build"], d=True, p=["git"], n="allow", s=_SM)
@@ -1549,3 +1555,38 @@ C("ed -s f <<< $'1p\\nq'", r=["f"], p=["ed"], n="allow", s="allow", why="prints 
 C('ed -s f <<< "$p"', r=["f"], w=["f"], u=True, p=["ed"], s=_SM, why="an unseen script")
 C("find . -name .env -exec md5sum {} +", r=["."], p=["find", "md5sum"], n=_BP, s=_BP)
 C("find . -type f -exec sha256sum {} +", r=["."], p=["find", "sha256sum"], n="allow", s="allow")
+
+# --- reads of build tools that load project configuration as code: runners -------------
+_S4 = "[safemode]"
+C("cargo metadata", u=True, p=["cargo"], n="allow", s=_S4)
+C("yarn why x", u=True, p=["yarn"], n="allow", s=_S4)
+C("bundle list", u=True, p=["bundle"], n="allow", s=_S4)
+C("hatch version", u=True, p=["hatch"], n="allow", s=_S4)
+C("eslint .", u=True, p=["eslint"], n="allow", s=_S4)
+C("terraform -chdir=/tmp/tf plan", u=True, p=["terraform"], n="allow", s=_S4)
+C("cargo --version", p=["cargo"], n="allow", s="allow")
+# --- SQL and Mongo read through every dialect's quoting --------------------------------
+C(
+    "psql -c 'WITH x AS (UPDATE t SET a=1 RETURNING 1) SELECT 1'",
+    d=True,
+    rc=True,
+    p=["psql"],
+    n="ask",
+)
+C("psql -c \"select E'x\\\\'' ; drop table t\"", d=True, rc=True, p=["psql"], n="ask", s=_S4)
+C("mongosh --eval 'db.c[\"remove\"]({})'", d=True, rc=True, p=["mongosh"], n="ask", s=_S4)
+C("mongosh --eval \"db.c['dr'+'op']()\"", u=True, rc=True, p=["mongosh"], s=_S4)
+C("psql -c 'select 1'", p=["psql"], n="allow", s="allow")
+# --- verbs that were listed as reads and change state ----------------------------------
+C("telinit 1", d=True, p=["telinit"], n="ask", s=_S4)
+C("kubectl auth reconcile -f x.yaml", rc=True, p=["kubectl"], n="allow", s=_S4)
+C("journalctl --update-catalog", rc=True, p=["journalctl"], n="allow", s=_S4)
+C("terraform providers mirror /tmp/m", rc=True, p=["terraform"], s=_S4)
+# --- destroying remote verbs -----------------------------------------------------------
+C("aws kms schedule-key-deletion --key-id x", d=True, rc=True, p=["aws"], n="ask", s=_S4)
+C("kubectl exec p -- sh -c 'rm -rf /'", d=True, rc=True, p=["kubectl"], n="ask", s=_S4)
+C("kubectl scale deploy/web --replicas=0", d=True, rc=True, p=["kubectl"], n="ask", s=_S4)
+C("pulumi up --yes", d=True, rc=True, p=["pulumi"], n="ask", s=_S4)
+C("gsutil rsync -d . gs://b", d=True, rc=True, p=["gsutil"], n="ask", s=_S4)
+C("redis-cli MODULE LOAD /tmp/x.so", d=True, rc=True, p=["redis-cli"], n="ask", s=_S4)
+C("rye add x", w=["."], p=["rye"], n="allow", s=_S4)

@@ -122,7 +122,7 @@ ROWS = [
     ("kubectl apply -f deploy.yaml", "normal", "ask", "apply"),
     # -- reads stay reads, in safemode too
     ("kubectl get pods -n prod", "safe", None, ""),
-    ("terraform plan", "safe", None, ""),
+    ("terraform plan", "safe", SM, "providers"),
     ("aws s3 ls s3://b", "safe", None, ""),
     ("docker ps -a", "safe", None, ""),
     ("psql -c 'SELECT count(*) FROM users'", "safe", None, ""),

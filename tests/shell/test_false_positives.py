@@ -121,7 +121,6 @@ pip show requests
 pip freeze
 pip --version
 cargo --version
-cargo tree
 go version
 go env
 go list ./...
@@ -148,9 +147,6 @@ kubectl explain deployment
 helm list
 helm status web
 helm template ./chart
-terraform plan
-terraform validate
-terraform show
 terraform output
 terraform fmt -check
 aws s3 ls
@@ -217,8 +213,6 @@ black --diff src
 ruff check .
 ruff format --check .
 isort --check-only .
-prettier --check src
-eslint src
 shellcheck scripts/build.sh
 rsync -n -av src/ backup/
 rsync --dry-run -a src/ /tmp/x/
@@ -271,7 +265,6 @@ jq -r '.name' package.json
 npm run
 npm view lodash versions --json
 pip index versions requests
-cargo metadata --format-version 1
 go list -m all
 docker info
 docker stats --no-stream
@@ -324,6 +317,13 @@ for f in src/*; do [ -d "$f" ] && continue; echo "$f"; done
 """
 
 WORK = """
+cargo tree
+cargo metadata --format-version 1
+terraform plan
+terraform validate
+terraform show
+prettier --check src
+eslint src
 pytest
 pytest --version
 pytest --help

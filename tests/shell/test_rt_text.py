@@ -338,8 +338,6 @@ PLAIN_OPTIONS = [
     "pip cache dir",
     "go env GOPATH",
     "go env",
-    "poetry config --list",
-    "poetry config virtualenvs.in-project",
     "dpkg -l",
     "dpkg -L bash",
     "dpkg -S /bin/ls",

@@ -6,6 +6,7 @@ DROP, TRUNCATE, DELETE or UPDATE without a WHERE, and ALTER ... DROP destroy."""
 from __future__ import annotations
 
 from core.shell.command import opts, stdin_text
+from core.shell.sqllex import strip_comments as _strip_comments
 from core.shell.verbs import DESTROYS
 
 
@@ -69,6 +70,8 @@ _SQL_NEVER = (
     "=",
 )
 _SQL_DESTROY = ("drop", "truncate", "delete", "alter", "replace", "flush", "purge")
+# statements that write rows, wherever they stand in a read
+_SQL_WRITES = ("insert", "update", "merge", "upsert", "copy")
 
 
 # functions a read may call: they compute, they change nothing (any other call, lo_unlink,
@@ -95,47 +98,6 @@ _SQL_PURE = frozenset(
     "timestamptz uuid json jsonb from where on using as join select union with lateral array "
     "row tuple".split()
 )
-
-
-def _strip_comments(sql):
-    """The SQL without /* */ and -- comments (outside string literals)."""
-    out = []
-    i = 0
-    n = len(sql)
-    quote = None
-    while i < n:
-        ch = sql[i]
-        if quote:
-            out.append(ch)
-            if ch == quote:
-                quote = None
-            i += 1
-        elif ch in ("'", '"'):
-            quote = ch
-            out.append(ch)
-            i += 1
-        elif sql.startswith(("/*!", "/*+", "/*M!"), i):
-            # MySQL runs the text of /*! ... */ (versioned code) and hints: keep it
-            j = i + 3
-            while j < n and (sql[j].isdigit() or sql[j] == "!"):
-                j += 1
-            out.append(" ")
-            i = j
-        elif sql.startswith("*/", i):
-            out.append(" ")
-            i += 2
-        elif sql.startswith("/*", i):
-            j = sql.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            out.append(" ")
-        elif sql.startswith("--", i):
-            j = sql.find("\n", i)
-            i = n if j < 0 else j
-            out.append(" ")
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
 
 
 def _calls(text):
@@ -203,10 +165,20 @@ def _explained(low):
     return rest[i:] if runs else ""
 
 
+_RANK = {"read": 0, "change": 1, "unknown": 2, "destroy": 3}
+
+
 def sql_effect(sql):
     """'read', 'change', 'destroy' or 'unknown' (a client command that reaches this machine)
-    for a SQL text (and psql/sqlite meta-commands)."""
-    return _sql_effect(_strip_comments(sql), 0)
+    for a SQL text (and psql/sqlite meta-commands). A text whose quotes or comments read
+    differently in another dialect is judged in each; the worst wins."""
+    worst = _sql_effect(_strip_comments(sql), 0)
+    if "\\" in sql or "$" in sql or "#" in sql or sql.count("/*") > 1:
+        for dialect in (1, 2):
+            e = _sql_effect(_strip_comments(sql, dialect), 0)
+            if _RANK[e] > _RANK[worst]:
+                worst = e
+    return worst
 
 
 def _sql_effect(text, depth):
@@ -240,7 +212,9 @@ def _sql_effect(text, depth):
                 worst = e if worst == "read" or e == "unknown" else worst
                 continue
         head = low.split(" ", 1)[0].strip("(")
-        bare = " %s " % " ".join(_unquoted(low).replace("(", " ").replace(";", " ").split())
+        bare = " %s " % " ".join(
+            _unquoted(low).replace("(", " ").replace(")", " ").replace(";", " ").split()
+        )
         if head in ("delete", "update"):
             if not _filters_rows(bare):
                 return "destroy"  # every row: DELETE FROM t, UPDATE t SET a=1, WHERE 1=1
@@ -260,10 +234,14 @@ def _sql_effect(text, depth):
             w in low for w in _SQL_NEVER if w != "=" or head == "pragma"
         ):
             worst = "change" if worst == "read" else worst
-        if head == "with" and any(
-            " %s " % w in " %s " % low for w in ("insert", "update", "delete")
-        ):
-            return "destroy" if " delete " in " %s " % low else "change"
+        if head in _SQL_READ and any(" %s " % w in bare for w in _SQL_WRITES):
+            # a data-modifying CTE or subquery: WITH x AS (UPDATE t SET a=1 ...) SELECT
+            k = bare.find(" update ")
+            while k >= 0 and bare[max(0, k - 4) : k] in (" for", " key"):
+                k = bare.find(" update ", k + 1)  # SELECT ... FOR [NO KEY] UPDATE locks rows
+            if k >= 0 and not _filters_rows(bare[k:]):
+                return "destroy"
+            worst = "change" if worst != "unknown" else worst
     return worst
 
 
@@ -476,8 +454,15 @@ def mongo_effect(code):
     if any(k in bare for k in ("=", "`", "require", "function", "new ", "process", "this")):
         return "unknown"
     worst = "read"
+    if _computed_calls(bare):
+        # db.c["remove"]({}), db.c['dr'+'op'](), a call split from its name: the method is
+        # a value the hooks would have to compute; a destroying word in it destroys
+        words = code_words(code)
+        if any(w in _MONGO_DESTROYS or w in _MONGO_ALL_ROWS or w[:4] == "drop" for w in words):
+            return "destroy"
+        worst = "unknown"
     for stmt in bare.replace("\n", ";").split(";"):
-        low = stmt.strip().lower()
+        low = " ".join(stmt.split()).lower().replace(" (", "(")
         if any(v in low for v in _MONGO_DESTROYS) and any(
             w in _MONGO_DESTROYS for w in code_words(stmt)
         ):
@@ -505,6 +490,27 @@ def mongo_effect(code):
 
 
 _MONGO_DESTROYS = frozenset(("drop", "shutdown", "purge", "wipe", "truncate"))
+
+
+def _computed_calls(bare):
+    """True when code without its strings names a member by a computed value (x[..] after a
+    name or a call) or calls something that is not a plain name (`](`, `?.(`, a name and
+    its `(` on different lines)."""
+    for j, ch in enumerate(bare):
+        if ch not in "([":
+            continue
+        k = j - 1
+        newline = False
+        while k >= 0 and bare[k].isspace():
+            newline = newline or bare[k] in "\r\n"
+            k -= 1
+        prev = bare[k] if k >= 0 else ""
+        name = prev.isalnum() or prev in "_$)]"
+        if ch == "[" and name or ch == "(" and (prev in "].?" or newline and name):
+            return True
+    return False
+
+
 # value constructors a filter may call
 _BSON = frozenset(
     "objectid isodate date numberlong numberint numberdecimal uuid timestamp bindata regexp "
@@ -518,7 +524,7 @@ def _mongo_calls(text):
     j = text.find("(")
     while j >= 0:
         k = j
-        while k > 0 and text[k - 1] == " ":
+        while k > 0 and text[k - 1].isspace():
             k -= 1
         e = k
         while k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_$"):
@@ -585,8 +591,12 @@ _REDIS_DESTROYS = frozenset(
     "migrate restore rename renamenx config-set config-resetstat config-rewrite script-flush "
     "script-kill function-flush function-delete function-restore cluster-reset "
     "cluster-forget cluster-failover cluster-flushslots acl-deluser client-kill "
-    "module-unload xgroup-destroy json.del json.forget".split()
+    "module-unload xgroup-destroy json.del json.forget module-load module-loadex "
+    "hdel srem zrem lrem ltrim xdel xtrim zremrangebyrank zremrangebyscore zremrangebylex "
+    "zpopmin zpopmax bzpopmin bzpopmax".split()
 )
+# setting a time to live of zero or less (or a time in the past) deletes the key
+_REDIS_EXPIRES = frozenset("expire pexpire expireat pexpireat getex".split())
 # options that print statistics only; options that take a value
 _REDIS_READ_OPTIONS = frozenset(
     "--scan --bigkeys --memkeys --hotkeys --stat --latency --latency-history --latency-dist "
@@ -607,6 +617,10 @@ def redis_effect(words):
     two = "-".join(w.lower() for w in words[:2])
     if one in _REDIS_DESTROYS or two in _REDIS_DESTROYS:
         return "destroy"
+    if one in _REDIS_EXPIRES:
+        ttl = next((w for w in words[2:] if w.lstrip("-").isdigit()), "")
+        if one != "getex" and (not ttl or int(ttl) <= 0) or one in ("expireat", "pexpireat"):
+            return "destroy"  # EXPIRE k 0, EXPIREAT k 1 (the past); a TTL it cannot see
     if one in ("eval", "evalsha", "eval_ro", "fcall", "fcall_ro"):
         hit = [w for x in words[1:2] for w in code_words(x) if w in _REDIS_DESTROYS]
         return "destroy" if hit else ("read" if one.endswith("_ro") else "change")

@@ -255,6 +255,9 @@ def h_pkg_node(c, a, p, raw):
             unknown=True,
         )
         return set(ops)
+    if c.program == "yarn":
+        # .yarnrc.yml names the yarn release (yarnPath) and plugins: JS that runs for any verb
+        c.flag("yarn %s runs the yarn release and plugins .yarnrc.yml names" % sub, runner=True)
     if sub == "audit" and "fix" not in ops or sub in _NODE_READ:
         odd = [k for k, _ in found if k not in _NODE_READ_OPTIONS]
         if odd:
@@ -349,6 +352,8 @@ def h_pkg_generic(c, a, p, raw):
         if sub in ("fix", "clippy", "get", "generate"):
             c.flag("%s %s runs code the hooks cannot see" % (prog, sub), runner=True)
         return set(ops)
+    if prog in _HELP_FIRST and any(k in ("--help", "-h") for k, _ in found):
+        return set(ops)  # prints the verb's help before it reads the project
     if publish(c, prog, sub):
         return set(ops)
     if (
@@ -370,6 +375,18 @@ def h_pkg_generic(c, a, p, raw):
         and ops[1:2] in (["graph"], ["why"])
     ):
         return set(ops)  # they print documentation, the toolchain, the module graph
+    if prog == "uv" and sub in _UV_BUILDS:
+        c.flag(
+            "uv %s resolves the project, which may build it (runs its backend)" % sub, runner=True
+        )
+        return set(ops)
+    if prog in _LOADS_PROJECT_CODE and not _info_only(prog, sub, found):
+        c.flag(
+            "%s %s loads the project's configuration, which runs code (%s)"
+            % (prog, sub, _LOADS_PROJECT_CODE[prog]),
+            runner=True,
+        )
+        return set(ops)
     if sub in _MANAGER_READ or not sub and not ops:
         return set(ops)
     if sub in _MANAGER_RUN or prog in ("go", "cargo") and sub:
@@ -378,6 +395,31 @@ def h_pkg_generic(c, a, p, raw):
     if not c.writes:
         c.flag("%s %s is a subcommand the hooks do not know" % (prog, sub), unknown=True)
     return set(ops)
+
+
+# managers whose every verb (its reads too) loads project files that run code; what runs
+_LOADS_PROJECT_CODE = {
+    "cargo": ".cargo/config.toml names a rustc wrapper, build scripts run",
+    "bundle": "the Gemfile is Ruby",
+    "composer": "its plugins under vendor/ load on start",
+    "hatch": "version sources, build hooks and plugins are Python",
+    "rye": "the build backend and version sources run",
+    "pdm": "project plugins under .pdm-plugins and build backends run",
+    "poetry": "project plugins and build backends run",
+}
+# managers that answer --help before they load a plugin or the project
+_HELP_FIRST = frozenset(("hatch", "rye", "cargo", "bundle"))
+# the verbs of those managers that print without reading the project
+_INFO_VERBS = {"cargo": ("help", "version"), "bundle": ("help", "version")}
+# uv verbs that resolve the project: a dynamic version or metadata builds it
+_UV_BUILDS = frozenset(("tree", "export", "version"))
+
+
+def _info_only(prog, sub, found):
+    """A version or help query that reads no project file."""
+    if not all(k in _HELP_OPTIONS or k == "--list" for k, _ in found):
+        return False
+    return not sub or sub in _INFO_VERBS.get(prog, ("help",))
 
 
 def _config_sets(found, ops):
@@ -567,6 +609,11 @@ _FORMATTERS = {
 }
 
 
+# linters and formatters whose configuration is a program (eslint.config.js, prettier.config.js
+# and plugins, dprint's process plugins): any run but a version or help query runs it
+_CONFIG_IS_CODE = frozenset(("eslint", "prettier", "dprint"))
+
+
 def formatter(c, a, p, raw, prog=None):
     prog = (prog or c.program).lower()
     prog = (
@@ -578,6 +625,8 @@ def formatter(c, a, p, raw, prog=None):
     )
     if prog not in _FORMATTERS:
         return None
+    if prog in _CONFIG_IS_CODE and not (a and all(w in _HELP_OPTIONS for w in a)):
+        c.flag("%s loads the project's configuration, which is code" % prog, runner=True)
     on, off = _FORMATTERS[prog]
     if prog == "ruff":
         if not a or a[0] not in ("format", "check"):

@@ -55,7 +55,7 @@ runners.h_fd: fd fdfind
 services.h_service_cli: kubectl oc helm terraform tofu pulumi docker podman nerdctl
                         docker-compose aws gcloud az systemctl service launchctl
                         journalctl rc-service vault consul nomad rclone restic borg velero
-                        mysqladmin pg_ctl
+                        mysqladmin pg_ctl gsutil
 services.h_ansible: ansible ansible-playbook
 databases.h_sql_client: psql pgcli mysql mariadb mongosh mongo clickhouse-client
 databases.h_redis: redis-cli valkey-cli
@@ -183,7 +183,7 @@ git.h_git: git
 gh.h_gh: gh
 packages.h_pip: pip pipx
 packages.h_pkg_node: npm pnpm yarn
-packages.h_pkg_generic: uv poetry pipenv pdm cargo go gem bundle composer conda mamba
+packages.h_pkg_generic: uv poetry pipenv pdm hatch rye cargo go gem bundle composer conda mamba
                         micromamba apt apt-get aptitude dpkg dnf yum microdnf rpm apk pacman
                         zypper emerge xbps-install snap flatpak port brew nix-env pkg choco
                         winget scoop

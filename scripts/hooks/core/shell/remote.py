@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.shell.command import has, join, opts, stdin_text, vals
 from core.shell.databases import code_words
-from core.shell.services import http_method
+from core.shell.services import http_method, remote_destroys
 
 
 def _remote(x):
@@ -135,6 +135,10 @@ def h_ssh(c, a, p, raw):
     elif len(ops) > 1:
         c.code.append(" ".join(ops[1:]))
         c.flag("remote command over ssh", unknown=True, remote=True)
+        # the remote shell reads the words joined
+        hit = remote_destroys(" ".join(ops[1:]), True, p.ctx.budget)
+        if hit:
+            c.flag("ssh runs %s on the remote machine, which destroys" % hit, destructive=True)
     elif ops and c.program == "ssh" and not has(found, "-N", "-V", "-G", "-Q"):
         c.flag("remote shell over ssh", unknown=True, remote=True)  # commands on its stdin
     return set(ops)

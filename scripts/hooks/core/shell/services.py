@@ -18,7 +18,7 @@ PROFILES = {
         "-n --namespace --context --cluster --user -o --output -l --selector -c --container "
         "--kubeconfig -f --filename -s --server --token --as",
         "get describe logs top explain version api-resources api-versions cluster-info events "
-        "diff wait auth plugin completion config-view config-get-contexts config-current-context "
+        "diff wait auth-can-i auth-whoami plugin-list completion config-view config-get-contexts config-current-context "
         "config-get-clusters config-view config-get-users rollout-status rollout-history",
     ),
     "oc": (
@@ -32,16 +32,15 @@ PROFILES = {
     ),
     "terraform": (
         "-chdir -var -var-file -target -state",
-        "plan show validate output version providers graph state-list state-show "
-        "workspace-list workspace-show console-help fmt-check",
+        "output version state-list workspace-list workspace-show fmt-check",
     ),
     "tofu": (
         "-chdir -var -var-file -target -state",
-        "plan show validate output version providers graph state-list state-show",
+        "output version state-list workspace-list workspace-show",
     ),
     "pulumi": (
         "-s --stack -C --cwd",
-        "preview stack-ls stack-output config-get whoami version logs about",
+        "stack-ls stack-output config-get whoami version logs",
     ),
     "docker": (
         "-H --host --context -c --config -f --file -p --project-name -l --log-level",
@@ -111,6 +110,12 @@ PROFILES = {
         "status extended-status processlist variables version ping",
     ),
     "pg_ctl": ("-D --pgdata -l --log -m --mode -o --options -t --timeout", "status"),
+    "gsutil": (
+        "-o -h -u -i",
+        "ls cat du stat hash version help iam-get acl-get label-get versioning-get logging-get "
+        "web-get cors-get lifecycle-get defacl-get retention-get autoclass-get rpo-get "
+        "ubla-get pap-get requesterpays-get defstorageclass-get kms-serviceaccount",
+    ),
     "velero": (
         "-n --namespace --kubeconfig --kubecontext -o --output",
         "version get describe backup-get backup-describe backup-logs restore-get "
@@ -134,7 +139,19 @@ _DESTROYS_TOO = {
     "borg": frozenset("compact rdelete".split()),
     "restic": frozenset(("forget",)),
     "mysqladmin": frozenset(("refresh",)),
+    # a move deletes its source
+    "gsutil": frozenset(("mv",)),
+    "aws": frozenset(("mv",)),
+    # pulumi up/update apply the program's state without a plan the person saw
+    "pulumi": frozenset(("up", "update", "refresh", "import", "watch", "deploy")),
 }
+# verbs that run the project's code (terraform providers and external data sources, the
+# pulumi program) and change nothing else
+_RUNS_PROJECT = {
+    "terraform": frozenset("plan validate show graph console test providers-schema".split()),
+    "pulumi": frozenset("preview about".split()),
+}
+_RUNS_PROJECT["tofu"] = _RUNS_PROJECT["terraform"]
 _BARE_READS = frozenset(
     (
         "helm",
@@ -244,8 +261,6 @@ def _judge_verbs(c, prog, words):
             if last[0].startswith(_CLOUD_READ_PREFIX):
                 return
             first = last[0]
-    elif prog == "journalctl":
-        return _journalctl(c, words)
     elif group and "-".join(words[:3]) in reads:
         return  # vault kv metadata get
     elif not group and (first in reads or pair in reads) or not words and prog in _BARE_READS:
@@ -259,6 +274,12 @@ def _judge_verbs(c, prog, words):
     extra = _DESTROYS_TOO.get(prog, frozenset())
     if destroying(first, extra) or any(destroying(w, extra) for w in words[: 3 if group else 2]):
         c.flag("%s %s destroys or replaces state" % (prog, verb), destructive=True, remote=True)
+    elif _to_zero(c.argv[1:], words):
+        c.flag(
+            "%s %s scales to zero (stops everything)" % (prog, verb), destructive=True, remote=True
+        )
+    elif prog == "gsutil" and "rsync" in words and _short(c.argv, "d"):
+        c.flag("gsutil rsync -d deletes what the source lacks", destructive=True, remote=True)
     else:
         c.flag("%s %s changes a remote system or service" % (prog, verb), remote=True)
 
@@ -271,6 +292,10 @@ _FETCHES = frozenset("download save export pull fetch".split())
 _OUT_OPTIONS = frozenset(
     "-o --output --output-file --out --untardir --destination --file --dest --target-dir".split()
 )
+
+
+# CLIs whose -f / -d name no local output (kubectl -f reads; gsutil rsync -d deletes)
+_NO_SHORT_OUT = frozenset(("kubectl", "oc", "gsutil"))
 
 
 def _local_targets(prog, a):
@@ -287,7 +312,7 @@ def _local_targets(prog, a):
             break  # kubectl exec pod -- cp a b: a command in the container
         name, eq, val = w.partition("=")
         if w[:1] == "-" and len(w) > 1:
-            if name in _OUT_OPTIONS or name in ("-f", "-d") and prog not in ("kubectl", "oc"):
+            if name in _OUT_OPTIONS or name in ("-f", "-d") and prog not in _NO_SHORT_OUT:
                 out.append(val if eq else (a[i + 1] if i + 1 < len(a) else ""))
                 i += 1 if eq else 2
                 continue
@@ -343,7 +368,175 @@ def _remote_path(w):
     return k > 0 and "/" not in w[:k]
 
 
-def _journalctl(c, words):
+# journalctl's options that only print, by kind: flags, and options that take a value
+_JOURNAL_FLAGS = frozenset(
+    "-a --all -e --pager-end -f --follow -k --dmesg -m --merge -q --quiet -r --reverse -x "
+    "--catalog -l --full --no-full --no-pager --no-hostname --no-tail --utc --system --user "
+    "--list-boots --disk-usage --list-catalog --dump-catalog --header --verify --show-cursor "
+    "--list-namespaces --list-fields --list-invocations --fields -N --truncate-newline "
+    "--case-sensitive -h --help --version --boot -b --lines -n --invocation -I "
+    "--new-id128".split()
+)
+_JOURNAL_VALUED = frozenset(
+    "-u --unit --user-unit -p --priority -o --output --output-fields --since -S --until -U "
+    "-t --identifier -T --exclude-identifier -g --grep -D --directory --file -i -M --machine "
+    "-c --cursor --after-cursor --facility --namespace --root --image -F --field "
+    "--verify-key --image-policy".split()
+)
+# short options whose value may follow as the next word (-b -1, -n 20)
+_JOURNAL_OPTIONAL = frozenset("bnI")
+
+
+# option parts that size a fleet: replicas, desired count, nodes, instances
+_SIZES = frozenset("replicas desired nodes instances count size capacity scale".split())
+
+
+def _to_zero(a, words):
+    """--replicas=0, --desired-capacity 0, --num-nodes=0, `scale web=0`: a change that
+    leaves nothing running (a minimum of zero is not one)."""
+    scale = any("scale" in w or "resize" in w for w in words)
+    for i, w in enumerate(a):
+        if w[:2] == "--":
+            name, eq, val = w[2:].partition("=")
+            parts = set(name.lower().split("-"))
+            if not parts & _SIZES or parts & {"min", "max", "page", "batch"}:
+                continue
+            val = val if eq else (a[i + 1] if i + 1 < len(a) else "")
+            val = val.rpartition("=")[2]  # --scale web=0
+        elif scale and "=" in w and w[:1] != "-":
+            val = w.rpartition("=")[2]
+        else:
+            continue
+        if val and val.isdigit() and int(val) == 0:
+            return True
+    return False
+
+
+def _short(a, letter):
+    """True when a short-option word (-rd, -d) holds `letter`, or its long form is given."""
+    return any(w[:1] == "-" and w[1:2] != "-" and letter in w[1:] or w == "--delete" for w in a)
+
+
+def _journalctl(c, a):
+    """journalctl prints the journal; only the options listed as reads are reads (vacuum,
+    rotate, flush, --setup-keys, --update-catalog change the machine's journal; an option
+    the hooks do not know is unknown)."""
+    i = 0
+    while i < len(a):
+        w = a[i]
+        nxt = a[i + 1] if i + 1 < len(a) else ""
+        i += 1
+        if w[:1] != "-" or w == "-":
+            continue  # a match (_SYSTEMD_UNIT=x) or a program path
+        if w == "--":
+            break
+        if w[:2] == "--":
+            name, eq, val = w.partition("=")
+            if name == "--cursor-file":
+                c.writes.append(val if eq else nxt)
+                i += 0 if eq else 1
+            elif name in _JOURNAL_VALUED:
+                i += 0 if eq else 1
+            elif name not in _JOURNAL_FLAGS:
+                _journal_change(c, name)
+            elif name in ("--boot", "--lines") and not eq and _optional_value(nxt):
+                i += 1
+            continue
+        for k, ch in enumerate(w[1:]):
+            opt = "-" + ch
+            rest = w[k + 2 :]
+            if opt in _JOURNAL_VALUED:
+                i += 0 if rest else 1
+                break
+            if opt not in _JOURNAL_FLAGS:
+                _journal_change(c, opt)
+                break
+            if ch in _JOURNAL_OPTIONAL:
+                if not rest and _optional_value(nxt):
+                    i += 1
+                break
+    return None
+
+
+def _optional_value(w):
+    return w[:1] != "-" and w != "" or w[1:].isdigit()
+
+
+_JOURNAL_CHANGES = ("--vacuum", "--rotate", "--flush", "--sync", "--relinquish", "--smart")
+
+
+def _journal_change(c, name):
+    if name.startswith("--vacuum"):
+        c.flag("journalctl %s deletes journal files" % name, destructive=True, remote=True)
+    elif name.startswith(_JOURNAL_CHANGES) or name in ("--setup-keys", "--update-catalog"):
+        c.flag("journalctl %s changes the machine's journal" % name, remote=True)
+    else:
+        c.flag("journalctl %s is an option the hooks do not know" % name, unknown=True)
+
+
+_depth = [0]  # remote commands being judged inside one another
+# handlers of commands that delete what they name: on another machine, nobody sees the paths
+_DELETERS = frozenset(
+    ("files.h_rm", "files.h_rmdir", "files.h_shred", "files.h_truncate", "system.h_mkfs")
+)
+
+
+def remote_destroys(text: str, deletes: bool = True, budget=None) -> str:
+    """What destroys in a command run on another machine or in a container (kubectl exec,
+    docker exec, ssh host CMD), judged as a command of its own: '' when nothing does.
+    `deletes`: a running machine's files count (rm there); a new container's do not, only
+    what its command destroys elsewhere (psql -h prod -c 'DROP ...')."""
+    if _depth[0] > 2 or not text.strip():
+        return ""
+    from time import perf_counter
+
+    from core.shell import programs
+    from core.shell.analysis import analyse
+
+    if budget is not None:
+        budget.spend(len(text))
+    _depth[0] += 1
+    start = perf_counter()
+    try:
+        an = analyse(text, home="/nonexistent")
+    finally:
+        _depth[0] -= 1
+    if budget is not None:  # the inner analysis has a budget of its own: its time is ours too
+        budget.spend(int((perf_counter() - start) * 1e6))
+    for cmd in an.commands:
+        if not deletes:  # a new container: only what it destroys elsewhere counts
+            if cmd.destructive and cmd.remote:
+                return cmd.program
+            continue
+        if cmd.destructive or programs.family(programs.key(cmd.program)) in _DELETERS:
+            return cmd.program or "a command"
+    return "a command" if an.destructive and deletes else ""
+
+
+def _argv_text(words):
+    """The command line for words run without a shell (each one word)."""
+    from shlex import quote
+
+    return " ".join(quote(w) for w in words)
+
+
+def _remote_command(prog, a, words):
+    """The command a remote exec or container runs, as shell text; None when there is none."""
+    if prog in ("kubectl", "oc") and words[:1] in (["exec"], ["debug"], ["run"], ["attach"]):
+        return _argv_text(a[a.index("--") + 1 :]) if "--" in a else None
+    if prog in ("gcloud",) and "ssh" in words:
+        for i, w in enumerate(a):
+            if w == "--command":
+                return a[i + 1] if i + 1 < len(a) else None
+            if w.startswith("--command="):
+                return w[10:]
+        return None
+    if prog in containers.CLIS or prog.endswith("-compose"):
+        found = containers.run_options(a if not prog.endswith("-compose") else ["compose"] + a)
+        if found is None:
+            return None
+        k = found[1] + (0 if not prog.endswith("-compose") else -1)
+        return _argv_text(a[k + 1 :])
     return None
 
 
@@ -362,10 +555,7 @@ def h_service_cli(c, a, p, raw):
         c.flag("formats code")
         return set(a)
     if prog == "journalctl":
-        if any(
-            w.startswith(("--vacuum", "--rotate", "--flush", "--sync", "--relinquish")) for w in a
-        ):
-            c.flag("journalctl changes the journal", remote=True)
+        _journalctl(c, a)
         return set(a)
     if any(w.startswith("--dry-run") and w not in ("--dry-run=none",) for w in a) and prog in (
         "kubectl",
@@ -375,6 +565,21 @@ def h_service_cli(c, a, p, raw):
         _option_effects(c, prog)  # but its renderer runs, its output dir is written
         return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
+    inner = _remote_command(prog, a, words)
+    hit = remote_destroys(inner, "run" not in words[:2], p.ctx.budget) if inner else ""
+    if hit:
+        c.flag(
+            "%s %s runs %s there, which destroys" % (prog, " ".join(words[:2]), hit),
+            destructive=True,
+            remote=True,
+        )
+    runs = _RUNS_PROJECT.get(prog, frozenset())
+    if words[:1] and (words[0] in runs or "-".join(words[:2]) in runs):
+        _option_effects(c, prog)
+        c.flag("%s %s runs the project's providers or program" % (prog, words[0]), runner=True)
+        return {w for w in words[:2] if not pathlike(w)}
+    if prog in ("terraform", "tofu") and words == ["providers"]:
+        return set(words)  # lists the providers the configuration requires
     if prog in ("docker", "podman", "nerdctl") and words[:1] in (["run"], ["exec"]):
         if a[1:] == ["--help"]:
             return set(a)  # docker run --help prints
@@ -398,8 +603,13 @@ def h_service_cli(c, a, p, raw):
         c.tree.extend(_uploaded_trees(c, words, a))
     if "--force" in a and c.remote and prog in ("kubectl", "helm"):
         c.flag("%s --force replaces state" % prog, destructive=True)
-    # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads
-    return {w for w in words[:2] if not pathlike(w)}
+    # the verbs are not files; the paths it names (-f k8s/, cp ~/x pod:/x) are reads; the
+    # words of a command a pod runs (kubectl exec p -- cat /etc/hosts) name the pod's files
+    remote_words: set[str] = set()
+    if prog in ("kubectl", "oc") and inner:
+        k = a.index("--")
+        remote_words = set(a[k + 1 :]) - set(a[:k])  # a word also named here stays a path
+    return {w for w in words[:2] if not pathlike(w)} | remote_words
 
 
 # ansible modules that only gather facts; modules that run code on the hosts
@@ -521,7 +731,7 @@ def publish(c, prog, sub):
     if sub in ("unpublish", "yank"):
         c.flag("%s %s removes a published package" % (prog, sub), destructive=True, remote=True)
     else:
-        c.flag("%s %s changes a package registry" % (prog, sub), remote=True)
+        c.flag("%s %s publishes to (changes) a package registry" % (prog, sub), remote=True)
     return True
 
 

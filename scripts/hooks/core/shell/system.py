@@ -82,8 +82,14 @@ def h_power(c, a, p, raw):
 
 
 def h_init(c, a, p, raw):
-    if a and a[0] in ("0", "6"):
-        c.flag("shuts down or reboots the machine", destructive=True)
+    """init/telinit RUNLEVEL: 0 and 6 stop the machine, 1/S stop every service; any other
+    word changes the runlevel or reloads init (q, u). Only --help and --version print."""
+    if a and all(w in ("--help", "--version", "-h") for w in a):
+        return
+    if a and a[0].lower() in ("0", "6", "1", "s", "single", "rescue", "emergency"):
+        c.flag("%s %s stops the machine's services" % (c.program, a[0]), destructive=True)
+    else:
+        c.flag("%s changes the machine's runlevel" % c.program, remote=True)
 
 
 def h_systemctl(c, a, p, raw):

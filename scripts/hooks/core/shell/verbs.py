@@ -56,10 +56,29 @@ DESTROYS = frozenset(
         "reboot",
         "halt",
         "kexec",
+        "detach",
+        "disassociate",
+        "failover",
+        "evict",
     )
 )
 # a part that starts with one of these destroys too (deletefile, dropdb, removeall)
-PREFIXES = ("delete", "destroy", "purge", "remove", "erase", "wipe")
+# and the nouns made from them (schedule-key-deletion, removal, termination)
+PREFIXES = (
+    "delet",
+    "destr",
+    "purg",
+    "remov",
+    "eras",
+    "wipe",
+    "terminat",
+    "truncat",
+    "revok",
+    "revoc",
+    "uninstal",
+    "deprovision",
+    "decommission",
+)
 # a dotted word (ecto.reset) is a task name, not a file, only when its last part is a verb of
 # four letters or more: `video.rm` and `delete.txt` stay files
 _DOT_MIN = 4
