@@ -43,6 +43,7 @@ SHARED = (
     ("core.learning.schema", "_last_ms"),  # a monotonic id clock, process-wide
     ("core.shell.effects", "HANDLERS"),  # the program table, completed lazily
     ("core.shell.programs", "_funcs"),  # program handlers, imported lazily
+    ("core.shell.services", "_depth"),  # nesting of remote commands, back to 0 after each
 )
 
 

@@ -442,7 +442,7 @@ C(
     p=["parallel", "gzip", "gzip"],
 )
 C('find . -name "*.tmp" -exec rm {} \\;', w=["."], r=["."], p=["find", "rm"])
-C("find /var/tmp -exec rm -rf {} +", w=["/var/tmp"], d=True, r=["/var/tmp"], p=["find", "rm"])
+C("find /var/tmp -exec rm -rf {} +", w=["/var/tmp"], d=True, r=["/var/tmp"], p=["find"])
 C("find src -type f -execdir sed -i s/a/b/ {} \\;", w=["src"], r=["src"], p=["find", "sed"])
 C("find . -ok rm {} \\;", w=["."], r=["."], p=["find", "rm"])
 C("find build -delete", w=["build"], d=True, r=["build"], p=["find"])

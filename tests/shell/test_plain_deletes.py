@@ -26,6 +26,8 @@ def answer(r):
         "find . -iname '*.PYC' -delete",
         "rm -rf build dist",
         "mv src/m.py .",
+        "find . -name __pycache__ -type d -exec rm -rf {} +",
+        "find src -name '*.pyc' -exec rm -f {} \\;",
         "cd src && mv m.py ..",
     ],
 )
@@ -41,6 +43,10 @@ def test_clean_up_inside_the_project_is_ordinary(lab, cmd):
         ("find . -name '*.pyc' -o -name '*.py' -delete", "[self-protection]"),
         ("find . -name '*.py' -delete", "[self-protection]"),
         ("mv . /tmp/elsewhere", "[self-protection]"),
+        # -exec rm -r takes a matched directory whole: a name on the way to a hook file counts
+        ("find . -name scripts -exec rm -rf {} +", "[self-protection]"),
+        ("find . -name 'hoo*' -type d -exec rm -r {} +", "[self-protection]"),
+        ("find / -name __pycache__ -exec rm -rf {} +", "[destructive]"),
         ("mv -t /tmp src .", "[self-protection]"),
         ("find . -delete", "[self-protection]"),
     ],

@@ -328,11 +328,9 @@ def _find_spares_protected(cmd, ctx):
     pats = [a[i + 1] for i, w in enumerate(a[:-1]) if w in ("-name", "-iname")]
     if not pats or any(w in ("-o", "-or", ",", "!", "-not", "-path", "-regex") for w in a):
         return False
-    names = {
-        os.path.basename(p)
-        for p in paths.protected_under(".", ctx.project, ctx.project, ctx.cfg, ctx.home)
-    }
-    names.update(("settings.json", "settings.local.json", "sane.yaml", "sane.py"))
+    from core.shell.judge import FIND_RM, protected_names
+
+    names = protected_names(ctx.project, ctx.cfg, ctx.home, FIND_RM in cmd.reasons)
     return not any(
         fnmatchcase(n, pat) or fnmatchcase(n.lower(), pat.lower()) for n in names for pat in pats
     )

@@ -19,6 +19,7 @@ from core.shell.command import (
     vague,
     vals,
 )
+from core.shell.judge import FIND_RM
 
 _STDIN = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
 
@@ -519,6 +520,21 @@ _FIND_NAMES = frozenset(
 )
 
 
+_RM_OPTS = frozenset(("-r", "-R", "-f", "-rf", "-fr", "-Rf", "-fR", "-v", "--recursive", "--force"))
+
+
+def _removes_found(inner: list[str]) -> bool:
+    """`rm -r[f] {}`: a recursive rm of exactly what find found, nothing else named (a plain
+    `rm {}` stays an rm of the found files)."""
+    return (
+        len(inner) >= 2
+        and prog_name(inner[0]) == "rm"
+        and inner.count("{}") == 1
+        and all(x == "{}" or x in _RM_OPTS for x in inner[1:])
+        and any(x != "{}" and ("r" in x.lower() or x == "--recursive") for x in inner[1:])
+    )
+
+
 def h_find(c, a, p, raw):
     starts = []
     i = 0
@@ -547,6 +563,12 @@ def h_find(c, a, p, raw):
                 j += 1
             inner = a[i + 1 : j]
             skip.update(a[i + 1 : j + 1])
+            if w in ("-exec", "-execdir") and _removes_found(inner):
+                # find ... -exec rm -rf {} +: the found paths go, trees and all, like -delete
+                c.writes.extend(starts)
+                c.flag(FIND_RM, destructive=True)
+                i = j + 1
+                continue
             prog = prog_name(inner[0]) if inner else ""
             if not inner or not looks.only_looks(prog, inner[1:]) or _narrowed_digest(prog, a):
                 c.tree.extend(starts)  # the command gets every file found under the starts

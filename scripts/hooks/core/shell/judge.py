@@ -9,6 +9,8 @@ import os
 from core import paths
 from core.shell.budget import SCRIPT_RUNNERS, code_paths  # the words the analysis charged
 
+FIND_RM = "find -exec rm"  # find ... -exec rm -rf {} +: judged like find -delete
+
 
 def temp_code(cmd, cwd, project):
     """A script, makefile or module path in the temp dir: there the agent can write even under
@@ -64,7 +66,7 @@ def plain(cmd):
 def plain_delete(cmd, cwd, project, home, cfg):
     """`rm -rf build dist`: deleting named paths inside the project that hold no protected
     file is ordinary work, not a [destructive] ask. Anything else destructive stays so."""
-    if cmd.program == "find" and cmd.reasons == ["find -delete"] and cmd.writes:
+    if cmd.program == "find" and cmd.reasons in (["find -delete"], [FIND_RM]) and cmd.writes:
         return _find_spares(cmd, cwd, project, home, cfg)
     # git clean -f PATH: only the untracked files under its pathspecs go
     clean = cmd.program == "git" and cmd.reasons == ["git clean -f deletes untracked files"]
@@ -133,11 +135,23 @@ def _find_spares(cmd, cwd, project, home, cfg):
         target = paths.real(paths.normalise(w, cwd, home))
         if not paths.is_under(target, root) or paths.is_under(target, os.path.join(root, ".git")):
             return False
-    names = {os.path.basename(p) for p in paths.protected_under(".", project, project, cfg, home)}
-    names.update(("settings.json", "settings.local.json", "sane.yaml", "sane.py", "state.json"))
+    names = protected_names(project, cfg, home, FIND_RM in cmd.reasons)
+    names.add("state.json")
     return not any(
         fnmatchcase(n, pat) or fnmatchcase(n.lower(), pat.lower()) for n in names for pat in pats
     )
+
+
+def protected_names(project, cfg, home, trees: bool) -> set:
+    """The names a find name filter must not match: each protected file's, and with `trees`
+    (`-exec rm -r {}` takes a matched directory whole) every directory on the way to one."""
+    root = paths.real(project)
+    names = {"settings.json", "settings.local.json", "sane.yaml", "sane.py"}
+    for p in paths.protected_under(".", project, project, cfg, home):
+        names.add(os.path.basename(p))
+        if trees and paths.is_under(p, root):
+            names.update(os.path.relpath(p, root).split(os.sep)[:-1])
+    return names
 
 
 def changes_or_runs(cmd) -> bool:
