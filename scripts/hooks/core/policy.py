@@ -466,7 +466,6 @@ def _unchecked_shell(tool, command, exc):
 
 def _shell_facts(tool, command, cwd, project, home, cfg):
     from core.shell import analysis as shell
-    from core.shell import gitrepo
     from core.tempdir import shell_env
 
     f = Facts(tool, "shell")
@@ -521,8 +520,11 @@ def _shell_facts(tool, command, cwd, project, home, cfg):
             f.foreign_sane.append(call)
             if not call.person_only:
                 cmd.flag("runs a sane.py that is not this project's CLI", unknown=True)
-        if cmd.program == "git" and tool == "Bash" and gitrepo.foreign(cmd, cwd, project, home):
-            cmd.flag(gitrepo.FOREIGN, unknown=True)
+        if cmd.program == "git" and tool == "Bash":
+            from core.shell import gitrepo  # git commands only
+
+            if gitrepo.foreign(cmd, cwd, project, home):
+                cmd.flag(gitrepo.FOREIGN, unknown=True)
         if cmd.program in FEEDERS and not cmd.writes and not cmd.unknown:
             f.raw_reads.extend(cmd.reads)
             f.tree_reads.extend(cmd.tree)  # file names fed to it by a producer

@@ -10,9 +10,8 @@ from __future__ import annotations
 import os
 
 from core import homestartup, paths
-from core.shell import containers, gitrepo, programs
+from core.shell import programs
 from core.shell.command import long_match
-from core.shell.gitverbs import STDIN_INDEX
 
 # git config files: a key there (core.fsmonitor, core.hooksPath, alias.x=!cmd) runs a program
 # in the person's own git, outside every check
@@ -39,23 +38,30 @@ def check(ctx, facts) -> str | None:
         return None
     root = paths.real(ctx.project)
     adds: list = []
-    refs = gitrepo.Refs(lambda *w: _git(ctx, *w), lambda where, b: _remote_keeps(ctx, where, b))
+    refs = None
     for cmd in a.commands:
         cwd = paths.normalise(cmd.cwd, ctx.cwd, ctx.home) if cmd.cwd else ctx.cwd
         msg = _startup_writes(ctx, cmd, cwd)
         if msg:
             return msg
-        if containers.is_cli(programs.key(cmd.program)) or cmd.program in ("kubectl", "oc"):
-            msg = _container(ctx, cmd, cwd)
-            if msg:
-                return msg
-        if programs.family(programs.key(cmd.program)) == "services.h_service_cli" and not (
-            containers.is_cli(programs.key(cmd.program)) or cmd.program in ("kubectl", "oc")
-        ):  # their copies are judged above, by where each lands
-            msg = _remote_tree(ctx, cmd, cwd)
+        k = programs.key(cmd.program)
+        service = programs.family(k) == "services.h_service_cli"
+        if service or k.endswith("-compose") or cmd.program in ("kubectl", "oc"):
+            from core.shell import containers  # loaded for container and service CLIs only
+
+            if containers.is_cli(k) or cmd.program in ("kubectl", "oc"):
+                msg = _container(ctx, cmd, cwd)
+            elif service:  # their copies are judged above, by where each lands
+                msg = _remote_tree(ctx, cmd, cwd)
             if msg:
                 return msg
         if cmd.program == "git":
+            if refs is None:
+                from core.shell import gitrepo
+
+                refs = gitrepo.Refs(
+                    lambda *w: _git(ctx, *w), lambda where, b: _remote_keeps(ctx, where, b)
+                )
             msg = _git_tree(ctx, cmd, cwd, root, adds, refs)
             if msg:
                 return msg
@@ -84,6 +90,8 @@ def _container(ctx, cmd, cwd) -> str | None:
     """A container with a writable bind mount of a directory holding protected files runs
     code the hooks never see with write access to them; a build exporting into such a
     directory, or a copy out of a container landing on them, writes files nobody saw."""
+    from core.shell import containers
+
     a = cmd.argv[1:]
     spelled = " ".join(cmd.argv[:1] + containers.verb(a)[0])
     prog = programs.key(cmd.program)
@@ -316,11 +324,15 @@ def _git_tree(ctx, cmd, cwd, root, adds, refs) -> str | None:
 def _fresh_fetch_head(sub: str, args: list[str], refs) -> bool:
     """A move to FETCH_HEAD that a fetch earlier in the call wrote from a source judged to
     keep the hooks' files: the FETCH_HEAD on disk now is an older one."""
+    from core.shell import gitrepo
+
     return refs.fetched and not refs.fetch_head and "FETCH_HEAD" in gitrepo.operands(args)
 
 
 def _other_repo(ctx, cmd, cwd, root) -> tuple[bool, str]:
     """(git works in a repository other than the project's, the work tree it was given)."""
+    from core.shell import gitrepo
+
     other, where, tree = gitrepo.top_dirs(cmd.argv, cmd.env or {}, cwd, ctx.home)
     full = paths.real(where)
     if full != root and not paths.is_under(full, root):
@@ -336,6 +348,8 @@ def _other_repo(ctx, cmd, cwd, root) -> tuple[bool, str]:
 def _moves(ctx, cmd, cwd, root, sub, args, refs) -> str | None:
     """A move to a commit nobody can see now, a pull from a repository that is no configured
     remote, or another repository's verb writing the project as its work tree."""
+    from core.shell import gitrepo
+
     other, tree = _other_repo(ctx, cmd, cwd, root)
     if other:
         if tree and sub in gitrepo.TREE_WRITERS and _covers(ctx, tree, cwd, root):
@@ -393,6 +407,8 @@ _MOVERS = (
 
 
 def _remote_keeps(ctx, where: str, branch: str) -> bool:
+    from core.shell import gitrepo
+
     files = _protected_files(ctx)[:200]
     ours = _git(ctx, "ls-tree", "-r", "HEAD", "--", *files)
     where = paths.normalise(where, ctx.project, ctx.home)
@@ -409,6 +425,8 @@ def _committed(ctx, refs) -> bool:
 
 
 def _git_tree_why(ctx, cmd, cwd, root, adds, sub, args) -> str | None:
+    from core.shell.gitverbs import STDIN_INDEX
+
     flags, ops = _split(args)
     why = None
     if sub == "rm" and not _has(flags, "", "--cached"):
