@@ -328,3 +328,19 @@ def test_package_tools(labs, cmd):
 
 def test_pod_command_words_are_not_local_paths_unless_named_here_too(labs):
     assert _answer(labs, "N", "kubectl exec -f .env p -- cat .env").startswith("[blocked-path]")
+
+
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "kubectl --kubeconfig=/tmp/kc get ns",
+        "kubectl --kubeconfig /tmp/kc get pods",
+        "helm --kubeconfig x list",
+    ],
+)
+def test_a_kubeconfig_option_is_code_nobody_saw(cmd):
+    """A kubeconfig file names exec credential plugins kubectl and helm run: like KUBECONFIG=."""
+    from core.shell import analysis
+
+    a = analysis.analyse(cmd, "/home/u")
+    assert any(c.unknown for c in a.commands), a

@@ -557,6 +557,10 @@ def h_service_cli(c, a, p, raw):
     if prog == "journalctl":
         _journalctl(c, a)
         return set(a)
+    if prog in ("kubectl", "oc", "helm") and any(
+        w == "--kubeconfig" or w.startswith("--kubeconfig=") for w in a
+    ):  # a kubeconfig names the programs kubectl runs (exec credential plugins)
+        c.flag("%s --kubeconfig: a config that may run programs" % prog, unknown=True)
     if any(w.startswith("--dry-run") and w not in ("--dry-run=none",) for w in a) and prog in (
         "kubectl",
         "oc",
