@@ -430,7 +430,7 @@ C(
     p=["find", "rm"],
     why="xargs gets find's results: writes somewhere under .",
 )
-C("git ls-files | xargs rm", w=["$(xargs-input)"], u=True, p=["git", "rm"])
+C("git ls-files | xargs rm", w=["$(xargs-input)", "./*", "./.*"], u=True, p=["git", "rm"])
 C("ls | xargs -I{} cp {} /backup/", w=["/backup/"], r=["$(xargs-input)"], p=["ls", "cp"])
 C("xargs -0 rm -f < files.txt", w=["$(xargs-input)"], u=True, r=["files.txt"], p=["rm"])
 C("ls | xargs -n1 sh -c 'rm \"$0\"'", w=["$(xargs-input)"], u=True, p=["ls", "sh", "rm"])

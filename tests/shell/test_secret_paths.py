@@ -51,6 +51,11 @@ ROWS = [
     # recursive readers of a tree that holds secrets
     ("diff --recursive /tmp /etc/", "safe", "[blocked-path]", "/etc/"),
     ("diff -r src ~/", "normal", "[blocked-path]", ".ssh"),
+    # git's own listers feed every tracked or changed file to the reader
+    ("git ls-files -z | xargs -0 cat", "normal", "[blocked-path]", ".env"),
+    ("git ls-files | xargs tail -n +1", "safe", "[blocked-path]", ".env"),
+    ("git diff --name-only | xargs cat", "normal", "[blocked-path]", ".env"),
+    ("cat $(git ls-files)", "normal", "[blocked-path]", ".env"),
     ("grep -r 'rm -rf' .", "normal", "[blocked-path]", "--exclude=.env"),
     ("find . -type f -exec cat {} +", "normal", "[blocked-path]", ".env"),
     ("find . -type f | xargs cat", "safe", "[blocked-path]", ".env"),
@@ -86,6 +91,8 @@ ROWS = [
 ]
 
 ALLOWED = [
+    ("git ls-files '*.py' | xargs grep -n TODO", "normal"),
+    ("git ls-files | xargs wc -l", "safe"),
     ("find / -type f -exec du -h {} + | sort -rh | head", "safe"),
     ("find . -type f -exec wc -l {} +", "safe"),
     ("find . -name '*.py' -exec stat {} +", "normal"),

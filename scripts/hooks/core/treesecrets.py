@@ -49,6 +49,11 @@ def check(ctx, facts):
         excludes.extend(left_out[0])
         dir_excludes.extend(left_out[1])
         includes.extend(_includes(argv))
+        if prog == "git":
+            from core.shell import feeds
+
+            if feeds.git_lists(argv):  # git ls-files '*.py' | xargs R: only those names
+                includes.extend(feeds.git_pathspecs(argv)[1])
     if searchers < len([c for c in facts.analysis.commands if c.reads or c.tree]):
         hidden = True  # another command reads the tree too
     names = [

@@ -65,6 +65,13 @@ def apply(ctx) -> None:
         else:
             names.append(w)
     for c in ctx.out:
+        if c.program == "git" and git_lists(c.argv):
+            # `git ls-files | xargs cat`: every tracked file, a tracked .env too
+            paths, pats = git_pathspecs(c.argv)
+            dirs.extend(paths or ["."])
+            globs.extend(pats[:8])
+            listers.append(((paths or ["."])[:8], pats[:8]))
+            continue
         if c.program not in _LISTERS:
             continue
         starts = [r for r in c.reads + c.looks if r[:1] != "-"] or ["."]
@@ -114,6 +121,35 @@ def apply(ctx) -> None:
         for n in names:
             if n not in into and len(into) < 256:
                 into.append(n)
+
+
+_GIT_LISTS = frozenset(("ls-files", "ls-tree", "diff-tree"))
+_GIT_VALUED = frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace"))
+
+
+def git_lists(argv: list[str]) -> bool:
+    """git ls-files / ls-tree / diff-tree and `diff --name-only`: they print file names."""
+    i = 1
+    while i < len(argv) and argv[i][:1] == "-":
+        i += 2 if argv[i] in _GIT_VALUED else 1
+    sub = argv[i] if i < len(argv) else ""
+    if sub in _GIT_LISTS:
+        return True
+    return sub in ("diff", "show", "log") and any(
+        w in ("--name-only", "--name-status", "--stat") for w in argv[i + 1 :]
+    )
+
+
+def git_pathspecs(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(directories, name globs) among the pathspecs after `--` or the operands of ls-files."""
+    ops = argv[argv.index("--") + 1 :] if "--" in argv else []
+    if not ops and "ls-files" in argv:
+        ops = [w for w in argv[argv.index("ls-files") + 1 :] if w[:1] != "-"]
+    dirs = [w for w in ops if not any(ch in w for ch in "*?[") and w[:1] != ":"]
+    pats = [w.rsplit("/", 1)[-1] for w in ops if any(ch in w for ch in "*?[")]
+    if any(w[:1] == ":" for w in ops):
+        dirs = ["."]  # pathspec magic (:/, :!x): the whole tree may be listed
+    return dirs, pats
 
 
 def _fed_writes(ctx, listers) -> None:

@@ -305,6 +305,11 @@ def w_xargs(c, a, p, raw):
         and not any(vague(r) for r in prev.reads)
     ):
         feed = prev.reads[0]
+    elif prev is not None and prev.program == "git" and prog_name(rest[0]) not in _CHANGERS:
+        from core.shell import feeds
+
+        if feeds.git_lists(prev.argv):  # git ls-files | xargs R: R reads tracked files
+            feed = (feeds.git_pathspecs(prev.argv)[0] or ["."])[0]
     body = stdin_text(raw) if c.stdin_is_data else None
     if body and not vague(body):
         # `xargs cat <<< .env`, `echo .env | xargs cat`: the names it reads are in view
@@ -320,6 +325,14 @@ def w_xargs(c, a, p, raw):
     if rep:
         return [w.replace(rep, feed) for w in rest]
     return rest + [feed]
+
+
+# programs that change the names they are fed: a lister's names stay unseen for them (what
+# git ls-files lists is not known here; only find's listings are judged name by name)
+_CHANGERS = frozenset(
+    ("rm", "rmdir", "unlink", "shred", "mv", "cp", "ln", "install", "chmod", "chown", "chgrp")
+    + ("truncate", "touch", "tee", "sed", "perl", "dd")
+)
 
 
 w_nohup = w_plain()
