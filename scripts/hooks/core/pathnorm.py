@@ -88,6 +88,19 @@ def stat_isreg(mode: int) -> bool:
     return mode & 0o170000 == 0o100000
 
 
+def linked_stat(path, cwd, home):
+    """The stat of `path` when it is a regular file with more than one name (a hard link may
+    be another name of a secret or a protected file), else None: one stat for almost every
+    path, and no further work for a file with one link."""
+    try:
+        st = os.stat(normalise(path, cwd, home))
+    except (OSError, ValueError):
+        return None
+    if st.st_nlink < 2 or not stat_isreg(st.st_mode):
+        return None
+    return st
+
+
 def claude_user_dirs(home=None):
     """Claude Code's user config dir: ~/.claude, or $CLAUDE_CONFIG_DIR."""
     home = home or os.path.expanduser("~")

@@ -115,15 +115,10 @@ def linked_secret(
     and the project's files the blocked name rules cover (.env, *.pem), looked at once per
     process and at most LINK_SCAN + PROJECT_SCAN entries. A file with one link costs one
     stat. `reading`: a link to a file a read-only allow entry names (~/.ssh/*.pub) is no hit."""
-    from core.pathnorm import normalise, stat_isreg
+    from core.pathnorm import linked_stat
 
-    try:
-        st = os.stat(normalise(path, cwd, home))
-    except (OSError, ValueError):
-        return None
-    if st.st_nlink < 2 or not stat_isreg(st.st_mode):
-        return None
-    return inode_secret(st, cfg, home, project or cwd, reading)
+    st = linked_stat(path, cwd, home)
+    return inode_secret(st, cfg, home, project or cwd, reading) if st else None
 
 
 def inode_secret(

@@ -13,6 +13,7 @@ from core.pathnorm import (
     forms,
     has_glob,
     is_under,
+    linked_stat,
     normalise,
     real,
     sensitive_roots,
@@ -189,13 +190,8 @@ def same_inode(path: str, cwd: str, home: str | None, files: Callable[[], list[s
     """The file among `files()` that `path` is a hard link of, or None. A file with one link
     is nobody's other name, so this costs one stat for almost every path, and `files()` is
     asked only for a file with more than one link."""
-    try:
-        st = os.stat(normalise(path, cwd, home))
-    except (OSError, ValueError):
-        return None
-    if st.st_nlink < 2 or not stat_isreg(st.st_mode):
-        return None
-    return _inodes(list(files())).get((st.st_dev, st.st_ino))
+    st = linked_stat(path, cwd, home)
+    return _inodes(list(files())).get((st.st_dev, st.st_ino)) if st else None
 
 
 def _squash(text):

@@ -412,19 +412,24 @@ def h_sponge(c, a, p, raw):
     c.writes.extend(ops)
 
 
+# sort's options that take a value, then every long option it has (an unknown one may be a
+# prefix of one that writes or runs code)
+_SORT_VALUED = (
+    "--output",
+    "--key",
+    "--field-separator",
+    "--buffer-size",
+    "--temporary-directory",
+    "--parallel",
+    "--batch-size",
+    "--files0-from",
+    "--compress-program",
+    "--sort",
+    "--random-source",
+)
 _SORT_LONG = frozenset(
-    (
-        "--output",
-        "--key",
-        "--field-separator",
-        "--buffer-size",
-        "--temporary-directory",
-        "--parallel",
-        "--batch-size",
-        "--files0-from",
-        "--compress-program",
-        "--sort",
-        "--random-source",
+    _SORT_VALUED
+    + (
         "--ignore-leading-blanks",
         "--dictionary-order",
         "--ignore-case",
@@ -449,23 +454,7 @@ _SORT_LONG = frozenset(
 
 
 def h_sort(c, a, p, raw):
-    found, ops = opts(
-        a,
-        "oktST",
-        (
-            "--output",
-            "--key",
-            "--field-separator",
-            "--buffer-size",
-            "--temporary-directory",
-            "--parallel",
-            "--batch-size",
-            "--files0-from",
-            "--compress-program",
-            "--sort",
-            "--random-source",
-        ),
-    )
+    found, ops = opts(a, "oktST", _SORT_VALUED)
     c.writes.extend(vals(found, "-o", "--output"))
     c.reads.extend(ops)
     c.reads.extend(vals(found, "--files0-from"))
