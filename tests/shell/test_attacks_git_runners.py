@@ -17,11 +17,11 @@ ordinary commands of the same families that must stay allowed.
 """
 
 import os
-import subprocess
 
 import pytest
 
 from conftest import Project
+from shell.labs import git, pre, two_mode_labs
 
 DENY = [
     # runner options naming a directory that holds the hooks
@@ -200,44 +200,28 @@ ALLOW = [
 ]
 
 
+FILES = {"README.md": "readme\n", "src/app.py": "print(1)\n", "old.py": "x\n", ".env": "TOKEN=x\n"}
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in ("normal", "safe"):
-        proj = Project(str(tmp_path_factory.mktemp("fixb-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write("src/app.py", "print(1)\n")
-        proj.write("old.py", "x\n")
-        proj.write(".env", "TOKEN=x\n")
-        proj.research()
-        if mode == "safe":
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "fixb", FILES)
 
 
 @pytest.mark.parametrize("cmd,mode,code", DENY, ids=["%s:%s" % (r[1], r[0][:50]) for r in DENY])
 def test_rule_blocks(labs, cmd, mode, code):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    r = proj.pre("Bash", {"command": cmd})
+    r = pre(labs[mode], cmd)
     assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
 
 
 @pytest.mark.parametrize("cmd,mode", ALLOW, ids=["%s:%s" % (r[1], r[0][:50]) for r in ALLOW])
 def test_ordinary_command_passes(labs, cmd, mode):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    r = proj.pre("Bash", {"command": cmd})
+    r = pre(labs[mode], cmd)
     assert not r.denied, "false positive: %r [%s] -> %r" % (cmd, mode, r.denied)
 
 
 def _git(proj, *args):
-    env = dict(proj.env, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t")
-    env["GIT_COMMITTER_EMAIL"] = "t@t"
-    subprocess.run(["git", *args], cwd=proj.dir, check=True, env=env, capture_output=True)
+    git(proj.dir, *args, env=proj.env)
 
 
 def test_tree_moves_judged_by_what_the_target_holds(tmp_path):

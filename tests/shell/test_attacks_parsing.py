@@ -5,11 +5,10 @@ goes through sanetools.py in a project with the hooks installed (mode, [code], a
 reason); one row per rule also runs as a real process with stdin JSON."""
 
 import os
-import subprocess
 
 import pytest
 
-from conftest import Project
+from shell.labs import pre, two_mode_labs
 
 SP, SM, PO, BP = "[self-protection]", "[safemode]", "[person-only]", "[blocked-path]"
 
@@ -136,30 +135,17 @@ PASS = [
 ]
 
 
+FILES = {"README.md": "readme\n", ".env": "TOKEN=x\n", "~/.ssh/id_rsa": "PRIVATE\n"}
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in ("normal", "safe"):
-        proj = Project(str(tmp_path_factory.mktemp("fixa-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write(".env", "TOKEN=x\n")
-        os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
-        with open(os.path.join(proj.home, ".ssh", "id_rsa"), "w") as fh:
-            fh.write("PRIVATE\n")
-        proj.research()
-        if mode == "safe":
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "fixa", FILES)
 
 
 @pytest.mark.parametrize("cmd,mode,code,why", ROWS, ids=["%s:%s" % (r[1], r[0][:50]) for r in ROWS])
 def test_rule_blocks(labs, cmd, mode, code, why):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    r = proj.pre("Bash", {"command": cmd})
+    r = pre(labs[mode], cmd)
     assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
     assert why in r.denied, r.denied
 
@@ -167,9 +153,7 @@ def test_rule_blocks(labs, cmd, mode, code, why):
 @pytest.mark.parametrize("cmd", PASS)
 def test_read_forms_still_pass(labs, cmd):
     for mode in ("normal", "safe"):
-        proj = labs[mode]
-        proj.prompt("rb-")
-        r = proj.pre("Bash", {"command": cmd})
+        r = pre(labs[mode], cmd)
         assert not r.denied, (cmd, mode, r.denied)
 
 
@@ -201,8 +185,6 @@ def test_rule_through_process(labs, cmd, mode, code):
 
 def test_powershell_commands_still_judged(labs):
     """PowerShell's command records come from another analyser: the new fields are optional."""
-    proj = labs["normal"]
-    proj.prompt("rb-")
-    r = proj.pre("PowerShell", {"command": "Get-Content .env"})
+    r = pre(labs["normal"], "Get-Content .env", "PowerShell")
     assert r.denied and r.denied.startswith("[blocked-path]"), r.denied
     assert "failed open" not in r.stdout

@@ -9,12 +9,9 @@ safemode.allow matcher. Rows name the mode, the answer ([code] of a deny, "ask [
 Modes: "normal" (research done), "safe" (research done, safemode on by the person's `s+`).
 """
 
-import os
-import subprocess
-
 import pytest
 
-from conftest import Project
+from shell.labs import answer, lab, pre, two_mode_labs
 
 ROWS = [
     # B1: gh is default-deny; deletes are destructive; token prints are secret reads
@@ -261,56 +258,36 @@ ALLOWED = [
 ]
 
 
-def _lab(root, mode, process=False):
-    proj = Project(root, process=process)
-    proj.install()
-    subprocess.run(["git", "init", "-q", proj.dir], check=True)
-    proj.write("README.md", "readme\n")
-    proj.write("src/app.py", "print(1)\n")
-    proj.write(".env", "TOKEN=x\n")
-    proj.write("cert.pem", "CERT\n")
-    os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
-    with open(os.path.join(proj.home, ".ssh", "id_rsa"), "w") as fh:
-        fh.write("PRIVATE\n")
-    proj.research()
-    if mode == "safe":
-        proj.prompt("s+")
-    return proj
+FILES = {
+    "README.md": "readme\n",
+    "src/app.py": "print(1)\n",
+    ".env": "TOKEN=x\n",
+    "cert.pem": "CERT\n",
+    "~/.ssh/id_rsa": "PRIVATE\n",
+}
 
 
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    return {m: _lab(str(tmp_path_factory.mktemp("fixc-" + m)), m) for m in ("normal", "safe")}
-
-
-def _answer(r):
-    if r.denied:
-        return r.denied
-    if r.spec.get("permissionDecision") == "ask":
-        return "ask " + (r.spec.get("permissionDecisionReason") or "")
-    return "allow"
+    return two_mode_labs(tmp_path_factory, "fixc", FILES)
 
 
 @pytest.mark.parametrize("cmd,mode,code,why", ROWS, ids=["%s:%s" % (r[1], r[0][:50]) for r in ROWS])
 def test_finding_is_closed(labs, cmd, mode, code, why):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    got = _answer(proj.pre("Bash", {"command": cmd}))
+    got = answer(pre(labs[mode], cmd))
     assert got.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, got)
     assert why in got, "%r [%s]: reason lacks %r: %r" % (cmd, mode, why, got)
 
 
 @pytest.mark.parametrize("cmd,mode", ALLOWED, ids=["%s:%s" % (r[1], r[0][:50]) for r in ALLOWED])
 def test_ordinary_work_passes(labs, cmd, mode):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    got = _answer(proj.pre("Bash", {"command": cmd}))
+    got = answer(pre(labs[mode], cmd))
     assert got == "allow", "false positive: %r [%s] -> %r" % (cmd, mode, got)
 
 
 @pytest.fixture(scope="module")
 def allow_lab(tmp_path_factory):
-    proj = _lab(str(tmp_path_factory.mktemp("fixc-allow")), "normal")
+    proj = lab(str(tmp_path_factory.mktemp("fixc-allow")), "normal", FILES)
     proj.config('safemode:\n  allow: ["pytest -q*", "make test", "CI=1 npm test*"]\n')
     proj.prompt("s+")
     return proj
@@ -344,13 +321,13 @@ ALLOW_PASSES = [
 
 @pytest.mark.parametrize("cmd", ALLOW_DENIED)
 def test_safemode_allow_does_not_admit_riders(allow_lab, cmd):
-    got = _answer(allow_lab.pre("Bash", {"command": cmd}))
+    got = answer(allow_lab.pre("Bash", {"command": cmd}))
     assert got.startswith(("[safemode]", "[self-protection]")), "bypass: %r -> %r" % (cmd, got)
 
 
 @pytest.mark.parametrize("cmd", ALLOW_PASSES)
 def test_safemode_allow_still_matches(allow_lab, cmd):
-    got = _answer(allow_lab.pre("Bash", {"command": cmd}))
+    got = answer(allow_lab.pre("Bash", {"command": cmd}))
     assert got == "allow", "false positive: %r -> %r" % (cmd, got)
 
 
@@ -375,17 +352,12 @@ PROCESS_ROWS = [
 
 @pytest.fixture(scope="module")
 def process_labs(tmp_path_factory):
-    return {
-        m: _lab(str(tmp_path_factory.mktemp("fixc-proc-" + m)), m, process=True)
-        for m in ("normal", "safe")
-    }
+    return two_mode_labs(tmp_path_factory, "fixc-proc", FILES, process=True)
 
 
 @pytest.mark.parametrize("cmd,mode,code", PROCESS_ROWS, ids=[r[0][:40] for r in PROCESS_ROWS])
 def test_rule_through_the_real_script(process_labs, cmd, mode, code):
-    proj = process_labs[mode]
-    proj.prompt("rb-")
-    r = proj.pre("Bash", {"command": cmd})
-    got = _answer(r)
+    r = pre(process_labs[mode], cmd)
+    got = answer(r)
     assert got.startswith(code), "%r [%s] -> %r" % (cmd, mode, got)
     assert r.code in (0, 2) and "Traceback" not in (r.stderr or ""), r.stderr

@@ -16,7 +16,8 @@ import os
 import pytest
 
 from core.shell.analysis import analyse
-from shell.test_attacks_remote_readers import _answer, _lab
+from shell.labs import answer, pre, two_mode_labs
+from shell.test_attacks_remote_readers import FILES
 
 BP, SP, SM = "[blocked-path]", "[self-protection]", "[safemode]"
 
@@ -129,12 +130,11 @@ SAFE_ONLY = [
 
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    return {m: _lab(str(tmp_path_factory.mktemp("looks-" + m)), m) for m in ("normal", "safe")}
+    return two_mode_labs(tmp_path_factory, "looks", FILES)
 
 
 def _ask(proj, tool, tool_input):
-    proj.prompt("rb-")
-    return _answer(proj.pre(tool, tool_input))
+    return answer(pre(proj, tool_input, tool))
 
 
 @pytest.mark.parametrize("mode", ["normal", "safe"])

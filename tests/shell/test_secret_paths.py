@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from conftest import Project
 from core import config, pathrules, paths
-from shell.test_attacks_remote_readers import _answer, _lab
+from shell.labs import answer, lab, pre, two_mode_labs, write_tree
+from shell.test_attacks_remote_readers import FILES
 
 ROWS = [
     # tracers: ltrace -F / --config reads a file; -o writes one
@@ -136,66 +136,64 @@ ALLOWED = [
 ]
 
 
+MORE = {  # the ssh files anyone may read and a secrets directory, written after research
+    "~/.ssh/id_rsa.pub": "ssh-rsa AAAA x\n",
+    "~/.ssh/config": "Host x\n",
+    "~/.ssh/known_hosts": "h ssh-ed25519 AAAA\n",
+    "~/.ssh/authorized_keys": "ssh-rsa AAAA x\n",
+    "config/secrets/prod.yml": "pw: x\n",
+}
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for m in ("normal", "safe"):
-        proj = _lab(str(tmp_path_factory.mktemp("secp-" + m)), m)
-        ssh = os.path.join(proj.home, ".ssh")
-        for name, text in (
-            ("id_rsa.pub", "ssh-rsa AAAA x\n"),
-            ("config", "Host x\n"),
-            ("known_hosts", "h ssh-ed25519 AAAA\n"),
-            ("authorized_keys", "ssh-rsa AAAA x\n"),
-        ):
-            with open(os.path.join(ssh, name), "w") as fh:
-                fh.write(text)
-        proj.write("config/secrets/prod.yml", "pw: x\n")
-        out[m] = proj
-    return out
+    labs = two_mode_labs(tmp_path_factory, "secp", FILES)
+    for proj in labs.values():
+        write_tree(proj.dir, MORE, proj.home)
+    return labs
 
 
 @pytest.mark.parametrize("cmd,mode,code,why", ROWS, ids=["%s:%s" % (r[1], r[0][:50]) for r in ROWS])
 def test_secret_reading_path_is_closed(labs, cmd, mode, code, why):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    got = _answer(proj.pre("Bash", {"command": cmd}))
+    got = answer(pre(labs[mode], cmd))
     assert got.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, got)
     assert why in got, "%r [%s]: reason lacks %r: %r" % (cmd, mode, why, got)
 
 
 @pytest.mark.parametrize("cmd,mode", ALLOWED, ids=["%s:%s" % (r[1], r[0][:50]) for r in ALLOWED])
 def test_ordinary_work_passes(labs, cmd, mode):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    got = _answer(proj.pre("Bash", {"command": cmd}))
+    got = answer(pre(labs[mode], cmd))
     assert got == "allow", "false positive: %r [%s] -> %r" % (cmd, mode, got)
 
 
 def test_read_tool_follows_the_same_read_only_exception(labs):
     proj = labs["normal"]
     ssh = os.path.join(proj.home, ".ssh")
-    assert _answer(proj.pre("Read", {"file_path": os.path.join(ssh, "config")})) == "allow"
-    got = _answer(proj.pre("Read", {"file_path": os.path.join(ssh, "id_rsa")}))
+    assert answer(proj.pre("Read", {"file_path": os.path.join(ssh, "config")})) == "allow"
+    got = answer(proj.pre("Read", {"file_path": os.path.join(ssh, "id_rsa")}))
     assert got.startswith("[blocked-path]") and "~/.ssh" in got, got
-    got = _answer(proj.pre("Write", {"file_path": os.path.join(ssh, "config"), "content": "x"}))
+    got = answer(proj.pre("Write", {"file_path": os.path.join(ssh, "config"), "content": "x"}))
     assert got.startswith("[blocked-path]"), got
 
 
 # ------------------------------------------------------------------ hard links and symlinks
 
 
+LINKED = {
+    "~/.ssh/id_rsa.pub": "public\n",
+    "~/.ssh/config": "public\n",
+    "config/secrets.yml": "token: x\n",
+    ".claude/settings.local.json": "{}\n",
+}
+
+
 @pytest.fixture(scope="module")
 def linked(tmp_path_factory):
     """A project and home with secrets, and a directory of hard links and symlinks to them."""
     root = tmp_path_factory.mktemp("secp-links")
-    proj = _lab(str(root / "lab"), "normal")
+    proj = lab(str(root / "lab"), "normal", FILES)
     ssh = os.path.join(proj.home, ".ssh")
-    for name in ("id_rsa.pub", "config"):
-        with open(os.path.join(ssh, name), "w") as fh:
-            fh.write("public\n")
-    proj.write("config/secrets.yml", "token: x\n")
-    proj.write(".claude/settings.local.json", "{}\n")
+    write_tree(proj.dir, LINKED, proj.home)
     links = root / "links"
     links.mkdir()
     for name, target in (
@@ -247,29 +245,28 @@ LINK_ROWS = [
 @pytest.mark.parametrize("cmd,code,why", LINK_ROWS, ids=[r[0] for r in LINK_ROWS])
 def test_a_hard_link_is_the_file_it_links(linked, cmd, code, why):
     proj, links = linked
-    proj.prompt("rb-")
-    got = _answer(proj.pre("Bash", {"command": cmd.format(L=links)}))
+    got = answer(pre(proj, cmd.format(L=links)))
     assert got.startswith(code), "%r -> %r" % (cmd, got)
     assert why in got, "%r: reason lacks %r: %r" % (cmd, why, got)
 
 
 def test_a_tree_holding_a_hard_link_to_the_hook_counters_is_not_read(tmp_path):
-    proj = _lab(str(tmp_path / "lab"), "normal")
+    proj = lab(str(tmp_path / "lab"), "normal", FILES)
     cdir = os.path.join(proj.home, ".config", "sane-hooks")
     tree = tmp_path / "tree"
     tree.mkdir()
     os.link(os.path.join(cdir, "counters.json"), str(tree / "notes.json"))
-    got = _answer(proj.pre("Bash", {"command": "grep -r seq %s" % tree}))
+    got = answer(proj.pre("Bash", {"command": "grep -r seq %s" % tree}))
     assert got.startswith("[blocked-path]") and "the hook secret" in got, got
 
 
 def test_a_symlinked_public_name_to_a_private_key_stays_blocked(tmp_path):
-    proj = _lab(str(tmp_path / "lab"), "normal")
+    proj = lab(str(tmp_path / "lab"), "normal", FILES)
     ssh = os.path.join(proj.home, ".ssh")
     os.symlink(os.path.join(ssh, "id_rsa"), os.path.join(ssh, "config"))
     os.symlink(os.path.join(ssh, "id_rsa"), os.path.join(ssh, "id_rsa.pub"))
     for name in ("config", "id_rsa.pub"):
-        got = _answer(proj.pre("Bash", {"command": "cat ~/.ssh/" + name}))
+        got = answer(proj.pre("Bash", {"command": "cat ~/.ssh/" + name}))
         assert got.startswith("[blocked-path]") and "~/.ssh" in got, (name, got)
 
 
@@ -320,11 +317,9 @@ def test_the_project_scan_is_bounded(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def no_git(tmp_path_factory):
-    proj = Project(str(tmp_path_factory.mktemp("secp-nogit")))
-    proj.install()
-    proj.write("README.md", "readme\n")
-    proj.research()
-    return proj
+    return lab(
+        str(tmp_path_factory.mktemp("secp-nogit")), "normal", {"README.md": "readme\n"}, git=False
+    )
 
 
 @pytest.mark.parametrize(
@@ -338,22 +333,22 @@ def no_git(tmp_path_factory):
 )
 def test_git_hooks_are_protected_before_the_repository_exists(no_git, cmd):
     assert not os.path.exists(os.path.join(no_git.dir, ".git"))
-    no_git.prompt("rb-")
-    got = _answer(no_git.pre("Bash", {"command": cmd}))
+    got = answer(pre(no_git, cmd))
     assert got.startswith("[self-protection]") and "git hooks" in got, (cmd, got)
 
 
 def test_git_init_still_passes_without_a_repository(no_git):
-    no_git.prompt("rb-")
-    assert _answer(no_git.pre("Bash", {"command": "git init -q"})) == "allow"
+    assert answer(pre(no_git, "git init -q")) == "allow"
 
 
 def test_a_git_file_that_names_the_git_directory_is_protected(tmp_path):
-    proj = Project(str(tmp_path / "wt"))
-    proj.install()
-    proj.write(".git", "gitdir: /somewhere/.git/worktrees/wt\n")
-    proj.research()
-    got = _answer(proj.pre("Bash", {"command": "echo 'gitdir: /tmp/evil' > .git"}))
+    proj = lab(
+        str(tmp_path / "wt"),
+        "normal",
+        {".git": "gitdir: /somewhere/.git/worktrees/wt\n"},
+        git=False,
+    )
+    got = answer(proj.pre("Bash", {"command": "echo 'gitdir: /tmp/evil' > .git"}))
     assert got.startswith("[self-protection]") and ".git file" in got, got
 
 
