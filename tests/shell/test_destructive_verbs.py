@@ -7,12 +7,10 @@ or "allow") and a word the reason must hold.
 Modes: "normal" (research done), "safe" (research done, safemode on by the person's `s+`).
 """
 
-import os
-import subprocess
-
 import pytest
 
-from conftest import HOOKS, Project
+from conftest import HOOKS
+from shell.labs import answer, pre, two_mode_labs
 
 DX = "ask [destructive]"
 SM = "[safemode]"
@@ -182,33 +180,14 @@ ORDINARY = [
 ]
 
 
-def _lab(root, mode):
-    proj = Project(root)
-    proj.install()
-    subprocess.run(["git", "init", "-q", proj.dir], check=True)
-    proj.write("README.md", "readme\n")
-    proj.write(".env", "TOKEN=x\n")
-    os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
-    proj.research()
-    if mode == "safe":
-        proj.prompt("s+")
-    return proj
-
-
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    return {m: _lab(str(tmp_path_factory.mktemp("verbs-" + m)), m) for m in ("normal", "safe")}
+    files = {"README.md": "readme\n", ".env": "TOKEN=x\n", "~/.ssh/": None}
+    return two_mode_labs(tmp_path_factory, "verbs", files)
 
 
 def _answer(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    r = proj.pre("Bash", {"command": cmd})
-    if r.denied:
-        return r.denied
-    if r.spec.get("permissionDecision") == "ask":
-        return "ask " + (r.spec.get("permissionDecisionReason") or "")
-    return "allow"
+    return answer(pre(labs[mode], cmd))
 
 
 @pytest.mark.parametrize("cmd,why", DESTROYS, ids=[r[0][:50] for r in DESTROYS])

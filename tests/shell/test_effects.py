@@ -9,12 +9,11 @@ Placeholders: {h} HOME, {c} the sane-hooks config dir, {t} the temp dir.
 
 import json
 import os
-import subprocess
 import tempfile
 
 import pytest
 
-from conftest import Project
+from shell.labs import pre, two_mode_labs
 
 SP, BP, SM, PO = "[self-protection]", "[blocked-path]", "[safemode]", "[person-only]"
 CODE = "cannot see"  # the reason's words for code the hooks cannot see
@@ -150,24 +149,17 @@ def _fill(text, proj):
     return text.format(h=proj.home, c=c, t=tempfile.gettempdir())
 
 
+FILES = {
+    "README.md": "readme\n",
+    ".env": "TOKEN=x\n",
+    "~/.ssh/id_rsa": "PRIVATE\n",
+    "~/.aws/": None,
+}
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in ("normal", "safe"):
-        proj = Project(str(tmp_path_factory.mktemp("villain-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)  # hooks left untracked
-        proj.write("README.md", "readme\n")
-        proj.write(".env", "TOKEN=x\n")
-        os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
-        with open(os.path.join(proj.home, ".ssh", "id_rsa"), "w") as fh:
-            fh.write("PRIVATE\n")
-        os.makedirs(os.path.join(proj.home, ".aws"), exist_ok=True)
-        proj.research()
-        if mode == "safe":
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "villain", FILES)  # a repository, hooks untracked
 
 
 @pytest.mark.parametrize(
@@ -175,9 +167,8 @@ def labs(tmp_path_factory):
 )
 def test_villain_effects(labs, cmd, mode, expect, why):
     proj = labs[mode]
-    proj.prompt("rb-")  # each row from a clear enforcement count
     text = _fill(cmd, proj)
-    r = proj.pre("Bash", {"command": text})
+    r = pre(proj, text)  # each row from a clear enforcement count
     got = r.denied
     asked = (
         r.spec.get("permissionDecisionReason")

@@ -4,12 +4,9 @@ PowerShell's CLAUDECODE removal, GNU long-option prefixes in archive handlers, a
 forms of system tools. Each row goes through sanetools.py in a project with the hooks
 installed (mode, [code], a piece of the reason)."""
 
-import os
-import subprocess
-
 import pytest
 
-from conftest import Project
+from shell.labs import pre, two_mode_labs
 
 SP, SM, PO = "[self-protection]", "[safemode]", "[person-only]"
 ARITH = "arithmetic on"
@@ -73,25 +70,12 @@ PASS = [
 
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in ("normal", "safe"):
-        proj = Project(str(tmp_path_factory.mktemp("misc-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write(".env", "TOKEN=x\n")
-        os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
-        proj.research()
-        if mode == "safe":
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    files = {"README.md": "readme\n", ".env": "TOKEN=x\n", "~/.ssh/": None}
+    return two_mode_labs(tmp_path_factory, "misc", files)
 
 
-def _pre(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    return proj.pre("Bash", {"command": cmd})
+def _pre(labs, mode, cmd, tool="Bash"):
+    return pre(labs[mode], cmd, tool)
 
 
 @pytest.mark.parametrize("cmd,mode,code,why", DENY, ids=["%s:%s" % (r[1], r[0][:50]) for r in DENY])
@@ -128,9 +112,7 @@ INSTALLS = [
 @pytest.mark.parametrize("cmd,why", INSTALLS)
 def test_install_denied_with_home_in_temp(labs, cmd, why):
     proj = labs["safe"]
-    proj.prompt("rb-")
-    payload = proj.payload("PreToolUse", tool_name="Bash", tool_input={"command": cmd})
-    r = proj.hook("sanetools", payload, env={"TMPDIR": proj.root})
+    r = pre(proj, cmd, env={"TMPDIR": proj.root})
     assert r.denied and r.denied.startswith(SM), (cmd, r.denied)
     assert why in r.denied, r.denied
     assert not _pre(labs, "normal", cmd).denied
@@ -153,9 +135,7 @@ PWSH_PASS = ["Get-ChildItem env:CLAUDECODE", "echo $env:CLAUDECODE", "Get-Conten
 
 @pytest.mark.parametrize("cmd,mode,code", PWSH)
 def test_powershell_claudecode(labs, cmd, mode, code):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    r = proj.pre("PowerShell", {"command": cmd})
+    r = _pre(labs, mode, cmd, "PowerShell")
     assert r.denied and r.denied.startswith(code), (cmd, mode, r.denied)
     # a call to our CLI's person-only subcommand is the person's, as in bash
     assert ("sane.py" if "sane.py" in cmd else "CLAUDECODE") in r.denied, r.denied
@@ -164,9 +144,7 @@ def test_powershell_claudecode(labs, cmd, mode, code):
 @pytest.mark.parametrize("cmd", PWSH_PASS)
 def test_powershell_reads_pass(labs, cmd):
     for mode in ("normal", "safe"):
-        proj = labs[mode]
-        proj.prompt("rb-")
-        r = proj.pre("PowerShell", {"command": cmd})
+        r = _pre(labs, mode, cmd, "PowerShell")
         assert not r.denied, (cmd, mode, r.denied)
 
 
@@ -268,9 +246,7 @@ PWSH_ARRAYS = [
 
 @pytest.mark.parametrize("cmd,why", PWSH_ARRAYS)
 def test_powershell_array_items(labs, cmd, why):
-    proj = labs["normal"]
-    proj.prompt("rb-")
-    r = proj.pre("PowerShell", {"command": cmd})
+    r = _pre(labs, "normal", cmd, "PowerShell")
     assert r.denied and r.denied.startswith(SP) and why in r.denied, (cmd, r.denied)
 
 
@@ -289,23 +265,17 @@ PWSH_READS = ["git status", "Get-Process | Sort-Object CPU", "Get-ChildItem src"
 
 @pytest.mark.parametrize("cmd,why", PWSH_UNKNOWN)
 def test_powershell_default_deny(labs, cmd, why):
-    proj = labs["safe"]
-    proj.prompt("rb-")
-    r = proj.pre("PowerShell", {"command": cmd})
+    r = _pre(labs, "safe", cmd, "PowerShell")
     assert r.denied and r.denied.startswith(SM) and why in r.denied, (cmd, r.denied)
 
 
 @pytest.mark.parametrize("cmd", PWSH_READS)
 def test_powershell_reads(labs, cmd):
     for mode in ("normal", "safe"):
-        proj = labs[mode]
-        proj.prompt("rb-")
-        r = proj.pre("PowerShell", {"command": cmd})
+        r = _pre(labs, mode, cmd, "PowerShell")
         assert not r.denied, (cmd, mode, r.denied)
 
 
 def test_powershell_read_verb_names_a_secret(labs):
-    proj = labs["normal"]
-    proj.prompt("rb-")
-    r = proj.pre("PowerShell", {"command": "Get-FileHash .env"})
+    r = _pre(labs, "normal", "Get-FileHash .env", "PowerShell")
     assert r.denied and r.denied.startswith("[blocked-path]") and ".env" in r.denied, r.denied

@@ -4,12 +4,9 @@ passes today; a row that starts failing is a new false positive. The commands th
 today are listed in the red-team findings with the rule to fix.
 """
 
-import os
-import subprocess
-
 import pytest
 
-from conftest import Project
+from shell.labs import pre, two_mode_labs
 
 ROWS = [
     ("git status", "normal"),
@@ -917,25 +914,13 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in ("normal", "safe"):
-        proj = Project(str(tmp_path_factory.mktemp("redteam-fp-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write("src/app.py", "print(1)\n")
-        os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
-        proj.research()
-        if mode == "safe":
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    files = {"README.md": "readme\n", "src/app.py": "print(1)\n", "~/.ssh/": None}
+    return two_mode_labs(tmp_path_factory, "redteam-fp", files)
 
 
 @pytest.mark.parametrize("cmd,mode", ROWS, ids=["%s:%s" % (r[1], r[0][:50]) for r in ROWS])
 def test_ordinary_command_passes(labs, cmd, mode):
-    proj = labs[mode]
-    r = proj.pre("Bash", {"command": cmd})
+    r = pre(labs[mode], cmd, reset=False)
     asked = r.spec.get("permissionDecision") == "ask"
     assert r.denied is None and not asked, "false positive: %r [%s] -> %r" % (
         cmd,

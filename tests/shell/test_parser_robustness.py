@@ -14,36 +14,24 @@ valid compound commands still pass. Every call goes through sanetools.py in-proc
 
 import os
 import random
-import subprocess
 import time
 
 import pytest
 
-from conftest import Project
+from shell.labs import pre, two_mode_labs
 
 SP, SM, BP = "[self-protection]", "[safemode]", "[blocked-path]"
 
 
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in ("normal", "safe"):
-        proj = Project(str(tmp_path_factory.mktemp("robust-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write(".env", "TOKEN=x\n")
-        proj.research()
-        if mode == "safe":
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "robust", {"README.md": "readme\n", ".env": "TOKEN=x\n"})
 
 
 def _pre(proj, cmd):
     proj.prompt("rb-")
     t = time.perf_counter()
-    r = proj.pre("Bash", {"command": cmd})
+    r = pre(proj, cmd, reset=False)
     took = time.perf_counter() - t
     assert took < 1.5, "answered after %.2f s: %r" % (took, cmd[:80])
     assert "failed open" not in r.stdout, (cmd, r.stdout)

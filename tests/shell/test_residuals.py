@@ -3,39 +3,27 @@ in arithmetic, `ip -b`, `tar -C`, PowerShell parsing and reads, a `.git` file wr
 `git init`, `git bundle` of a tracked secret. Each row goes through sanetools.py in a project
 with the hooks installed and asserts the decision, its [code] and a piece of the reason."""
 
-import os
 import subprocess
 
 import pytest
 
 from conftest import Project
+from shell.labs import lab, pre, two_mode_labs
 
 SP, SM, PO, BP = "[self-protection]", "[safemode]", "[person-only]", "[blocked-path]"
 ARITH = "arithmetic on"
 
 
+FILES = {"README.md": "readme\n", ".env": "TOKEN=x\n", "src/app.py": "print(1)\n", "~/.ssh/": None}
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in ("normal", "safe"):
-        proj = Project(str(tmp_path_factory.mktemp("resid-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write(".env", "TOKEN=x\n")
-        proj.write("src/app.py", "print(1)\n")
-        os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
-        proj.research()
-        if mode == "safe":
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "resid", FILES)
 
 
 def _pre(labs, mode, cmd, tool="Bash"):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    return proj.pre(tool, {"command": cmd})
+    return pre(labs[mode], cmd, tool)
 
 
 def _denied(r, code, why):
@@ -257,11 +245,9 @@ def test_powershell_sane_status_is_not_person_only(labs):
 @pytest.fixture(scope="module")
 def nogit(tmp_path_factory):
     """A project that is no git repository yet (normal mode, after research)."""
-    proj = Project(str(tmp_path_factory.mktemp("resid-nogit")))
-    proj.install()
-    proj.write("README.md", "readme\n")
-    proj.research()
-    return proj
+    return lab(
+        str(tmp_path_factory.mktemp("resid-nogit")), "normal", {"README.md": "readme\n"}, git=False
+    )
 
 
 GITFILE_DENY = [
@@ -284,28 +270,24 @@ GITFILE_PASS = [
 
 @pytest.mark.parametrize("cmd", GITFILE_DENY)
 def test_git_file_before_init_denied(nogit, cmd):
-    nogit.prompt("rb-")
-    r = nogit.pre("Bash", {"command": cmd})
+    r = pre(nogit, cmd)
     _denied(r, SP, ".git")
 
 
 @pytest.mark.parametrize("cmd", GITFILE_PASS)
 def test_git_init_and_clone_pass(nogit, cmd):
-    nogit.prompt("rb-")
-    r = nogit.pre("Bash", {"command": cmd})
+    r = pre(nogit, cmd)
     assert not r.denied, (cmd, r.denied)
 
 
 def test_git_file_by_write_tool_denied(nogit):
-    nogit.prompt("rb-")
-    r = nogit.pre("Write", {"file_path": nogit.path(".git"), "content": "gitdir: /tmp/x\n"})
+    r = pre(nogit, {"file_path": nogit.path(".git"), "content": "gitdir: /tmp/x\n"}, "Write")
     _denied(r, SP, ".git")
 
 
 def test_git_separate_dir_denied(nogit):
     for cmd in ("git init --separate-git-dir=/tmp/x", "git init --separate /tmp/x"):
-        nogit.prompt("rb-")
-        _denied(nogit.pre("Bash", {"command": cmd}), SP, "--separate")
+        _denied(pre(nogit, cmd), SP, "--separate")
 
 
 def test_writes_inside_git_directory_unchanged(labs):
@@ -339,8 +321,7 @@ BUNDLE_DENY = [
 
 @pytest.mark.parametrize("cmd", BUNDLE_DENY)
 def test_bundle_of_tracked_secret_denied(tracked, cmd):
-    tracked.prompt("rb-")
-    _denied(tracked.pre("Bash", {"command": cmd}), BP, "git bundle create")
+    _denied(pre(tracked, cmd), BP, "git bundle create")
 
 
 def test_bundle_without_tracked_secret_passes(labs):
