@@ -5,7 +5,7 @@ and one call through sanetools.py from a clear enforcement count.
     labs = two_mode_labs(tmp_path_factory, "misc", {"README.md": "readme\\n", "~/.ssh/": None})
     r = pre(labs["safe"], "rm README.md")          # the hook's Result (r.denied, r.spec, ...)
     answer(r)    # "allow", "ask <reason>" or the deny reason
-    decision(r)  # (permissionDecision, reason)
+    verdict(r)   # (permissionDecision, reason)
 
 Files are {path: text}: a path under ~/ lands in the project's HOME, a text of None makes
 only the directory. A lab with scratch files keeps them in a directory outside the project
@@ -104,15 +104,15 @@ def answer(r) -> str:
     return "allow"
 
 
-def decision(r) -> tuple[str | None, str]:
+def verdict(r) -> tuple[str | None, str]:
     """(permissionDecision or None, its reason or the deny reason or "")."""
     spec = r.spec
     return spec.get("permissionDecision"), spec.get("permissionDecisionReason") or r.denied or ""
 
 
-def check(proj: Project, cmd, code: str | None, tool: str = "Bash") -> None:
+def expect(proj: Project, cmd, code: str | None, tool: str = "Bash") -> None:
     """code None: the call is allowed; else denied or asked with a reason that starts with code."""
-    got, reason = decision(pre(proj, cmd, tool))
+    got, reason = verdict(pre(proj, cmd, tool))
     if code is None:
         assert got in (None, "allow"), (cmd, proj.mode, reason)
     else:

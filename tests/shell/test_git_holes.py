@@ -20,6 +20,7 @@ import subprocess
 import pytest
 
 from conftest import Project
+from shell.labs import git, pre
 
 SECRET = "[blocked-path]"
 SELF = "[self-protection]"
@@ -218,9 +219,7 @@ ROWS = [
 
 
 def _git(proj, *args):
-    env = dict(proj.env, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t")
-    env["GIT_COMMITTER_EMAIL"] = "t@t"
-    subprocess.run(["git", *args], cwd=proj.dir, check=True, env=env, capture_output=True)
+    git(proj.dir, *args, env=proj.env)
 
 
 def _lab(root, tracked, safe):
@@ -277,10 +276,8 @@ def labs(tmp_path_factory):
     "lab,mode,cmd,code", ROWS, ids=["%s-%s:%s" % (r[0], r[1], r[2][:60]) for r in ROWS]
 )
 def test_git_row(labs, lab, mode, cmd, code):
-    proj = labs[(lab, mode)]
-    proj.prompt("rb-")
     cmd = cmd.replace("{T}", labs[("T", "normal")].dir)
-    r = proj.pre("Bash", {"command": cmd})
+    r = pre(labs[(lab, mode)], cmd)
     if code is None:
         assert not r.denied, "false positive: %r [%s %s] -> %r" % (cmd, lab, mode, r.denied)
     else:

@@ -5,61 +5,35 @@ backslash paths). Each row goes through sanetools.py in a project with the hooks
 @T is a temp dir outside the project, @P the project, @H its HOME."""
 
 import os
-import subprocess
 
 import pytest
 
-from conftest import Project
+from shell.labs import expect, pre, two_mode_labs, verdict
 
 SP, SM, BP, DS = "[self-protection]", "[safemode]", "[blocked-path]", "[destructive]"
 
 
+FILES = {
+    "README.md": "readme\n",
+    "a.txt": "a\n",
+    ".env": "SECRET=1\n",
+    "src/a.py": "x = 1\n",
+    "sub/b.txt": "b\n",
+}
+SCRATCH = {"ev/.mcp.json": '{"mcpServers": {}}', "ev/settings.json": "{}", "ev/a.txt": "x"}
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    base = str(tmp_path_factory.mktemp("r4files"))
-    tmp = os.path.join(base, "t")
-    for rel, text in (
-        ("ev/.mcp.json", '{"mcpServers": {}}'),
-        ("ev/settings.json", "{}"),
-        ("ev/a.txt", "x"),
-    ):
-        os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
-        with open(os.path.join(tmp, rel), "w") as fh:
-            fh.write(text)
-    out = {}
-    for mode in ("normal", "safe"):
-        proj = Project(os.path.join(base, mode))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write("a.txt", "a\n")
-        proj.write(".env", "SECRET=1\n")
-        proj.write("src/a.py", "x = 1\n")
-        proj.write("sub/b.txt", "b\n")
-        proj.research()
-        if mode == "safe":
-            proj.prompt("s+")
-        proj.tmp = tmp
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "r4files", FILES, SCRATCH)
 
 
 def run(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    text = cmd.replace("@T", proj.tmp).replace("@P", proj.dir).replace("@H", proj.home)
-    payload = proj.payload("PreToolUse", tool_name="Bash", tool_input={"command": text})
-    r = proj.hook("sanetools", payload, env={"TMPDIR": proj.tmp})
-    spec = r.spec
-    return spec.get("permissionDecision"), spec.get("permissionDecisionReason") or r.denied or ""
+    return verdict(pre(labs[mode], cmd))
 
 
 def check(labs, cmd, mode, code):
-    decision, reason = run(labs, mode, cmd)
-    if code is None:
-        assert decision in (None, "allow"), (cmd, mode, reason)
-    else:
-        assert decision in ("deny", "ask") and reason.startswith(code), (cmd, mode, reason)
+    expect(labs[mode], cmd, code)
 
 
 # -- a copy or move into a directory: each source lands at DEST/its name ---------------------
@@ -224,13 +198,7 @@ def test_startup_allowed(labs, cmd):
 
 
 def ps(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    text = cmd.replace("@T", proj.tmp).replace("@P", proj.dir).replace("@H", proj.home)
-    payload = proj.payload("PreToolUse", tool_name="PowerShell", tool_input={"command": text})
-    r = proj.hook("sanetools", payload, env={"TMPDIR": proj.tmp})
-    spec = r.spec
-    return spec.get("permissionDecision"), spec.get("permissionDecisionReason") or r.denied or ""
+    return verdict(pre(labs[mode], cmd, "PowerShell"))
 
 
 PS_DENIED = [

@@ -15,11 +15,11 @@
 """
 
 import os
-import subprocess
 
 import pytest
 
 from conftest import Project
+from shell.labs import git, pre
 
 SECRET = "[blocked-path]"
 SELF = "[self-protection]"
@@ -141,13 +141,6 @@ ROWS = [
 ]
 
 
-def _git(cwd, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t")
-    env["GIT_COMMITTER_EMAIL"] = "t@t"
-    env.pop("GIT_DIR", None)
-    subprocess.run(["git", *args], cwd=cwd, check=True, env=env, capture_output=True)
-
-
 def _lab(root, other, safe):
     """Hooks and .env committed on main, `side` with a README change only, `evil0` without
     the settings, origin = a clone; src/.git points at the repository {G}; lib/ is a real
@@ -157,33 +150,33 @@ def _lab(root, other, safe):
     proj.write("README.md", "readme\n")
     proj.write("src/app.py", "print(1)\n")
     proj.write(".env", "TOKEN=x\n")
-    _git(proj.dir, "init", "-q", "-b", "main")
-    _git(proj.dir, "add", "-A")
-    _git(proj.dir, "add", "-f", ".env")
-    _git(proj.dir, "commit", "-qm", "hooks")
-    _git(proj.dir, "branch", "side")
-    _git(proj.dir, "checkout", "-q", "side")
+    git(proj.dir, "init", "-q", "-b", "main")
+    git(proj.dir, "add", "-A")
+    git(proj.dir, "add", "-f", ".env")
+    git(proj.dir, "commit", "-qm", "hooks")
+    git(proj.dir, "branch", "side")
+    git(proj.dir, "checkout", "-q", "side")
     proj.write("README.md", "readme 2\n")
-    _git(proj.dir, "commit", "-qam", "readme")
-    _git(proj.dir, "checkout", "-qb", "evil0")
-    _git(proj.dir, "rm", "-q", ".claude/settings.json")
-    _git(proj.dir, "commit", "-qm", "no settings")
-    _git(proj.dir, "checkout", "-q", "main")
+    git(proj.dir, "commit", "-qam", "readme")
+    git(proj.dir, "checkout", "-qb", "evil0")
+    git(proj.dir, "rm", "-q", ".claude/settings.json")
+    git(proj.dir, "commit", "-qm", "no settings")
+    git(proj.dir, "checkout", "-q", "main")
     origin = os.path.join(other, "origin-%s.git" % ("safe" if safe else "normal"))
-    _git(other, "clone", "-q", "--bare", proj.dir, origin)
-    _git(proj.dir, "remote", "add", "origin", origin)
-    _git(proj.dir, "fetch", "-q", "origin")
-    _git(proj.dir, "branch", "-q", "-u", "origin/main")
+    git(other, "clone", "-q", "--bare", proj.dir, origin)
+    git(proj.dir, "remote", "add", "origin", origin)
+    git(proj.dir, "fetch", "-q", "origin")
+    git(proj.dir, "branch", "-q", "-u", "origin/main")
     local = os.path.join(other, "local-%s.git" % ("safe" if safe else "normal"))
-    _git(other, "clone", "-q", "--bare", proj.dir, local)
-    _git(local, "branch", "bad", "evil0")
-    _git(proj.dir, "remote", "add", "local", local)
+    git(other, "clone", "-q", "--bare", proj.dir, local)
+    git(local, "branch", "bad", "evil0")
+    git(proj.dir, "remote", "add", "local", local)
     os.makedirs(os.path.join(proj.dir, "src", "deep"), exist_ok=True)
     with open(os.path.join(proj.dir, "src", ".git"), "w") as fh:
         fh.write("gitdir: %s/.git\n" % os.path.join(other, "g"))
-    _git(proj.dir, "init", "-q", "lib")
-    _git(proj.dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", origin, "sub")
-    _git(proj.dir, "fetch", "-q", os.path.join(other, "evil"), "master:evilx")
+    git(proj.dir, "init", "-q", "lib")
+    git(proj.dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", origin, "sub")
+    git(proj.dir, "fetch", "-q", os.path.join(other, "evil"), "master:evilx")
     proj.research()
     if safe:
         proj.prompt("s+")
@@ -195,15 +188,15 @@ def labs(tmp_path_factory):
     other = str(tmp_path_factory.mktemp("other"))
     evil = os.path.join(other, "evil")
     os.makedirs(os.path.join(evil, ".claude"))
-    _git(evil, "init", "-q", "-b", "master")
+    git(evil, "init", "-q", "-b", "master")
     with open(os.path.join(evil, ".claude", "settings.json"), "w") as fh:
         fh.write("{}\n")
-    _git(evil, "add", "-A")
-    _git(evil, "commit", "-qm", "x")
+    git(evil, "add", "-A")
+    git(evil, "commit", "-qm", "x")
     g = os.path.join(other, "g")
-    _git(other, "init", "-q", g)
-    _git(g, "config", "man.viewer", "evil")
-    _git(g, "config", "man.evil.cmd", "touch /tmp/r4git-pwned")
+    git(other, "init", "-q", g)
+    git(g, "config", "man.viewer", "evil")
+    git(g, "config", "man.evil.cmd", "touch /tmp/r4git-pwned")
     labs = {
         mode: _lab(str(tmp_path_factory.mktemp("r4-%s" % mode)), other, mode == "safe")
         for mode in ("normal", "safe")
@@ -214,11 +207,9 @@ def labs(tmp_path_factory):
 @pytest.mark.parametrize("mode,cmd,code", ROWS, ids=["%s:%s" % (r[0], r[1][:60]) for r in ROWS])
 def test_r4_git_row(labs, mode, cmd, code):
     labs, where = labs
-    proj = labs[mode]
-    proj.prompt("rb-")
     for k, v in where.items():
         cmd = cmd.replace("{%s}" % k, v)
-    r = proj.pre("Bash", {"command": cmd})
+    r = pre(labs[mode], cmd)
     if code is None:
         assert not r.denied, "false positive: %r [%s] -> %r" % (cmd, mode, r.denied)
     else:

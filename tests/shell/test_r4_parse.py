@@ -4,37 +4,24 @@ substitution in an attached or `=` option value, ed/ex scripts fed on stdin, and
 of a secret through find -exec.  Each row goes through sanetools.py in a project with the
 hooks installed (mode, [code], a piece of the reason); the ordinary forms must pass."""
 
-import subprocess
-
 import pytest
 
-from conftest import Project
+from shell.labs import pre, two_mode_labs
 
 SP, SM, BP = "[self-protection]", "[safemode]", "[blocked-path]"
 S, N = "safe", "normal"
 
 
+FILES = {"README.md": "readme\n", "src/app.py": "x = 1\n", ".env": "TOKEN=x\n"}
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in (N, S):
-        proj = Project(str(tmp_path_factory.mktemp("r4parse-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write("src/app.py", "x = 1\n")
-        proj.write(".env", "TOKEN=x\n")
-        proj.research()
-        if mode == S:
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "r4parse", FILES)
 
 
 def _pre(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    return proj.pre("Bash", {"command": cmd})
+    return pre(labs[mode], cmd)
 
 
 def _denied(labs, cmd, mode, codes, why=""):

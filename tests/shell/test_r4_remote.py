@@ -9,39 +9,21 @@ R13: verbs of system and service tools that change state are not reads.
 R14: destroying remote verbs get the [destructive] ask in normal mode.
 H2: package tools (rye, hatch) are package changes."""
 
-import subprocess
-
 import pytest
 
-from conftest import Project
+from shell.labs import answer, pre, two_mode_labs
 
 SM, DX = "[safemode]", "ask [destructive]"
 
 
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in ("N", "S"):
-        proj = Project(str(tmp_path_factory.mktemp("r4remote-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.research()
-        if mode == "S":
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    labs = two_mode_labs(tmp_path_factory, "r4remote", {"README.md": "readme\n"})
+    return {"N": labs["normal"], "S": labs["safe"]}
 
 
 def _answer(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    r = proj.pre("Bash", {"command": cmd})
-    if r.denied:
-        return r.denied
-    if r.spec.get("permissionDecision") == "ask":
-        return "ask " + (r.spec.get("permissionDecisionReason") or "")
-    return "allow"
+    return answer(pre(labs[mode], cmd))
 
 
 # R5: reads that run project configuration: denied in safemode, pass normal mode

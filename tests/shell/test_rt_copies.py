@@ -5,12 +5,9 @@ renderers printing blocked files. Each row goes through sanetools.py in a projec
 hooks installed; @T is a temp dir outside the project holding the fixtures below, @P the
 project."""
 
-import os
-import subprocess
-
 import pytest
 
-from conftest import Project
+from shell.labs import expect, pre, two_mode_labs, verdict
 
 SP, SM, BP, DS = "[self-protection]", "[safemode]", "[blocked-path]", "[destructive]"
 
@@ -27,58 +24,37 @@ COMPOSE_LONG = (
 )
 
 
+FILES = {
+    "README.md": "readme\n",
+    ".env": "SECRET=1\n",
+    "src/app.py": "x = 1\n",
+    "vendor/scripts/hooks/sanetools.py": "x",
+    "compose.yaml": COMPOSE_RW,
+    "ro/compose.yml": COMPOSE_RO,
+    "long/compose.yml": COMPOSE_LONG,
+}
+SCRATCH = [
+    ("evil/scripts/hooks/sanetools.py", "x"),
+    ("evil/.claude/settings.json", "{}"),
+    ("good/src/a.py", "x"),
+    ("good/docs/b.md", "x"),
+    *(("many/d%d/x" % i, "x") for i in range(70)),
+    ("fix.diff", "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"),
+    ("bad.diff", "--- a/scripts/hooks/sane.py\n+++ b/scripts/hooks/sane.py\n@@ -1 +1 @@\n"),
+]
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    base = str(tmp_path_factory.mktemp("rtcopies"))
-    tmp = os.path.join(base, "t")
-    for rel, text in (
-        ("evil/scripts/hooks/sanetools.py", "x"),
-        ("evil/.claude/settings.json", "{}"),
-        ("good/src/a.py", "x"),
-        ("good/docs/b.md", "x"),
-        *(("many/d%d/x" % i, "x") for i in range(70)),
-        ("fix.diff", "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"),
-        ("bad.diff", "--- a/scripts/hooks/sane.py\n+++ b/scripts/hooks/sane.py\n@@ -1 +1 @@\n"),
-    ):
-        os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
-        with open(os.path.join(tmp, rel), "w") as fh:
-            fh.write(text)
-    out = {}
-    for mode in ("normal", "safe"):
-        proj = Project(os.path.join(base, mode))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write(".env", "SECRET=1\n")
-        proj.write("src/app.py", "x = 1\n")
-        proj.write("vendor/scripts/hooks/sanetools.py", "x")
-        proj.write("compose.yaml", COMPOSE_RW)
-        proj.write("ro/compose.yml", COMPOSE_RO)
-        proj.write("long/compose.yml", COMPOSE_LONG)
-        proj.research()
-        if mode == "safe":
-            proj.prompt("s+")
-        proj.tmp = tmp
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "rtcopies", FILES, SCRATCH)
 
 
 def run(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    text = cmd.replace("@T", proj.tmp).replace("@P", proj.dir)
-    payload = proj.payload("PreToolUse", tool_name="Bash", tool_input={"command": text})
-    r = proj.hook("sanetools", payload, env={"TMPDIR": proj.tmp})
-    spec = r.spec
-    return spec.get("permissionDecision"), spec.get("permissionDecisionReason") or r.denied or ""
+    return verdict(pre(labs[mode], cmd))
 
 
 def check(labs, cmd, mode, code):
-    decision, reason = run(labs, mode, cmd)
-    if code is None:
-        assert decision in (None, "allow"), (cmd, mode, reason)
-    else:
-        assert decision in ("deny", "ask") and reason.startswith(code), (cmd, mode, reason)
+    expect(labs[mode], cmd, code)
 
 
 # -- copies into a directory that holds protected files --------------------------------------

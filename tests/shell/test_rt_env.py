@@ -10,11 +10,9 @@ K4: an environment variable set for a command (prefix, export, env NAME=) is har
 a short list; otherwise the command is code the hooks cannot see (denied in safemode; in
 normal mode every word, the values too, is checked against protected paths)."""
 
-import subprocess
-
 import pytest
 
-from conftest import Project
+from shell.labs import pre, two_mode_labs
 
 SP, SM, PO = "[self-protection]", "[safemode]", "[person-only]"
 # a sane.py call with an unknown interpreter option is code naming scripts/hooks: either
@@ -101,24 +99,12 @@ K1_PASS = [
 
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in ("N", "S"):
-        proj = Project(str(tmp_path_factory.mktemp("rtenv-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write(".env", "TOKEN=x\n")
-        proj.research()
-        if mode == "S":
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    labs = two_mode_labs(tmp_path_factory, "rtenv", {"README.md": "readme\n", ".env": "TOKEN=x\n"})
+    return {"N": labs["normal"], "S": labs["safe"]}
 
 
 def _pre(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    return proj.pre("Bash", {"command": cmd})
+    return pre(labs[mode], cmd)
 
 
 def _rows(rows):

@@ -4,12 +4,9 @@ symlinks that arrive earlier in the same command (K13), globbed operands of recu
 (K8), and git config forms that write the config (K5). Each row goes through sanetools.py in a
 project with the hooks installed: (command, mode, [code], a piece of the reason)."""
 
-import os
-import subprocess
-
 import pytest
 
-from conftest import Project
+from shell.labs import pre, two_mode_labs
 
 SP, SM, BP = "[self-protection]", "[safemode]", "[blocked-path]"
 N, S = "normal", "safe"
@@ -219,29 +216,22 @@ PASS_NORMAL = [
 ]
 
 
+FILES = {
+    "README.md": "readme\n",
+    ".env": "TOKEN=x\n",
+    "src/app.py": "x = 1\n",
+    "src/secrets/.env": "TOKEN=y\n",
+    "~/.ssh/": None,
+}
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in (N, S):
-        proj = Project(str(tmp_path_factory.mktemp("rtpaths-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write(".env", "TOKEN=x\n")
-        proj.write("src/app.py", "x = 1\n")
-        proj.write("src/secrets/.env", "TOKEN=y\n")
-        os.makedirs(os.path.join(proj.home, ".ssh"), exist_ok=True)
-        proj.research()
-        if mode == S:
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "rtpaths", FILES)
 
 
 def _pre(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    return proj.pre("Bash", {"command": cmd})
+    return pre(labs[mode], cmd)
 
 
 @pytest.mark.parametrize("cmd,mode,code,why", DENY, ids=["%s:%s" % (r[1], r[0][:60]) for r in DENY])

@@ -4,12 +4,11 @@ by a substitution, find words from a substitution, options of known programs tha
 code, and names the table maps (ggrep, gdate). Each row goes through sanetools.py in a
 project with the hooks installed (mode, [code], a piece of the reason)."""
 
-import subprocess
 import time
 
 import pytest
 
-from conftest import Project
+from shell.labs import pre, two_mode_labs
 
 SP, SM = "[self-protection]", "[safemode]"
 S, N = "safe", "normal"
@@ -17,27 +16,16 @@ SETTINGS = ".claude/settings.json"
 TOOLS = "scripts/hooks/sanetools.py"
 
 
+FILES = {"README.md": "readme\n", "src/app.py": "x = 1\n", ".env": "TOKEN=x\n"}
+
+
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
-    out = {}
-    for mode in (N, S):
-        proj = Project(str(tmp_path_factory.mktemp("rttext-" + mode)))
-        proj.install()
-        subprocess.run(["git", "init", "-q", proj.dir], check=True)
-        proj.write("README.md", "readme\n")
-        proj.write("src/app.py", "x = 1\n")
-        proj.write(".env", "TOKEN=x\n")
-        proj.research()
-        if mode == S:
-            proj.prompt("s+")
-        out[mode] = proj
-    return out
+    return two_mode_labs(tmp_path_factory, "rttext", FILES)
 
 
 def _pre(labs, mode, cmd):
-    proj = labs[mode]
-    proj.prompt("rb-")
-    return proj.pre("Bash", {"command": cmd})
+    return pre(labs[mode], cmd)
 
 
 def _check(labs, cmd, mode, code, why):
