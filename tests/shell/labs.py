@@ -125,3 +125,23 @@ def git(cwd: str, *args: str, env: Mapping[str, str] | None = None) -> None:
     e.update(GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
     e.pop("GIT_DIR", None)
     subprocess.run(["git", *args], cwd=cwd, check=True, env=e, capture_output=True)
+
+
+def denied(proj: Project, cmd, code, why: str = "", tool: str = "Bash"):
+    """pre(), asserting a deny whose reason starts with code (a str or a tuple) and holds why."""
+    r = pre(proj, cmd, tool)
+    where = "%r [%s] -> %r" % (cmd, getattr(proj, "mode", ""), r.denied)
+    assert r.denied and r.denied.startswith(code), "bypass: " + where
+    assert why in r.denied, "reason lacks %r: %s" % (why, where)
+    return r
+
+
+def not_denied(proj: Project, cmd, tool: str = "Bash"):
+    """pre(), asserting no deny (an ask passes)."""
+    r = pre(proj, cmd, tool)
+    assert not r.denied, "false positive: %r [%s] -> %r" % (
+        cmd,
+        getattr(proj, "mode", ""),
+        r.denied,
+    )
+    return r

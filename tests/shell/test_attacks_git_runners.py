@@ -21,7 +21,7 @@ import os
 import pytest
 
 from conftest import Project
-from shell.labs import git, pre, two_mode_labs
+from shell.labs import denied, git, not_denied, two_mode_labs
 
 DENY = [
     # runner options naming a directory that holds the hooks
@@ -210,14 +210,12 @@ def labs(tmp_path_factory):
 
 @pytest.mark.parametrize("cmd,mode,code", DENY, ids=["%s:%s" % (r[1], r[0][:50]) for r in DENY])
 def test_rule_blocks(labs, cmd, mode, code):
-    r = pre(labs[mode], cmd)
-    assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
+    denied(labs[mode], cmd, code)
 
 
 @pytest.mark.parametrize("cmd,mode", ALLOW, ids=["%s:%s" % (r[1], r[0][:50]) for r in ALLOW])
 def test_ordinary_command_passes(labs, cmd, mode):
-    r = pre(labs[mode], cmd)
-    assert not r.denied, "false positive: %r [%s] -> %r" % (cmd, mode, r.denied)
+    not_denied(labs[mode], cmd)
 
 
 def _git(proj, *args):

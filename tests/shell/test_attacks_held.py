@@ -9,7 +9,7 @@ Modes: "normal" (research done), "safe" (research done, safemode on by the perso
 
 import pytest
 
-from shell.labs import pre, two_mode_labs
+from shell.labs import denied, two_mode_labs
 
 ROWS = [
     ("chmod -R a-x scripts", "normal", "[self-protection]"),
@@ -119,5 +119,4 @@ def labs(tmp_path_factory):
 
 @pytest.mark.parametrize("cmd,mode,code", ROWS, ids=["%s:%s" % (r[1], r[0][:50]) for r in ROWS])
 def test_redteam_spelling_is_blocked(labs, cmd, mode, code):
-    r = pre(labs[mode], cmd)  # each row from a clear enforcement count
-    assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
+    denied(labs[mode], cmd, code)  # each row from a clear enforcement count

@@ -6,7 +6,7 @@ installed (mode, [code], a piece of the reason)."""
 
 import pytest
 
-from shell.labs import pre, two_mode_labs
+from shell.labs import denied, not_denied, pre, two_mode_labs
 
 SP, SM, PO = "[self-protection]", "[safemode]", "[person-only]"
 ARITH = "arithmetic on"
@@ -80,23 +80,19 @@ def _pre(labs, mode, cmd, tool="Bash"):
 
 @pytest.mark.parametrize("cmd,mode,code,why", DENY, ids=["%s:%s" % (r[1], r[0][:50]) for r in DENY])
 def test_hole_denied(labs, cmd, mode, code, why):
-    r = _pre(labs, mode, cmd)
-    assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
-    assert why in r.denied, r.denied
+    denied(labs[mode], cmd, code, why)
 
 
 @pytest.mark.parametrize("cmd", [r[0] for r in DENY if r[1] == "safe" and r[2] == SM])
 def test_unseen_code_runs_in_normal_mode(labs, cmd):
     """`unknown` is denied under safemode only: normal mode keeps ordinary work going."""
-    r = _pre(labs, "normal", cmd)
-    assert not r.denied, (cmd, r.denied)
+    not_denied(labs["normal"], cmd)
 
 
 @pytest.mark.parametrize("cmd", PASS)
 def test_seen_forms_pass(labs, cmd):
     for mode in ("normal", "safe"):
-        r = _pre(labs, mode, cmd)
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd)
 
 
 # a package install changes the machine's programs: denied under safemode even when HOME (where
@@ -144,8 +140,7 @@ def test_powershell_claudecode(labs, cmd, mode, code):
 @pytest.mark.parametrize("cmd", PWSH_PASS)
 def test_powershell_reads_pass(labs, cmd):
     for mode in ("normal", "safe"):
-        r = _pre(labs, mode, cmd, "PowerShell")
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd, "PowerShell")
 
 
 # GNU long-option prefixes (getopt_long): any unambiguous prefix is the option, and an exact
@@ -166,16 +161,13 @@ PREFIX_PASS = ["tar --list -f a.tar", "tar -t --file a.tar", "tar -tvf a.tar"]
 
 @pytest.mark.parametrize("cmd,mode,code,why", PREFIX)
 def test_long_option_prefix(labs, cmd, mode, code, why):
-    r = _pre(labs, mode, cmd)
-    assert r.denied and r.denied.startswith(code), (cmd, mode, r.denied)
-    assert why in r.denied, r.denied
+    denied(labs[mode], cmd, code, why)
 
 
 @pytest.mark.parametrize("cmd", PREFIX_PASS)
 def test_exact_option_wins(labs, cmd):
     for mode in ("normal", "safe"):
-        r = _pre(labs, mode, cmd)
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd)
 
 
 # read-only forms of system tools pass; their changing forms, dry runs that still run code and
@@ -203,14 +195,12 @@ UNKNOWN = [
 @pytest.mark.parametrize("cmd", READ_ONLY)
 def test_read_only_system_forms(labs, cmd):
     for mode in ("normal", "safe"):
-        r = _pre(labs, mode, cmd)
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd)
 
 
 @pytest.mark.parametrize("cmd,why", UNKNOWN)
 def test_unknown_forms_safemode_only(labs, cmd, why):
-    r = _pre(labs, "safe", cmd)
-    assert r.denied and r.denied.startswith(SM) and why in r.denied, (cmd, r.denied)
+    denied(labs["safe"], cmd, SM, why)
     assert not _pre(labs, "normal", cmd).denied
 
 
@@ -226,8 +216,7 @@ LATER = [
 
 @pytest.mark.parametrize("cmd,why", LATER)
 def test_value_changed_after_arithmetic(labs, cmd, why):
-    r = _pre(labs, "safe", cmd)
-    assert r.denied and r.denied.startswith(SM) and why in r.denied, (cmd, r.denied)
+    denied(labs["safe"], cmd, SM, why)
 
 
 def test_positional_offset_is_arithmetic(labs):
@@ -246,8 +235,7 @@ PWSH_ARRAYS = [
 
 @pytest.mark.parametrize("cmd,why", PWSH_ARRAYS)
 def test_powershell_array_items(labs, cmd, why):
-    r = _pre(labs, "normal", cmd, "PowerShell")
-    assert r.denied and r.denied.startswith(SP) and why in r.denied, (cmd, r.denied)
+    denied(labs["normal"], cmd, SP, why, "PowerShell")
 
 
 # PowerShell: a program the hooks do not know is unknown; a program that is not a cmdlet is
@@ -265,17 +253,14 @@ PWSH_READS = ["git status", "Get-Process | Sort-Object CPU", "Get-ChildItem src"
 
 @pytest.mark.parametrize("cmd,why", PWSH_UNKNOWN)
 def test_powershell_default_deny(labs, cmd, why):
-    r = _pre(labs, "safe", cmd, "PowerShell")
-    assert r.denied and r.denied.startswith(SM) and why in r.denied, (cmd, r.denied)
+    denied(labs["safe"], cmd, SM, why, "PowerShell")
 
 
 @pytest.mark.parametrize("cmd", PWSH_READS)
 def test_powershell_reads(labs, cmd):
     for mode in ("normal", "safe"):
-        r = _pre(labs, mode, cmd, "PowerShell")
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd, "PowerShell")
 
 
 def test_powershell_read_verb_names_a_secret(labs):
-    r = _pre(labs, "normal", "Get-FileHash .env", "PowerShell")
-    assert r.denied and r.denied.startswith("[blocked-path]") and ".env" in r.denied, r.denied
+    denied(labs["normal"], "Get-FileHash .env", "[blocked-path]", ".env", "PowerShell")

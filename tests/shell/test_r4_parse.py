@@ -6,7 +6,7 @@ hooks installed (mode, [code], a piece of the reason); the ordinary forms must p
 
 import pytest
 
-from shell.labs import pre, two_mode_labs
+from shell.labs import denied, not_denied, pre, two_mode_labs
 
 SP, SM, BP = "[self-protection]", "[safemode]", "[blocked-path]"
 S, N = "safe", "normal"
@@ -25,15 +25,11 @@ def _pre(labs, mode, cmd):
 
 
 def _denied(labs, cmd, mode, codes, why=""):
-    r = _pre(labs, mode, cmd)
-    assert r.denied, "bypass: %r [%s]" % (cmd, mode)
-    assert r.denied.startswith(codes), "%r [%s] -> %r" % (cmd, mode, r.denied)
-    assert why in r.denied, r.denied
+    denied(labs[mode], cmd, codes, why)
 
 
 def _allowed(labs, cmd, mode):
-    r = _pre(labs, mode, cmd)
-    assert not r.denied, "false positive: %r [%s] -> %r" % (cmd, mode, r.denied)
+    not_denied(labs[mode], cmd)
 
 
 # -- ${X@P}: the value is expanded as a prompt, which runs the substitutions in it ---------

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from conftest import Project
-from shell.labs import lab, pre, two_mode_labs
+from shell.labs import lab, not_denied, pre, two_mode_labs
 
 SP, SM, PO, BP = "[self-protection]", "[safemode]", "[person-only]", "[blocked-path]"
 ARITH = "arithmetic on"
@@ -83,8 +83,7 @@ NUMBER_DENY = [
 @pytest.mark.parametrize("cmd", NUMBER_PASS)
 def test_number_substitution_passes(labs, cmd):
     for mode in ("normal", "safe"):
-        r = _pre(labs, mode, cmd)
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd)
 
 
 @pytest.mark.parametrize("cmd,why", NUMBER_DENY)
@@ -129,8 +128,7 @@ def test_ip_batch_and_changes(labs, cmd, mode, code, why):
 @pytest.mark.parametrize("cmd", IP_PASS)
 def test_ip_reads_pass(labs, cmd):
     for mode in ("normal", "safe"):
-        r = _pre(labs, mode, cmd)
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd)
 
 
 # --- tar -C DIR: the names after it are read (or written) under DIR ---------------------------
@@ -163,8 +161,7 @@ TAR_DENY = [
 @pytest.mark.parametrize("cmd", TAR_PASS)
 def test_tar_directory_reads_its_tree(labs, cmd):
     for mode in ("normal", "safe"):
-        r = _pre(labs, mode, cmd)
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd)
 
 
 @pytest.mark.parametrize("cmd,mode,code,why", TAR_DENY)
@@ -225,8 +222,7 @@ PWSH_DENY = [
 @pytest.mark.parametrize("cmd", PWSH_PASS)
 def test_powershell_reads_and_values_pass(labs, cmd):
     for mode in ("normal", "safe"):
-        r = _pre(labs, mode, cmd, "PowerShell")
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd, "PowerShell")
 
 
 @pytest.mark.parametrize("cmd,mode,code,why", PWSH_DENY)
@@ -293,8 +289,7 @@ def test_git_separate_dir_denied(nogit):
 def test_writes_inside_git_directory_unchanged(labs):
     """With .git a real directory, a write aimed at `.git` lands inside it (or fails)."""
     for cmd in ("git add README.md", "git commit -qm x"):
-        r = _pre(labs, "normal", cmd)
-        assert not r.denied, (cmd, r.denied)
+        not_denied(labs["normal"], cmd)
 
 
 # --- git bundle create: a copy of every file of the bundled commits ---------------------------
@@ -329,5 +324,4 @@ def test_bundle_without_tracked_secret_passes(labs):
     assert not r.denied, r.denied
     for mode in ("normal", "safe"):
         for cmd in ("git bundle verify /tmp/all.bundle", "git bundle list-heads /tmp/all.bundle"):
-            r = _pre(labs, mode, cmd)
-            assert not r.denied, (cmd, mode, r.denied)
+            not_denied(labs[mode], cmd)

@@ -12,7 +12,7 @@ normal mode every word, the values too, is checked against protected paths)."""
 
 import pytest
 
-from shell.labs import pre, two_mode_labs
+from shell.labs import denied, not_denied, pre, two_mode_labs
 
 SP, SM, PO = "[self-protection]", "[safemode]", "[person-only]"
 # a sane.py call with an unknown interpreter option is code naming scripts/hooks: either
@@ -113,14 +113,12 @@ def _rows(rows):
 
 @pytest.mark.parametrize("cmd,mode,code", _rows(K1), ids=lambda v: str(v)[:60])
 def test_claudecode_taken_away(labs, cmd, mode, code):
-    r = _pre(labs, mode, cmd)
-    assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
+    denied(labs[mode], cmd, code)
 
 
 @pytest.mark.parametrize("cmd", K1_PASS)
 def test_claudecode_near_misses_pass(labs, cmd):
-    r = _pre(labs, "N", cmd)
-    assert not r.denied, (cmd, r.denied)
+    not_denied(labs["N"], cmd)
 
 
 K4 = [
@@ -236,18 +234,15 @@ K4_PASS_NORMAL = [
 
 @pytest.mark.parametrize("cmd,mode,code", _rows(K4), ids=lambda v: str(v)[:60])
 def test_environment_that_changes_a_program(labs, cmd, mode, code):
-    r = _pre(labs, mode, cmd)
-    assert r.denied and r.denied.startswith(code), "bypass: %r [%s] -> %r" % (cmd, mode, r.denied)
+    denied(labs[mode], cmd, code)
 
 
 @pytest.mark.parametrize("cmd", K4_PASS_BOTH)
 def test_plain_environment_passes(labs, cmd):
     for mode in ("N", "S"):
-        r = _pre(labs, mode, cmd)
-        assert not r.denied, (cmd, mode, r.denied)
+        not_denied(labs[mode], cmd)
 
 
 @pytest.mark.parametrize("cmd", K4_PASS_NORMAL)
 def test_environment_for_runners_passes_in_normal_mode(labs, cmd):
-    r = _pre(labs, "N", cmd)
-    assert not r.denied, (cmd, r.denied)
+    not_denied(labs["N"], cmd)
