@@ -14,9 +14,10 @@ command as that directory, @P as the project and @H as its HOME."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Optional, Union
 
 from conftest import Project
@@ -145,3 +146,65 @@ def not_denied(proj: Project, cmd, tool: str = "Bash"):
         r.denied,
     )
     return r
+
+
+@contextlib.contextmanager
+def environ(env: Mapping[str, str]) -> Iterator[None]:
+    """os.environ is exactly env inside the block, and what it was after it."""
+    old = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+
+
+def engine_session(project: str, sid: str, *prompts: str) -> None:
+    """Through the hook engine in this process (inside environ()): session sid reads a file and
+    searches the web (research credit), then the person types each prompt ("s+", "rb-")."""
+    from core import engine
+
+    base = {"session_id": sid, "cwd": project}
+    engine.handle(
+        "sanetrack",
+        dict(
+            base,
+            hook_event_name="PostToolUse",
+            tool_name="Read",
+            tool_input={"file_path": project + "/x"},
+            tool_response={"type": "text", "file": {"content": "x"}},
+        ),
+        project,
+    )
+    engine.handle(
+        "sanetrack",
+        dict(
+            base,
+            hook_event_name="PostToolUse",
+            tool_name="WebSearch",
+            tool_input={"query": "q"},
+            tool_response={"results": ["r"]},
+        ),
+        project,
+    )
+    for prompt in prompts:
+        engine.handle(
+            "saneprompt", dict(base, hook_event_name="UserPromptSubmit", prompt=prompt), project
+        )
+
+
+def engine_bash(project: str, sid: str, command: str, tool_use_id: str = "t"):
+    """A Bash PreToolUse of session sid through the hook engine in this process: its Ctx."""
+    from core import engine
+
+    payload = {
+        "session_id": sid,
+        "cwd": project,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": tool_use_id,
+    }
+    return engine.handle("sanetools", payload, project)

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import clean_env
 from shell.corpus import HOME, ROWS  # noqa: E402
+from shell.labs import engine_bash, engine_session, environ
 
 TEMP = ("/tmp/", "/var/tmp/")
 GUARD = ("[self-protection]", "[blocked-path]", "[person-only]")
@@ -51,67 +52,15 @@ def lab(tmp_path_factory):
 
 def decide(lab, command, mode, pattern=None, sid="s"):
     project, env = lab
-    old = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)
-    os.environ["CLAUDE_PROJECT_DIR"] = project
+    env = dict(env, CLAUDE_PROJECT_DIR=project)
     if mode == "gated":
-        os.environ["SANE_REVIEW__GATES"] = "Bash:" + pattern
-    try:
-        from core import engine
-
-        base = {"session_id": sid, "cwd": project}
-        engine.handle(
-            "sanetrack",
-            dict(
-                base,
-                hook_event_name="PostToolUse",
-                tool_name="Read",
-                tool_input={"file_path": project + "/x"},
-                tool_response={"type": "text", "file": {"content": "x"}},
-            ),
-            project,
-        )
-        engine.handle(
-            "sanetrack",
-            dict(
-                base,
-                hook_event_name="PostToolUse",
-                tool_name="WebSearch",
-                tool_input={"query": "q"},
-                tool_response={"results": ["r"]},
-            ),
-            project,
-        )
-        engine.handle(
-            "saneprompt",
-            dict(
-                base,
-                hook_event_name="UserPromptSubmit",
-                prompt="s+" if mode == "safemode" else "s-",
-            ),
-            project,
-        )
-        engine.handle(
-            "saneprompt", dict(base, hook_event_name="UserPromptSubmit", prompt="rb-"), project
-        )
-        ctx = engine.handle(
-            "sanetools",
-            dict(
-                base,
-                hook_event_name="PreToolUse",
-                tool_name="Bash",
-                tool_input={"command": command},
-                tool_use_id="t",
-            ),
-            project,
-        )
+        env["SANE_REVIEW__GATES"] = "Bash:" + pattern
+    with environ(env):
+        engine_session(project, sid, "s+" if mode == "safemode" else "s-", "rb-")
+        ctx = engine_bash(project, sid, command)
         if ctx.answer.block:
             return ctx.answer.block
         return "[ask] " + ctx.answer.reason if ctx.answer.decision == "ask" else None
-    finally:
-        os.environ.clear()
-        os.environ.update(old)
 
 
 def _check(row, mode, reason):

@@ -9,6 +9,7 @@ import os
 import pytest
 
 from conftest import clean_env
+from shell.labs import engine_bash, engine_session, environ
 
 READS = """
 ls
@@ -492,58 +493,14 @@ def lab(tmp_path_factory):
 
 def _run(lab, mode, commands):
     project, env = lab
-    old = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)
-    os.environ["CLAUDE_PROJECT_DIR"] = project
+    sid = "fp-" + mode
     denied = []
-    try:
-        from core import engine
-
-        base = {"session_id": "fp-" + mode, "cwd": project}
-        engine.handle(
-            "sanetrack",
-            dict(
-                base,
-                hook_event_name="PostToolUse",
-                tool_name="Read",
-                tool_input={"file_path": project + "/x"},
-                tool_response={"type": "text", "file": {"content": "x"}},
-            ),
-            project,
-        )
-        engine.handle(
-            "sanetrack",
-            dict(
-                base,
-                hook_event_name="PostToolUse",
-                tool_name="WebSearch",
-                tool_input={"query": "q"},
-                tool_response={"results": ["r"]},
-            ),
-            project,
-        )
-        prompt = "s+" if mode == "safe" else "s-"
-        engine.handle(
-            "saneprompt", dict(base, hook_event_name="UserPromptSubmit", prompt=prompt), project
-        )
+    with environ(dict(env, CLAUDE_PROJECT_DIR=project)):
+        engine_session(project, sid, "s+" if mode == "safe" else "s-")
         for i, cmd in enumerate(commands):
-            ctx = engine.handle(
-                "sanetools",
-                dict(
-                    base,
-                    hook_event_name="PreToolUse",
-                    tool_name="Bash",
-                    tool_input={"command": cmd},
-                    tool_use_id="t%d" % i,
-                ),
-                project,
-            )
+            ctx = engine_bash(project, sid, cmd, "t%d" % i)
             if ctx.answer.block:
                 denied.append((cmd, ctx.answer.block[:160]))
-    finally:
-        os.environ.clear()
-        os.environ.update(old)
     return denied
 
 
