@@ -21,41 +21,21 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HOOKS = os.path.join(ROOT, "scripts", "hooks")
+import scratch
+
 SID = "bench-session"
 
 
 def make_project(prior, tmp):
     """A project whose state has seen `prior` tool calls (driven in-process through the engine)."""
-    project = os.path.realpath(os.path.join(tmp, "p%d" % prior))
     home = os.path.join(tmp, "home%d" % prior)
-    os.makedirs(os.path.join(project, ".claude"))
-    os.makedirs(os.path.join(project, "src"))
-    os.makedirs(home)
-    shutil.copytree(
-        HOOKS,
-        os.path.join(project, "scripts", "hooks"),
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
+    project = scratch.project(tmp, "p%d" % prior, home)
     with open(os.path.join(project, "src", "app.py"), "w") as fh:
         fh.write("def main():\n    return 1\n" * 20)
     with open(os.path.join(project, ".claude", "sane.yaml"), "w") as fh:
         fh.write("loop: {max_iterations: 100000000}\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "SANE_"))}
-    env.update(
-        HOME=home,
-        XDG_CONFIG_HOME=os.path.join(home, ".config"),
-        SANE_HOOK_SECRET="bench-secret",
-        CLAUDE_PROJECT_DIR=project,
-    )
-    old = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)
-    sys.path.insert(0, os.path.join(project, "scripts", "hooks"))
-    try:
-        from core import engine
-
+    env = scratch.hook_env(project, home)
+    with scratch.engine_of(project, env) as engine:
         f = os.path.join(project, "src", "app.py")
         base = {"session_id": SID, "cwd": project}
         engine.handle(
@@ -105,12 +85,6 @@ def make_project(prior, tmp):
             dict(base, hook_event_name="UserPromptSubmit", prompt="sl+ keep going\n- it works"),
             project,
         )
-    finally:
-        os.environ.clear()
-        os.environ.update(old)
-        sys.path.pop(0)
-        for name in [m for m in sys.modules if m == "core" or m.startswith("core.")]:
-            del sys.modules[name]
     return project, env
 
 
@@ -211,7 +185,7 @@ def launcher_overhead(tmp, runs):
     /bin/true, next to `sh -c` running /bin/true directly (interleaved)."""
     proj = os.path.join(tmp, "launcher")
     os.makedirs(os.path.join(proj, "scripts", "hooks"))
-    shutil.copy(os.path.join(HOOKS, "run"), os.path.join(proj, "scripts", "hooks", "run"))
+    shutil.copy(os.path.join(scratch.HOOKS, "run"), os.path.join(proj, "scripts", "hooks", "run"))
     open(os.path.join(proj, "scripts", "hooks", "sanetools.py"), "w").close()
     cfg = os.path.join(tmp, "launcher-config")
     os.makedirs(os.path.join(cfg, "sane-hooks"))

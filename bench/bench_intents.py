@@ -19,8 +19,8 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HOOKS = os.path.join(ROOT, "scripts", "hooks")
+import scratch
+
 SID = "bench-intents"
 INTENTS = """\
 active_intents:
@@ -38,16 +38,8 @@ active_intents:
 
 
 def make_project(tmp, name, intents):
-    project = os.path.realpath(os.path.join(tmp, name))
     home = os.path.join(tmp, "home-" + name)
-    os.makedirs(os.path.join(project, ".claude"))
-    os.makedirs(os.path.join(project, "src", "auth"))
-    os.makedirs(home)
-    shutil.copytree(
-        HOOKS,
-        os.path.join(project, "scripts", "hooks"),
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
+    project = scratch.project(tmp, name, home, (os.path.join("src", "auth"),))
     f = os.path.join(project, "src", "auth", "app.py")
     with open(f, "w") as fh:
         fh.write("def main():\n    return 1\n" * 20)
@@ -56,13 +48,7 @@ def make_project(tmp, name, intents):
             fh.write(INTENTS)
         with open(os.path.join(project, ".claude", ".intentignore"), "w") as fh:
             fh.write("*.md\ndocs/\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "SANE_"))}
-    env.update(
-        HOME=home,
-        XDG_CONFIG_HOME=os.path.join(home, ".config"),
-        SANE_HOOK_SECRET="bench-secret",
-        CLAUDE_PROJECT_DIR=project,
-    )
+    env = scratch.hook_env(project, home)
     base = {"session_id": SID, "cwd": project, "transcript_path": os.path.join(home, "t.jsonl")}
     setup = [
         (

@@ -24,8 +24,8 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HOOKS = os.path.join(ROOT, "scripts", "hooks")
+import scratch
+
 WORDS = (
     "cache index retrieval migration schema session cookie redirect login timeout retry "
     "pool redis queue worker deploy docker build test fixture mock parser lexer token "
@@ -49,22 +49,11 @@ def git(project, *args, env):
 
 def make_project(tmp, n, seed=5):
     rnd = random.Random(seed)
-    project = os.path.realpath(os.path.join(tmp, "p%d" % n))
     home = os.path.join(tmp, "home%d" % n)
-    os.makedirs(os.path.join(project, ".claude"))
-    os.makedirs(os.path.join(project, "src"))
-    os.makedirs(home)
-    shutil.copytree(
-        HOOKS,
-        os.path.join(project, "scripts", "hooks"),
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "SANE_"))}
-    env.update(
-        HOME=home,
-        XDG_CONFIG_HOME=os.path.join(home, ".config"),
-        SANE_HOOK_SECRET="bench-secret",
-        CLAUDE_PROJECT_DIR=project,
+    project = scratch.project(tmp, "p%d" % n, home)
+    env = scratch.hook_env(
+        project,
+        home,
         GIT_AUTHOR_NAME="b",
         GIT_AUTHOR_EMAIL="b@x",
         GIT_COMMITTER_NAME="b",
@@ -80,12 +69,7 @@ def make_project(tmp, n, seed=5):
     for f in files[:3]:
         with open(os.path.join(project, f), "a") as fh:
             fh.write("y = 2\n")
-    old = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)
-    sys.path.insert(0, os.path.join(project, "scripts", "hooks"))
-    try:
-        from core import engine
+    with scratch.engine_of(project, env) as engine:
         from core.learning import schema as learning_schema
         from core.learning import store as learning_store
 
@@ -168,12 +152,6 @@ def make_project(tmp, n, seed=5):
                 ),
                 project,
             )
-    finally:
-        os.environ.clear()
-        os.environ.update(old)
-        sys.path.pop(0)
-        for name in [m for m in sys.modules if m == "core" or m.startswith("core.")]:
-            del sys.modules[name]
     return project, env
 
 
