@@ -195,11 +195,8 @@ def payload(r, project):
     return blob
 
 
-@pytest.mark.parametrize("hook", ["saneprompt", "sanetools", "sanetrack", "sanestop"])
-def test_fuzz_hook(proj, hook):
-    r = random.Random(f"sane-fuzz-{hook}")
-    blobs = [payload(r, proj.dir) for _ in range(2000)]
-    env = dict(proj.env, CLAUDE_PROJECT_DIR=proj.dir)
+def run_blobs(proj, hook, blobs, env):
+    """Every blob as stdin of `hook` in one fuzz_runner.py process: one result each."""
     proc = subprocess.run(
         [sys.executable, os.path.join(ROOT, "tests", "fuzz_runner.py"), hook],
         input=b"\n\x1e\n".join(blobs),
@@ -211,6 +208,14 @@ def test_fuzz_hook(proj, hook):
     assert proc.returncode == 0, proc.stderr.decode()[-3000:]
     results = [json.loads(x) for x in proc.stdout.decode().splitlines()]
     assert len(results) == len(blobs)
+    return results
+
+
+@pytest.mark.parametrize("hook", ["saneprompt", "sanetools", "sanetrack", "sanestop"])
+def test_fuzz_hook(proj, hook):
+    r = random.Random(f"sane-fuzz-{hook}")
+    blobs = [payload(r, proj.dir) for _ in range(2000)]
+    results = run_blobs(proj, hook, blobs, dict(proj.env, CLAUDE_PROJECT_DIR=proj.dir))
     for i, res in enumerate(results):
         where = "payload %d: %r" % (i, blobs[i][:300])
         assert res["code"] in (0, 2), where + " -> %r" % res["code"]
@@ -304,17 +309,7 @@ def test_fuzz_shell_grammar(proj):
     ]
     env = dict(proj.env, CLAUDE_PROJECT_DIR=proj.dir, SANE_BREAKER__MAX_CONSECUTIVE="100000")
     env["SANE_ENFORCEMENT__MAX_REPEATS"] = "100000"
-    proc = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "tests", "fuzz_runner.py"), "sanetools"],
-        input=b"\n\x1e\n".join(blobs),
-        capture_output=True,
-        env=env,
-        cwd=proj.dir,
-        timeout=900,
-    )
-    assert proc.returncode == 0, proc.stderr.decode()[-3000:]
-    results = [json.loads(x) for x in proc.stdout.decode().splitlines()]
-    assert len(results) == len(blobs)
+    results = run_blobs(proj, "sanetools", blobs, env)
     for i, res in enumerate(results):
         where = "command %d: %r" % (i, json.loads(blobs[i])["tool_input"]["command"][:300])
         assert res["code"] in (0, 2), where
