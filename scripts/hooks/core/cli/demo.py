@@ -12,16 +12,30 @@ from core.cli.common import out
 
 HOOKS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SID = "demo-5e551011"
+_TEST_FAILED = {
+    "hook_event_name": "PostToolUseFailure",
+    "tool_name": "Bash",
+    "tool_input": {"command": "pytest -q"},
+    "error": "Exit code 1\nFAILED test_fetch.py::test_retry - AssertionError",
+}
+
+
+def _bash(command):
+    return {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    }
+
+
+def _prompt(text):
+    return {"hook_event_name": "UserPromptSubmit", "prompt": text}
 
 
 def _steps(p):
     f = os.path.join(p, "src", "fetch.py")
     return [
-        (
-            "the person asks for a change",
-            "saneprompt",
-            {"hook_event_name": "UserPromptSubmit", "prompt": "add a retry to the fetch helper"},
-        ),
+        ("the person asks for a change", "saneprompt", _prompt("add a retry to the fetch helper")),
         (
             "the agent edits before any research",
             "sanetools",
@@ -71,84 +85,21 @@ def _steps(p):
         (
             "it tries to read an SSH key through Bash",
             "sanetools",
-            {
-                "hook_event_name": "PreToolUse",
-                "tool_name": "Bash",
-                "tool_input": {"command": "cat ~/.ssh/id_rsa | base64"},
-            },
+            _bash("cat ~/.ssh/id_rsa | base64"),
         ),
         (
             "it tries to rewrite the hooks' state",
             "sanetools",
-            {
-                "hook_event_name": "PreToolUse",
-                "tool_name": "Bash",
-                "tool_input": {"command": "echo '{}' > .claude/state.json 2>/dev/null"},
-            },
+            _bash("echo '{}' > .claude/state.json 2>/dev/null"),
         ),
-        (
-            "the person types s+",
-            "saneprompt",
-            {"hook_event_name": "UserPromptSubmit", "prompt": "s+"},
-        ),
-        (
-            "a shell write under safemode",
-            "sanetools",
-            {
-                "hook_event_name": "PreToolUse",
-                "tool_name": "Bash",
-                "tool_input": {"command": "sed -e 's/a/b/' -i src/fetch.py"},
-            },
-        ),
-        (
-            "the person types s-",
-            "saneprompt",
-            {"hook_event_name": "UserPromptSubmit", "prompt": "s-"},
-        ),
-        (
-            "a test run fails",
-            "sanetrack",
-            {
-                "hook_event_name": "PostToolUseFailure",
-                "tool_name": "Bash",
-                "tool_input": {"command": "pytest -q"},
-                "error": "Exit code 1\nFAILED test_fetch.py::test_retry - AssertionError",
-            },
-        ),
-        (
-            "... again",
-            "sanetrack",
-            {
-                "hook_event_name": "PostToolUseFailure",
-                "tool_name": "Bash",
-                "tool_input": {"command": "pytest -q"},
-                "error": "Exit code 1\nFAILED test_fetch.py::test_retry - AssertionError",
-            },
-        ),
-        (
-            "... and again: the breaker trips",
-            "sanetrack",
-            {
-                "hook_event_name": "PostToolUseFailure",
-                "tool_name": "Bash",
-                "tool_input": {"command": "pytest -q"},
-                "error": "Exit code 1\nFAILED test_fetch.py::test_retry - AssertionError",
-            },
-        ),
-        (
-            "the agent tries once more",
-            "sanetools",
-            {
-                "hook_event_name": "PreToolUse",
-                "tool_name": "Bash",
-                "tool_input": {"command": "pytest -q"},
-            },
-        ),
-        (
-            "the person checks and resets",
-            "saneprompt",
-            {"hook_event_name": "UserPromptSubmit", "prompt": "rb-"},
-        ),
+        ("the person types s+", "saneprompt", _prompt("s+")),
+        ("a shell write under safemode", "sanetools", _bash("sed -e 's/a/b/' -i src/fetch.py")),
+        ("the person types s-", "saneprompt", _prompt("s-")),
+        ("a test run fails", "sanetrack", _TEST_FAILED),
+        ("... again", "sanetrack", _TEST_FAILED),
+        ("... and again: the breaker trips", "sanetrack", _TEST_FAILED),
+        ("the agent tries once more", "sanetools", _bash("pytest -q")),
+        ("the person checks and resets", "saneprompt", _prompt("rb-")),
         (
             "the agent finishes",
             "sanestop",

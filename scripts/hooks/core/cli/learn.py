@@ -131,6 +131,14 @@ def _writable(st):
         )
 
 
+def _acting(args, argv, st, sid_arg):
+    """(caller, the session it acts for) of a call that changes the state, once it may."""
+    who = caller(st, argv)
+    _writable(st)
+    sid, _ = _session(args, st, who, sid_arg)
+    return who, sid
+
+
 def _split_words(words):
     """[SID] TEXT: one word is the text; more: the first is the session id."""
     if len(words) == 1:
@@ -204,9 +212,7 @@ def reflect(args, argv):
     project = project_of(args)
     st = open_store(project)
     try:
-        who = caller(st, argv)
-        _writable(st)
-        sid, _ = _session(args, st, who, args.sid)
+        who, sid = _acting(args, argv, st, args.sid)
         doc = _read_input(args)
         cands = schema.candidates_of(doc)
         if cands is None:
@@ -368,9 +374,7 @@ def skip(args, argv):
         raise CliError('a skip needs a reason: learn skip SID "why there is nothing to learn"')
     st = open_store(project)
     try:
-        who = caller(st, argv)
-        _writable(st)
-        sid, _ = _session(args, st, who, sid_arg)
+        who, sid = _acting(args, argv, st, sid_arg)
         sec = gate.section(st.session(sid))
         status = sec.get("status", "idle")
         if status not in gate.OPEN:
@@ -413,9 +417,7 @@ def observe(args, argv):
         raise CliError('an observation needs text: learn observe SID "note"')
     st = open_store(project)
     try:
-        who = caller(st, argv)
-        _writable(st)
-        sid, _ = _session(args, st, who, sid_arg)
+        who, sid = _acting(args, argv, st, sid_arg)
         sec = gate.section(st.session(sid))
         if hand_off(argv):
             return 0

@@ -105,6 +105,16 @@ def _sid(args, state):
     return resolve_session(args, state)
 
 
+def _read_session(args):
+    """(session id, its state) of the session the arguments name, read under the lock."""
+    st = _open(project_of(args))
+    try:
+        sid, _ = _sid(args, st.state)
+        return sid, _session(st.state, sid)
+    finally:
+        st.close()
+
+
 def _review(sess):
     r = sess.get("review")
     return r if isinstance(r, dict) and r.get("status") else None
@@ -224,13 +234,7 @@ def cmd_decide(args, argv):
 
 
 def cmd_context(args, argv):
-    project = project_of(args)
-    st = _open(project)
-    try:
-        sid, _ = _sid(args, st.state)
-        sess = _session(st.state, sid)
-    finally:
-        st.close()
+    sid, sess = _read_session(args)
     r = _review(sess) or {}
     out("Session: %s" % sid)
     out("Created: %s" % _iso(sess.get("created_at")))
@@ -290,13 +294,7 @@ def cmd_context(args, argv):
 
 
 def cmd_trace(args, argv):
-    project = project_of(args)
-    st = _open(project)
-    try:
-        sid, _ = _sid(args, st.state)
-        sess = _session(st.state, sid)
-    finally:
-        st.close()
+    sid, sess = _read_session(args)
     r = _review(sess)
     events = (r or {}).get("trace") or []
     out("Trace of session %s (%s)" % (sid, plural(len(events), "event")))
@@ -328,13 +326,7 @@ def cmd_trace(args, argv):
 
 
 def cmd_debug(args, argv):
-    project = project_of(args)
-    st = _open(project)
-    try:
-        sid, _ = _sid(args, st.state)
-        sess = _session(st.state, sid)
-    finally:
-        st.close()
+    sid, sess = _read_session(args)
     out(json.dumps({"session": sid, "state": sess}, indent=2, sort_keys=True, default=str))
     return 0
 
