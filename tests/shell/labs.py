@@ -57,14 +57,20 @@ def lab(
     if git:
         subprocess.run(["git", "init", "-q", proj.dir], check=True)
     write_tree(proj.dir, files, proj.home)
-    proj.research()
-    if mode == "safe":
-        proj.prompt("s+")
-    proj.mode = mode
+    ready(proj, mode)
     if tmp is not None:
         proj.places = {"@T": tmp, "@P": proj.dir, "@H": proj.home}
         proj.hook_env = {"TMPDIR": tmp}
         proj.tmp = tmp
+    return proj
+
+
+def ready(proj: Project, mode: str) -> Project:
+    """The lab's last steps: research done, then `s+` when mode is "safe"."""
+    proj.research()
+    if mode == "safe":
+        proj.prompt("s+")
+    proj.mode = mode
     return proj
 
 

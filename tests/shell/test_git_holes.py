@@ -20,7 +20,7 @@ import subprocess
 import pytest
 
 from conftest import Project
-from shell.labs import git, pre
+from shell.labs import git, pre, ready
 
 SECRET = "[blocked-path]"
 SELF = "[self-protection]"
@@ -255,10 +255,7 @@ def _lab(root, tracked, safe):
     _git(proj, "stash", "-q")
     proj.write("README.md", "readme 2\n")
     _git(proj, "stash", "-q")
-    proj.research()
-    if safe:
-        proj.prompt("s+")
-    return proj
+    return ready(proj, "safe" if safe else "normal")
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ import os
 import pytest
 
 from conftest import Project
-from shell.labs import git, pre
+from shell.labs import git, pre, ready
 
 SECRET = "[blocked-path]"
 SELF = "[self-protection]"
@@ -177,10 +177,7 @@ def _lab(root, other, safe):
     git(proj.dir, "init", "-q", "lib")
     git(proj.dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", origin, "sub")
     git(proj.dir, "fetch", "-q", os.path.join(other, "evil"), "master:evilx")
-    proj.research()
-    if safe:
-        proj.prompt("s+")
-    return proj
+    return ready(proj, "safe" if safe else "normal")
 
 
 @pytest.fixture(scope="module")

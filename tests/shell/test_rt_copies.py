@@ -7,7 +7,7 @@ project."""
 
 import pytest
 
-from shell.labs import expect, pre, two_mode_labs, verdict
+from shell.labs import expect, two_mode_labs
 
 SP, SM, BP, DS = "[self-protection]", "[safemode]", "[blocked-path]", "[destructive]"
 
@@ -47,10 +47,6 @@ SCRATCH = [
 @pytest.fixture(scope="module")
 def labs(tmp_path_factory):
     return two_mode_labs(tmp_path_factory, "rtcopies", FILES, SCRATCH)
-
-
-def run(labs, mode, cmd):
-    return verdict(pre(labs[mode], cmd))
 
 
 def check(labs, cmd, mode, code):
