@@ -3,14 +3,19 @@ files, research done, and under safemode by the person's `s+` (mode "safe") or n
 and one call through sanetools.py from a clear enforcement count.
 
     labs = two_mode_labs(tmp_path_factory, "misc", {"README.md": "readme\\n", "~/.ssh/": None})
-    r = pre(labs["safe"], "rm README.md")          # the hook's Result (r.denied, r.spec, ...)
-    answer(r)    # "allow", "ask <reason>" or the deny reason
-    verdict(r)   # (permissionDecision, reason)
+    r = pre(labs["safe"], "rm README.md")  # the hook's Result (r.denied, r.spec, ...)
+    answer(r)   # "allow", "ask <reason>" or the deny reason
+    verdict(r)  # (permissionDecision, reason)
+    denied(labs["safe"], "rm README.md", "[safemode]", "README.md")  # pre() and assert
+    not_denied(labs["normal"], "ls")
 
 Files are {path: text}: a path under ~/ lands in the project's HOME, a text of None makes
 only the directory. A lab with scratch files keeps them in a directory outside the project
-that stands for the temp dir: pre() runs the hook with TMPDIR set to it and writes @T in a
-command as that directory, @P as the project and @H as its HOME."""
+(proj.tmp) that stands for the temp dir: pre() runs the hook with TMPDIR set to it and writes
+@T in a command as that directory, @P as the project and @H as its HOME.
+
+environ(), engine_session() and engine_bash() drive the hook engine inside this process
+instead, for tables too long to run through the script one call at a time."""
 
 from __future__ import annotations
 
@@ -126,14 +131,6 @@ def expect(proj: Project, cmd, code: str | None, tool: str = "Bash") -> None:
         assert got in ("deny", "ask") and reason.startswith(code), (cmd, proj.mode, reason)
 
 
-def git(cwd: str, *args: str, env: Mapping[str, str] | None = None) -> None:
-    """git in cwd as a named author (env: the environment to start from, os.environ by default)."""
-    e = dict(os.environ if env is None else env, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t")
-    e.update(GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
-    e.pop("GIT_DIR", None)
-    subprocess.run(["git", *args], cwd=cwd, check=True, env=e, capture_output=True)
-
-
 def denied(proj: Project, cmd, code, why: str = "", tool: str = "Bash"):
     """pre(), asserting a deny whose reason starts with code (a str or a tuple) and holds why."""
     r = pre(proj, cmd, tool)
@@ -146,12 +143,17 @@ def denied(proj: Project, cmd, code, why: str = "", tool: str = "Bash"):
 def not_denied(proj: Project, cmd, tool: str = "Bash"):
     """pre(), asserting no deny (an ask passes)."""
     r = pre(proj, cmd, tool)
-    assert not r.denied, "false positive: %r [%s] -> %r" % (
-        cmd,
-        getattr(proj, "mode", ""),
-        r.denied,
-    )
+    where = "%r [%s] -> %r" % (cmd, getattr(proj, "mode", ""), r.denied)
+    assert not r.denied, "false positive: " + where
     return r
+
+
+def git(cwd: str, *args: str, env: Mapping[str, str] | None = None) -> None:
+    """git in cwd as a named author (env: the environment to start from, os.environ by default)."""
+    e = dict(os.environ if env is None else env, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t")
+    e.update(GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    e.pop("GIT_DIR", None)
+    subprocess.run(["git", *args], cwd=cwd, check=True, env=e, capture_output=True)
 
 
 @contextlib.contextmanager
