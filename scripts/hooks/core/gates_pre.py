@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from core import breaker, paths, policy, research, treesecrets
+from core import breaker, paths, policy, research
 
 TYPE_CHECKING = False  # only the type checker imports these
 if TYPE_CHECKING:
@@ -90,6 +90,8 @@ def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
                 "secrets." % (raw, hit[0], hit[1])
             )
     if facts.kind == "shell" and facts.analysis is not None:
+        from core import treesecrets  # recursive readers: shell commands only
+
         msg = treesecrets.check(ctx, facts)
         if msg or not any(c.program == "git" for c in facts.analysis.commands):
             return msg
@@ -142,7 +144,13 @@ def self_protection(ctx: Ctx, facts: Facts) -> str | None:
             "files (scripts/hooks, .claude). Name the paths to remove instead (e.g. `rm -rf "
             "build dist`)." % (wipe[0], wipe[1])
         )
-    if facts.kind in ("shell", "write", "mcp_write"):
+    if facts.kind in ("write", "mcp_write"):
+        from core import startupfiles  # a file tool loads only the check it needs
+
+        msg = startupfiles.check(ctx, facts)
+        if msg:
+            return msg
+    elif facts.kind == "shell":
         from core import protect_shell
 
         msg = protect_shell.check(ctx, facts)

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import os
 
-from core import paths, treewrites
-from core.shell import judge
+from core import paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -465,7 +464,9 @@ def _unchecked_shell(tool, command, exc):
 
 
 def _shell_facts(tool, command, cwd, project, home, cfg):
+    from core import treewrites  # shell calls only: a file tool never loads the analyser
     from core.shell import analysis as shell
+    from core.shell import judge
     from core.tempdir import shell_env
 
     f = Facts(tool, "shell")

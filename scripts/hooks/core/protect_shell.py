@@ -9,18 +9,12 @@ from __future__ import annotations
 
 import os
 
-from core import homestartup, paths
+from core import paths, startupfiles
 from core.shell import programs
 from core.shell.command import long_match
 
-# git config files: a key there (core.fsmonitor, core.hooksPath, alias.x=!cmd) runs a program
-# in the person's own git, outside every check
-_GIT_CONFIG_FILES = (".git/config", ".git/config.worktree")
-_HOME_GIT_CONFIG = (".gitconfig", ".config/git/config")
 # known tools that keep caches and outputs in option-named dirs (ruff --cache-dir)
 _TOOL_FAMILIES = ("packages.formatter", "runners.h_runner")
-# files the Python interpreter runs at startup from any site directory
-_PY_STARTUP = ("sitecustomize.py", "usercustomize.py")
 # programs that put each source in a destination directory by its own name
 _COPIERS = frozenset(("cp", "mv", "install", "ln", "rsync", "scp", "ditto"))
 
@@ -28,11 +22,7 @@ _COPIERS = frozenset(("cp", "mv", "install", "ln", "rsync", "scp", "ditto"))
 def check(ctx, facts) -> str | None:
     """The [self-protection] block message for a shell call, or None."""
     if facts.kind in ("write", "mcp_write"):
-        for raw in facts.raw_writes:
-            msg = _startup_file(ctx, raw, ctx.cwd)
-            if msg:
-                return msg
-        return None
+        return startupfiles.check(ctx, facts)
     a = facts.analysis
     if a is None or facts.kind != "shell":
         return None
@@ -648,14 +638,14 @@ def _startup_writes(ctx, cmd, cwd) -> str | None:
     names = [os.path.basename(w.rstrip("/")) for w in cmd.argv[1:] if w[:1] != "-"]
     copier = programs.key(cmd.program) in _COPIERS
     for raw in cmd.writes:  # joined to the command's cd already
-        msg = _startup_file(ctx, raw, ctx.cwd)
+        msg = startupfiles.message(ctx, raw, ctx.cwd)
         if msg:
             return msg
         if raw[-1:] != "/" and not os.path.isdir(paths.normalise(raw, ctx.cwd, ctx.home)):
             continue
         for n in names:  # `cp x.pth site/`, `cp evil ~/`: each source lands at DIR/its name
-            if n and (copier or n.endswith(".pth") or n in _PY_STARTUP):
-                msg = _startup_file(ctx, os.path.join(raw, n), ctx.cwd)
+            if n and (copier or n.endswith(".pth") or n in startupfiles.PY_STARTUP):
+                msg = startupfiles.message(ctx, os.path.join(raw, n), ctx.cwd)
                 if msg:
                     return msg
     return None
@@ -666,58 +656,3 @@ def _crontab_installs(argv: list[str]) -> bool:
     short = "".join(w[1:] for w in argv[1:] if w[:1] == "-" and w[1:2] != "-" and len(w) > 1)
     longs = [w for w in argv[1:] if w[:2] == "--"]
     return not any(ch in short for ch in "lrV") and not longs
-
-
-def _git_file(ctx, norm: str) -> bool:
-    """`norm` is <project>/.git and no real directory is there (missing, a file, a link), or
-    a .git (or a file in one) below the project's root: git run in that directory takes its
-    config and hooks from what it names."""
-    root = paths.real(ctx.project)
-    parent = paths.real(os.path.dirname(norm))
-    if os.path.basename(norm) != ".git":
-        rel = os.path.relpath(parent, root) if paths.is_under(parent, root) else ""
-        return ".git" in rel.split(os.sep)[1:]
-    here = os.path.join(parent, ".git")
-    if here != os.path.join(root, ".git"):
-        return paths.is_under(parent, root)
-    return os.path.islink(here) or not os.path.isdir(here)
-
-
-def _home_startup(full: str, home: str) -> bool:
-    """A shell start-up file, session autostart entry or PATH directory of the person."""
-    root = paths.real(home).rstrip("/")
-    if not full.startswith(root + "/"):
-        return False
-    return homestartup.is_startup(full[len(root) + 1 :])
-
-
-def _startup_file(ctx, raw: str, cwd: str) -> str | None:
-    """A git config file or a Python startup file (*.pth, sitecustomize.py): writing it
-    makes git or every Python (the hooks' too) run code."""
-    home = ctx.home or os.path.expanduser("~")
-    gitfiles = [paths.real(os.path.join(ctx.project, f)) for f in _GIT_CONFIG_FILES]
-    gitfiles += [paths.real(os.path.join(home, f)) for f in _HOME_GIT_CONFIG]
-    xdg = os.environ.get("XDG_CONFIG_HOME")
-    if xdg:
-        gitfiles.append(paths.real(os.path.join(xdg, "git", "config")))
-    norm = paths.normalise(raw, cwd, ctx.home)
-    full = paths.real(norm)
-    base = os.path.basename(full)
-    if _git_file(ctx, norm):
-        what = (
-            "a .git of the project (its root's, not a directory now, or one in a "
-            "subdirectory): it names the directory git works in there, whose config and "
-            "hooks git runs (only `git init`, `git clone` or `git submodule` make one)"
-        )
-    elif full in gitfiles or (full.endswith("/config") and "/.git/" in full):
-        what = "a git config file (a key there can name a program git runs)"
-    elif base.endswith(".pth") or base in _PY_STARTUP:
-        what = "a Python startup file (site dirs run it inside every Python, the hooks too)"
-    elif _home_startup(full, home):
-        what = "a start-up file the person's shell, editor or tools run later (or a PATH dir)"
-    else:
-        return None
-    return (
-        "[self-protection] %s is %s; writing it runs code outside every check. Ask the "
-        "person to make that change." % (raw, what)
-    )
