@@ -1,11 +1,12 @@
 """Run a hook script or sane.py inside the test process, as Claude Code would run it.
 
 The script file itself runs (runpy, as `__main__`), so the real entry goes through the real
-`sys.exit(main(...))`: stdin bytes in; exit code, stdout and stderr out. What a fresh
+`leave(main(...))`: stdin bytes in; exit code, stdout and stderr out. What a fresh
 process would give it is swapped in for the call and put back afterwards: sys.stdin/stdout/
 stderr, sys.argv, os.environ (replaced whole), the cwd, and the module caches that depend on
-the environment (CACHES below). A call that runs longer than its timeout is stopped with
-TimeoutExpired, as subprocess.run would.
+the environment (CACHES below). os._exit (a hook's way out, skipping the teardown) ends the
+script as sys.exit would, not the test process. A call that runs longer than its timeout is
+stopped with TimeoutExpired, as subprocess.run would.
 
 Saves the interpreter start and the imports (about 40-50 ms a call on a loaded 2-core box);
 the code under test is the same. tests/test_inprocess.py checks that every module-level cache
@@ -105,6 +106,10 @@ def memo_interpreter_probe() -> None:
     interp.probe = cached_probe
 
 
+def _exit_script(code: int) -> None:
+    raise SystemExit(code)
+
+
 class _Timeout(BaseException):
     """Raised in the script when its time is up; BaseException so fail-open code won't eat it."""
 
@@ -142,6 +147,7 @@ def run(
     saved_std = sys.stdin, sys.stdout, sys.stderr
     saved_argv, saved_bytecode = sys.argv, sys.dont_write_bytecode
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_exit = os._exit
     timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     if timer:
 
@@ -158,6 +164,7 @@ def run(
         reset_caches()
         sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
         sys.argv = [script] + list(args)
+        os._exit = _exit_script  # type: ignore[assignment]
         try:
             runpy.run_path(script, run_name="__main__")
         except SystemExit as exc:
@@ -168,6 +175,7 @@ def run(
             traceback.print_exc(file=stderr)
             code = 1
     finally:
+        os._exit = saved_exit
         if timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old_handler)

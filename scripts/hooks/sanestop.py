@@ -8,6 +8,6 @@ if sys.version_info < (3, 9):  # noqa: UP036  (the launcher may find an old one)
     from core.launch import too_old
 
     sys.exit(too_old("sanestop"))
-from core.engine import main  # noqa: E402
+from core.engine import leave, main  # noqa: E402
 
-sys.exit(main("sanestop"))
+leave(main("sanestop"))

@@ -273,3 +273,16 @@ def main(hook: str) -> int:
             except Exception:
                 pass
         return 0
+
+
+def leave(code: int) -> None:
+    """End the hook process with `code` at once: the answer is flushed, every file the hook
+    wrote is closed, and nothing registers exit handlers, so the interpreter's teardown
+    (freeing a hundred modules: 3-4 ms, as much as the rest of a call) only delays the
+    client. A flush that fails exits the ordinary way, which reports it as before."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        sys.exit(code)
+    os._exit(code)
