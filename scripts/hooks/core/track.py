@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import os
 
-from core import breaker, handoff, paths, policy, research
-from core.intents import hooks as intents
+from core import breaker, paths, policy, research
 from core.learning import hooks as learning
-from core.review import hooks as review
 
 TYPE_CHECKING = False  # only the type checker imports these
 if TYPE_CHECKING:
@@ -77,17 +75,40 @@ def sandbox_refusal(ctx: Ctx, facts: Facts, ok: bool) -> None:
         sandbox.post_tool(ctx, facts, ok)
 
 
+# The feature trackers below load their modules only for the calls they act on.
+def hand_off(ctx: Ctx, facts: Facts, ok: bool) -> None:
+    if ctx.tool == "Bash" and facts.sane_calls:  # requests come from our CLI's Bash calls only
+        from core import handoff
+
+        handoff.post_tool(ctx, facts, ok)
+
+
+def review_tracker(ctx: Ctx, facts: Facts, ok: bool) -> None:
+    r = ctx.session.get("review")
+    if isinstance(r, dict) and r.get("status"):  # the trace is kept while a review exists
+        from core.review import hooks as review
+
+        review.post_tool(ctx, facts, ok)
+
+
+def intents_tracker(ctx: Ctx, facts: Facts, ok: bool) -> None:
+    if ok:  # baselines and the trace follow what was done; a failure changed nothing known
+        from core.intents import hooks as intents
+
+        intents.post_tool(ctx, facts, ok)
+
+
 TRACKERS: list[Tracker] = [
-    handoff.post_tool,  # before drop_auth: it consumes this call's authorisations
+    hand_off,  # before drop_auth: it consumes this call's authorisations
     drop_auth,
     breaker.track,
     track_edits,
     research.track,
     log_action,
     sandbox_refusal,
-    review.post_tool,
+    review_tracker,
     learning.post_tool,
-    intents.post_tool,
+    intents_tracker,
 ]
 
 

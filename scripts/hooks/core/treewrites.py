@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from core import paths, treecopies
+from core import paths
 
 TREE_COPIERS = frozenset(("cp", "rsync", "ditto", "scp", "mv", "install", "ln"))
 UNPACKERS = frozenset(("tar", "bsdtar", "gtar", "unzip", "7z", "7za", "7zz", "cpio", "ar", "pax"))
@@ -127,6 +127,8 @@ def tree_writes(f, cmd, cwd, project, home, cfg):
         and not is_git_patch
     ):
         return
+    from core import treecopies  # copiers, unpackers and patchers only
+
     dests = [w for w in cmd.writes if paths.holds_protected(w, cwd, project, cfg, home)]
     if prog in ("tar", "bsdtar", "gtar") and any(
         w == "--absolute-names" or w[:1] == "-" and w[1:2] != "-" and "P" in w for w in cmd.argv[1:]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core.shell import arith, envwatch, looks
+from core.shell import envwatch, looks
 from core.shell.command import cd_to, has, join, opts, stdin_code, stdin_text, vague, vals
 from core.shell.lexer import DYNAMIC, DYNPOS
 
@@ -198,6 +198,8 @@ def env_code(c, env, p, declared=False):
 
 
 def h_declare(c, a, p, raw):
+    from core.shell import arith  # loaded for arithmetic only
+
     ctx = p.ctx
     env = {}
     # declare/local/typeset/export/readonly on a CLAUDE* name may unexport, localise, retype
@@ -330,6 +332,8 @@ def h_arith(c, a, p, raw):
     """let, test, [ [[, shift, wait, getopts: words bash may evaluate as names or numbers.
     let's words and the operands of [[ -eq ]] and its kin are arithmetic; the operand of -v
     in [[ and test is a name."""
+    from core.shell import arith
+
     envwatch.eval_words(c, a, p, names=False)
     if c.program == "getopts" and len(a) >= 2:
         envwatch.name_changes(p.ctx, a[1])

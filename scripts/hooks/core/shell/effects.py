@@ -10,7 +10,7 @@ generic "looks like a path" read rule must skip (patterns, scripts, messages).
 
 from __future__ import annotations
 
-from core.shell import arrivals, authprint, envwatch, outputs, programs
+from core.shell import arrivals, authprint, envwatch, programs
 from core.shell.builtins import alias_use, env_code
 from core.shell.command import (
     DISKS,
@@ -27,7 +27,6 @@ from core.shell.command import (
     vague,
 )
 from core.shell.lexer import DYNAMIC
-from core.shell.verbs import DESTROYS, destroying
 
 __all__ = ["Command", "expand", "prog_name"]
 
@@ -240,13 +239,16 @@ def _judge(c, args, key, p, raw):
         return None
     skip = h(c, args[1:], p, raw)
     if programs.HANDLERS.get(k) in ("builtins.h_readers", "builtins.h_pager"):
+        from core.shell import outputs  # readers and pagers only
+
         outputs.judge(c, c.program, args[1:])
     return skip
 
 
 # verbs that delete, destroy or replace state, whatever the program (cdk destroy, rails
 # db:drop, gsutil rm, heroku apps:destroy, manage.py flush, prisma migrate reset)
-_DESTROY_VERBS = DESTROYS | frozenset(("flush", "nuke", "teardown", "clear", "clobber"))
+# (besides verbs.DESTROYS, which destroying() always counts)
+_DESTROY_VERBS = frozenset(("flush", "nuke", "teardown", "clear", "clobber"))
 _DESTROY_PREFIX = ("drop", "purge", "wipe", "destroy", "delete", "remove", "nuke", "erase")
 _STOPS = frozenset(("stop", "kill", "down", "shutdown", "disable"))
 _SQL_HEADS = frozenset(("drop", "truncate", "delete", "alter", "with", "do", "execute"))
@@ -261,6 +263,8 @@ def _destroy_verbs(c, args):
     when a word of its verb path (the leading words before the first option, split on : - _
     and .), its program name (dropdb) or a long option (--delete, --prune-*) names a delete,
     destroy, drop, purge, reset or replace. --force is one for a remote change."""
+    from core.shell.verbs import destroying  # unknown and remote commands only
+
     name = c.program.lower()
     hit = ""
     judged_sql = programs.family(programs.key(c.program)).startswith("databases.")

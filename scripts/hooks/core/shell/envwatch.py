@@ -5,8 +5,6 @@ a variable name or arithmetic (an array subscript in it runs `$(...)`)."""
 
 from __future__ import annotations
 
-from core.shell import arith
-
 # directories whose programs are the system's own: a PATH made only of these (and $PATH)
 # finds nothing new
 _SYSTEM_DIRS = (
@@ -209,6 +207,8 @@ def _unseen_name(name: str) -> bool:
 
 def arith_assigns(ctx, text: str) -> None:
     """Arithmetic assigns with = += ++ and their kin: `((CLAUDECODE=0))`, `let CLAUDECODE++`."""
+    from core.shell import arith  # loaded for arithmetic only
+
     if arith.claude_assigns(text):
         ctx.stripped = True
 
@@ -336,6 +336,8 @@ def eval_words(c, words, p, names: bool = True) -> None:
             c.code.append(w)
             p.subparse(": " + w, keep_cwd=True)
     if names:
+        from core.shell import arith
+
         arith.subscripts(c, p, words)
 
 
@@ -353,5 +355,7 @@ def arith_text(p, text: str) -> None:
     `$(...)` inside single quotes there runs too (the parser saw it as quoted text)."""
     if "'" in text and has_code(text):
         p.subparse(": " + text.replace("'", " "), keep_cwd=True)
+    from core.shell import arith
+
     body = text[1:] if text[:1] == "$" else text
     arith.check(p, body[2:-2] if body[-2:] == "))" else body[2:])

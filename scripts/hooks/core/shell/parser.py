@@ -10,7 +10,7 @@ core.shell.lexer, the expansions core.shell.substitution, heredoc bodies core.sh
 
 from __future__ import annotations
 
-from core.shell import arith, envwatch
+from core.shell import envwatch
 from core.shell.budget import TOO_COMPLEX, code_paths
 from core.shell.command import join
 from core.shell.heredoc import Heredoc
@@ -394,6 +394,8 @@ class Parser(Substitution, Heredoc, Lexer):
                     continue
                 break
             if t[0] == WORD and t[1] == ["in"]:
+                from core.shell import arith  # loaded for arithmetic, loops and assignments
+
                 numbers = w == "for"
                 static: list[str] = []
                 dynamic = False
@@ -544,6 +546,8 @@ class Parser(Substitution, Heredoc, Lexer):
                 break
             tok = self.token()
         if not words and not redirs:
+            from core.shell import arith
+
             for name, val, dyn in assigns:
                 envwatch.note_assign(ctx, name, val, self)
                 envwatch.value_code(None, val, self)

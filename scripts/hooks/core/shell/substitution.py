@@ -10,7 +10,7 @@ command, $HOME, a parameter form with a static default) and DYN otherwise.
 from __future__ import annotations
 
 from core.globs import fnmatchcase
-from core.shell import arith, envwatch
+from core.shell import envwatch
 from core.shell.budget import TOO_COMPLEX
 from core.shell.lexer import (
     ALT,
@@ -86,6 +86,8 @@ class Substitution(Lexer):
                 return end
             return self.cmdsubst(i, segs)
         if nx == "[":  # $[ ]: the old spelling of $(( ))
+            from core.shell import arith  # loaded for arithmetic only
+
             end = self.brackets(i + 1)
             arith.check(self, s[i + 2 : end - 1])
             segs.append((s[i:end], DYN))
@@ -260,6 +262,8 @@ class Substitution(Lexer):
     def param_arith(self, inner: str) -> None:
         """The parts of ${...} bash evaluates: a subscript (${a[i]}, ${#a[i]}), the offset and
         length of ${x:off:len}, and the name ${!x} holds."""
+        from core.shell import arith
+
         body = inner[1:] if inner[:1] in "#!" else inner
         n = len(body)
         j = 0
