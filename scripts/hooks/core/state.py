@@ -344,7 +344,11 @@ def raise_counter(project, seq):
         if isinstance(current, int) and current >= seq and project in data:
             return
         data[project] = max(seq, current if isinstance(current, int) else 0)
-        atomic_write(path, json.dumps(data, sort_keys=True).encode())
+        # Raising an entry that exists needs no sync of the directory: a crash that loses the
+        # rename leaves the old file, whose lower value the state on disk is still at or
+        # above. A new entry is synced: its loss would read as a removed counter.
+        fresh = not isinstance(current, int)
+        atomic_write(path, json.dumps(data, sort_keys=True).encode(), sync_dir=fresh)
     finally:
         lock.release()
 
