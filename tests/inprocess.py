@@ -5,8 +5,9 @@ The script file itself runs (runpy, as `__main__`), so the real entry goes throu
 process would give it is swapped in for the call and put back afterwards: sys.stdin/stdout/
 stderr, sys.argv, os.environ (replaced whole), the cwd, and the module caches that depend on
 the environment (CACHES below). os._exit (a hook's way out, skipping the teardown) ends the
-script as sys.exit would, not the test process. A call that runs longer than its timeout is
-stopped with TimeoutExpired, as subprocess.run would.
+script as sys.exit would, not the test process; the garbage collector a hook switches off is
+switched back on. A call that runs longer than its timeout is stopped with TimeoutExpired, as
+subprocess.run would.
 
 Saves the interpreter start and the imports (about 40-50 ms a call on a loaded 2-core box);
 the code under test is the same. tests/test_inprocess.py checks that every module-level cache
@@ -15,6 +16,7 @@ in scripts/hooks is listed in CACHES, and that a call gives the same answer both
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import runpy
@@ -147,7 +149,7 @@ def run(
     saved_std = sys.stdin, sys.stdout, sys.stderr
     saved_argv, saved_bytecode = sys.argv, sys.dont_write_bytecode
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
-    saved_exit = os._exit
+    saved_exit, saved_gc = os._exit, gc.isenabled()
     timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     if timer:
 
@@ -176,6 +178,8 @@ def run(
             code = 1
     finally:
         os._exit = saved_exit
+        if saved_gc:
+            gc.enable()
         if timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old_handler)
