@@ -9,7 +9,6 @@ import hashlib
 
 from core import research
 from core.policy import is_read_only_tool
-from core.wording import plural
 
 TYPE_CHECKING = False  # typing costs milliseconds on the hot path; only mypy reads it
 if TYPE_CHECKING:
@@ -168,6 +167,8 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
     if cb.get("tripped"):
         return
     if cb["failures"] >= max_c or sigs[sig] >= max_s:
+        from core.wording import plural  # the trip's words, once
+
         why = (
             "%d consecutive failures" % cb["failures"]
             if cb["failures"] >= max_c
@@ -197,6 +198,8 @@ def track(ctx: Any, facts: Any, ok: bool) -> None:
 def status_text(state: dict) -> str:
     """What `rb?` shows (and `rb-` after resetting, and `sane.py status`): the one place
     these words live."""
+    from core.wording import plural
+
     cb, enf = state["circuit_breaker"], state["enforcement"]
     sigs = cb.get("error_signatures") or {}
     top = max(sigs.items(), key=lambda kv: kv[1]) if sigs else None

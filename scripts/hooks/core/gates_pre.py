@@ -631,8 +631,16 @@ def file_size(ctx: Ctx, facts: Facts) -> str | None:
 
 
 # The review, learning and intent gates come late: a call an earlier gate turns away never
-# loads their modules.
+# loads their modules, nor does a call that concerns none of them (the tests below are the
+# first tests of their pre_tool).
 def review_gate(ctx: Ctx, facts: Facts) -> str | None:
+    if not (
+        ctx.agent_id is not None  # a subagent (the reviewer's calls are its business)
+        or facts.sane_calls  # `sane.py review decide`
+        or facts.tool in ("Agent", "Task")  # the reviewer's spawn
+        or ctx.cfg.get("review.gates")  # commands the person gated
+    ):
+        return None
     from core.review import hooks
 
     return hooks.pre_tool(ctx, facts)
@@ -645,6 +653,8 @@ def learning_gate(ctx: Ctx, facts: Facts) -> str | None:
 
 
 def intents_gate(ctx: Ctx, facts: Facts) -> str | None:
+    if facts.kind == "shell" and not (facts.writes or facts.unknown or facts.destructive):
+        return None  # a command that changes nothing: no intent, scope or stale-file question
     from core.intents import hooks
 
     return hooks.pre_tool(ctx, facts)
