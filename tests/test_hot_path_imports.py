@@ -113,4 +113,17 @@ def test_a_failed_call_loads_no_success_tracking(proj):
         is_interrupt=False,
     )
     mods = loaded(proj, "sanetrack", payload)
-    assert not mods.intersection(("core.handoff", "core.review.hooks", "core.intents.hooks"))
+    success_only = (
+        "core.handoff",
+        "core.review.hooks",
+        "core.intents.hooks",
+        "core.learning.hooks",
+    )
+    assert not mods.intersection(success_only), mods.intersection(success_only)
+
+
+def test_the_trackers_first_tests_name_what_their_modules_act_on():
+    from core import track
+    from core.learning import hooks as learning
+
+    assert track.TASK_TOOLS == learning.TASK_TOOLS

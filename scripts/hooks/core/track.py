@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 from core import breaker, paths, policy, research
-from core.learning import hooks as learning
 
 TYPE_CHECKING = False  # only the type checker imports these
 if TYPE_CHECKING:
@@ -91,6 +90,18 @@ def review_tracker(ctx: Ctx, facts: Facts, ok: bool) -> None:
         review.post_tool(ctx, facts, ok)
 
 
+TASK_TOOLS = ("TaskUpdate", "TodoWrite", "TaskCreate")  # learning.hooks.TASK_TOOLS
+
+
+def learning_tracker(ctx: Ctx, facts: Facts, ok: bool) -> None:
+    sec = ctx.session.get("learning")
+    # after a failure only a pending ticket close or a task tool counts
+    if ok or isinstance(sec, dict) and sec.get("pending_close") or facts.tool in TASK_TOOLS:
+        from core.learning import hooks as learning
+
+        learning.post_tool(ctx, facts, ok)
+
+
 def intents_tracker(ctx: Ctx, facts: Facts, ok: bool) -> None:
     if ok:  # baselines and the trace follow what was done; a failure changed nothing known
         from core.intents import hooks as intents
@@ -107,7 +118,7 @@ TRACKERS: list[Tracker] = [
     log_action,
     sandbox_refusal,
     review_tracker,
-    learning.post_tool,
+    learning_tracker,
     intents_tracker,
 ]
 
