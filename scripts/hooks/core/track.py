@@ -75,7 +75,7 @@ def sandbox_refusal(ctx: Ctx, facts: Facts, ok: bool) -> None:
 
 
 # The feature trackers below load their modules only for the calls they act on.
-def hand_off(ctx: Ctx, facts: Facts, ok: bool) -> None:
+def handoff_tracker(ctx: Ctx, facts: Facts, ok: bool) -> None:
     if ctx.tool == "Bash" and facts.sane_calls:  # requests come from our CLI's Bash calls only
         from core import handoff
 
@@ -110,7 +110,7 @@ def intents_tracker(ctx: Ctx, facts: Facts, ok: bool) -> None:
 
 
 TRACKERS: list[Tracker] = [
-    hand_off,  # before drop_auth: it consumes this call's authorisations
+    handoff_tracker,  # before drop_auth: it consumes this call's authorisations
     drop_auth,
     breaker.track,
     track_edits,
