@@ -607,16 +607,16 @@ def _untracked(ctx) -> bool:
 
 
 def _startup_writes(ctx, cmd, cwd) -> str | None:
-    from core.shell import git
-
-    if cmd.program == "git" and git.RUNS_CONFIG in cmd.reasons:
-        return (
-            "[self-protection] `%s` sets a git key that names a program (hooks path, "
-            "fsmonitor, pager, editor, alias with !, ssh command, filters); the person's own "
-            "git would run it outside every check. Ask the person to make that change."
-            % " ".join(cmd.argv[:4])
-        )
     if cmd.program == "git":
+        from core.shell import git  # git commands only
+
+        if git.RUNS_CONFIG in cmd.reasons:
+            return (
+                "[self-protection] `%s` sets a git key that names a program (hooks path, "
+                "fsmonitor, pager, editor, alias with !, ssh command, filters); the person's "
+                "own git would run it outside every check. Ask the person to make that change."
+                % " ".join(cmd.argv[:4])
+            )
         sep = [
             w
             for w in cmd.argv[1:]
