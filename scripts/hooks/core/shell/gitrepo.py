@@ -4,7 +4,7 @@ A move (merge, checkout, reset, rebase, stash apply, pull) is judged by the tree
 target as it is now; a target the hooks cannot see now (a ref fetched or made earlier in the
 same command, FETCH_HEAD after a fetch from a path or URL, a substitution, a name that does
 not resolve, a pull from a repository that is not a configured remote) may bring any tree.
-Called from core/protect_shell.py with its hardened git runner."""
+Called from core/protect_git.py with its hardened git runner."""
 
 from __future__ import annotations
 
