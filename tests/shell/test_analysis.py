@@ -371,6 +371,15 @@ def pathological():
         ("many globs", "cat " + "/*/* " * (mb // 6)),
         ("many paths", "cat " + " ".join("d%d/f" % i for i in range(100000))),
         ("deep path words", "cat " + " ".join(_deep(2000) + str(i) for i in range(50))),
+        # each use of a variable copies its value: doubling it 40 times is 2^40 bytes
+        ("variable doubling", "a=x; " + "a=$a$a; " * 40 + "rm $a"),
+        ("variable doubling, braces", "a=x; " + 'a="${a}${a:-y}"; ' * 40 + "echo $a"),
+        ("two variables doubling", "a=x; " + "b=$a$a; a=$b$b; " * 20 + "cat $a"),
+        ("1 MB of SQL", "psql -c '" + "select 1; " * (mb // 10) + "'"),
+        ("SQL nested comments", "mysql -e '" + "/*" * (mb // 8) + "*/" * (mb // 8) + "'"),
+        ("SQL word of an unknown program", 'frob "delete ' + "x " * (mb // 2) + '"'),
+        ("1 MB of Mongo code", "mongosh --eval '" + "db.c.find();" * (mb // 12) + "'"),
+        ("600 KB ed script", "ed f <<'E'\n" + "1d\n" * (mb // 6) + "w\nE"),
     ]
 
 

@@ -98,7 +98,7 @@ def expand(raw, p):
     if args and not c.remote:
         _publish_verbs(c, args, programs.key(c.program))
     if args and (c.unknown or c.remote) and not c.destructive:
-        _destroy_verbs(c, args)
+        _destroy_verbs(c, args, ctx.budget)
     _redirects(c)
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
     _startup_files(c, args[1:])
@@ -256,7 +256,7 @@ _DESTROY_OPTION_PARTS = frozenset(
 _DESTROY_OPTIONS = ("--delete", "--purge", "--prune", "--wipe", "--drop", "--remove", "--destroy")
 
 
-def _destroy_verbs(c, args):
+def _destroy_verbs(c, args, budget=None):
     """A command that runs code the hooks cannot see, or changes a remote, is destructive
     when a word of its verb path (the leading words before the first option, split on : - _
     and .), its program name (dropdb) or a long option (--delete, --prune-*) names a delete,
@@ -272,7 +272,7 @@ def _destroy_verbs(c, args):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
         if " " in w and w.strip() and w.split()[0].lower() in _SQL_HEADS:
-            if not judged_sql and _sql_destroys(w):  # cockroach sql -e 'DROP ...'
+            if not judged_sql and _sql_destroys(w, budget):  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue
         if vague(w) or "." in w and i > 0:
@@ -544,7 +544,7 @@ def _through(path, links):
     return out
 
 
-def _sql_destroys(text: str) -> bool:
+def _sql_destroys(text: str, budget=None) -> bool:
     from core.shell.databases import sql_effect  # loaded only for SQL-looking words
 
-    return sql_effect(text) == "destroy"
+    return sql_effect(text, budget) == "destroy"

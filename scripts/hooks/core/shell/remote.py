@@ -179,7 +179,7 @@ def h_sqlite3(c, a, p, raw):
 
     found, ops = opts(a, "", ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
     sql = ops[1:] + vals(found, "-cmd")
-    effects = [sql_effect(s) for s in sql]
+    effects = [sql_effect(s, p.ctx.budget) for s in sql]
     reads = sql and not c.stdin_is_data and all(e == "read" for e in effects)
     if "destroy" in effects:
         c.flag("sqlite3 SQL drops or deletes data", destructive=True)
@@ -191,11 +191,11 @@ def h_sqlite3(c, a, p, raw):
         c.flag("sqlite3 script we cannot see", unknown=True)
     else:
         sql.append(body)
-    for s in sql:
+    for i, s in enumerate(sql):
         low = s.lower()
         if (
             (s.lstrip()[:1] == "." or "\n." in s)
-            and sql_effect(s) != "read"
+            and (effects[i] if i < len(effects) else sql_effect(s, p.ctx.budget)) != "read"
             or any(k in low for k in _SQLITE_CODE)
         ):
             c.flag("sqlite3 command that reaches files or runs commands", unknown=True)
