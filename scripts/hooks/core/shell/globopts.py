@@ -139,6 +139,7 @@ def substitute(ctx) -> str:
         for c in ctx.out:
             for field in (c.reads, c.writes, getattr(c, "looks", [])):
                 todo = list(field)
+                seen = set(field)  # a list scan per new path made this quadratic
                 for _ in range(3):
                     extra = []
                     for r in todo:
@@ -148,9 +149,10 @@ def substitute(ctx) -> str:
                             if word not in r:
                                 continue
                             for a in alts:
-                                ctx.budget.spend(2)
+                                ctx.budget.spend(2 + len(r) // 64)
                                 x = _replace(r, word, a)
-                                if x and x not in field and x not in extra:
+                                if x and x not in seen:
+                                    seen.add(x)
                                     extra.append(x)
                     if not extra:
                         break
@@ -294,13 +296,17 @@ def _apply(ctx, cwd_default: str) -> None:
     for c in ctx.out:
         for field in (c.reads, c.writes, c.tree):
             extra: list[str] = []
+            seen = set(field)
             for w in list(field):
                 if "$" in w or "`" in w:
                     continue
                 wide = widen(w, on, field is not c.reads)
                 if wide:
                     ctx.budget.spend(len(wide) * (1 + len(w) // 64))
-                extra.extend(x for x in wide if x not in field and x not in extra)
+                for x in wide:
+                    if x not in seen:
+                        seen.add(x)
+                        extra.append(x)
             field.extend(extra)
         if "nullglob" not in on:
             continue
