@@ -249,26 +249,28 @@ def widen(word: str, on: set[str], tree: bool = True) -> list[str]:
         return []
     raw = word.split("/")
     parts = [_component(p, on) for p in raw]
+    shapes = [(parts, raw)]
     if "globstar" in on and "**" in parts:
         k = parts.index("**")
-        if tree:
-            parts = parts[:k] + ["*"]  # a shorter pattern names every path below its prefix
+        if tree:  # a shorter pattern names every path below its prefix
+            shapes = [(parts[:k] + ["*"], raw[:k] + ["*"])]
         else:  # zero or more directories: each depth up to a bound
-            return [
-                "/".join(parts[:k] + ["*"] * d + parts[k + 1 :])
+            shapes = [
+                (parts[:k] + ["*"] * d + parts[k + 1 :], raw[:k] + ["*"] * d + raw[k + 1 :])
                 for d in range(_DEPTH)
                 if d or parts[k + 1 :]
             ]
-    base = "/".join(parts)
-    out = [base]
-    # a leading wildcard may name a dot file under dotglob; an extglob group may spell the dot
-    dots = [i for i, p in enumerate(parts) if p[:1] in ("*", "?", "[")]
-    if "dotglob" not in on:
-        dots = [i for i in dots if "extglob" in on and _dot_group(raw[i])]
-    if dots:
+    out = []
+    for ps0, raw0 in shapes:
+        out.append("/".join(ps0))
+        # a leading wildcard may name a dot file under dotglob (a directory `**` walks
+        # into too); an extglob group may spell the dot
+        dots = [i for i, p in enumerate(ps0) if p[:1] in ("*", "?", "[")]
+        if "dotglob" not in on:
+            dots = [i for i in dots if "extglob" in on and _dot_group(raw0[i])]
         lead = dots[:4]
         for mask in range(1, 1 << len(lead)):
-            ps = list(parts)
+            ps = list(ps0)
             for b, i in enumerate(lead):
                 if mask >> b & 1:
                     ps[i] = "." + ps[i]
