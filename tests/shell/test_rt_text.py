@@ -294,7 +294,7 @@ WALK_PAST = [
     ("rpm -Uvh x.rpm", "/usr"),
     ("pacman -Syu", "/usr"),
     ("apt-get source x", "/usr"),
-    ("apt-get -o APT::Update::Pre-Invoke::=id update", "/usr"),
+    ("apt-get -o APT::Update::Pre-Invoke::=id update", "configuration that can run"),
     ("zypper in x", "/usr"),
     ("xbps-install x", "/usr"),
     ("xbps-install -S", "/usr"),

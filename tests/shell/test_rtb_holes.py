@@ -30,7 +30,7 @@ def labs(tmp_path_factory):
 def answer(labs, mode, cmd):
     proj = labs[mode]
     proj.prompt("rb-")
-    r = proj.pre("Bash", {"command": cmd.replace("@H", proj.home)})
+    r = proj.pre("Bash", {"command": cmd.replace("@H", proj.home).replace("@P", proj.dir)})
     if r.denied:
         return r.denied
     if r.spec.get("permissionDecision") == "ask":
@@ -62,3 +62,101 @@ def test_globstar_with_dotglob_reaches_dot_directories(labs, mode, cmd):
     proj = labs[mode]
     proj.write("../home/.ssh/id_rsa", "KEY\n")
     check(labs, mode, cmd, BP, ".ssh")
+
+
+UNKNOWN_OPTION = "an option the hooks do not know"
+ROWS = [
+    # readers whose options can write or run code: only the listed options print
+    ("S", "jsonlint -i package.json", SM, UNKNOWN_OPTION),
+    ("N", "jsonlint -i .claude/settings.json", SP, "settings.json"),
+    ("S", "markdownlint --fix README.md", SM, UNKNOWN_OPTION),
+    ("S", "markdownlint -r ./rules.js README.md", SM, UNKNOWN_OPTION),
+    ("S", "tomlq -i '.a=1' pyproject.toml", SM, UNKNOWN_OPTION),
+    ("S", "xq -i . x.xml", SM, UNKNOWN_OPTION),
+    ("S", "ffprobe -report x.mp4", SM, UNKNOWN_OPTION),
+    ("S", "actionlint -shellcheck=./x.sh", SM, UNKNOWN_OPTION),
+    ("S", "highlight -d out -i src/app.py", SM, UNKNOWN_OPTION),
+    ("S", "info --dribble=keys.txt ls", SM, UNKNOWN_OPTION),
+    ("S", "bat cache --build", SM, "writes files"),
+    ("S", "xsv index data.csv", SM, "writes files"),
+    ("S", "mlr --icsv split -n 2 data.csv", SM, "split/tee"),
+    ("S", "mlr --prepipe 'rm README.md' cat data.csv", SM, "runs a program"),
+    ("S", "identify '|rm README.md'", SM, "pipe"),
+    ("S", "identify msl:x.msl", SM, "coder"),
+    ("S", "fx data.json 'x => x'", SM, "not a program the hooks know"),
+    ("S", "ldd ./a.out", SM, "ldd may run"),
+    ("N", "man ./.env", BP, ".env"),
+    ("S", "ssh-keygen -D ./lib.so", SM, "provider library"),
+    ("S", "vim -u /tmp/x.vim", SM, UNKNOWN_OPTION),
+    ("S", "nvim -l /tmp/x.lua", SM, UNKNOWN_OPTION),
+    # a dry run only when its value says so
+    ("N", "kubectl apply --dry-run=false -f x.yaml", DX, "apply"),
+    ("N", "kubectl apply --dry-run=none -f x.yaml", DX, "apply"),
+    ("S", "kubectl apply --dry-run=false -f x.yaml", SM, "apply"),
+    ("S", "helm upgrade web ./chart --dry-run=false", SM, "upgrade"),
+    # APT configuration names commands
+    ("S", "apt-get -s -o APT::Get::Show-Versions=1 install curl", SM, "configuration"),
+    ("N", "apt-get -o APT::Update::Pre-Invoke::='rm .claude/settings.json' update", SP, ""),
+    # httpie writes with -o, --download and --session
+    ("S", "http -o README.md https://example.com", SM, "README.md"),
+    ("N", "http -o .claude/settings.json https://example.com", SP, "settings.json"),
+    ("N", "http --session=./.claude/settings.json https://example.com", SP, "settings.json"),
+    ("S", "http --download https://example.com/f.bin", SM, "named by the server"),
+    ("S", "http --frobnicate https://example.com", SM, UNKNOWN_OPTION),
+    # SQL that reaches the server's files: the server may be this machine
+    ("N", "psql -c \"select pg_read_file('/etc/shadow')\"", BP, "/etc/shadow"),
+    ("N", "mysql -e \"select load_file('@H/.ssh/id_rsa')\"", BP, ".ssh"),
+    ("N", "psql -c \"COPY t TO '@P/.claude/settings.json'\"", SP, "settings.json"),
+    ("N", "psql -c \"COPY t FROM '@P/.env'\"", BP, ".env"),
+    ("N", "mysql --init-command='DROP TABLE x' -e 'select 1'", DX, "drops"),
+    # Mongo calls that replace or empty a whole collection
+    ("N", "mongosh --eval 'db.c.aggregate([{$out:\"d\"}])'", DX, "drops"),
+    ("N", "mongosh --eval 'db.c.renameCollection(\"d\", true)'", DX, "drops"),
+    ("N", "mongosh --eval 'db.c.bulkWrite([{deleteMany:{filter:{}}}])'", DX, "drops"),
+    # what runs on the remote machine, however it is named
+    ("N", "ssh -o RemoteCommand='rm -rf /var/www' host", DX, "rm"),
+    ("N", "rsync --rsync-path='rm -rf /srv' src/ host:/x/", DX, "rm"),
+    ("N", "ssh -o UserKnownHostsFile=.claude/settings.json host true", SP, "settings.json"),
+    ("N", "ssh -E .claude/settings.json host true", SP, "settings.json"),
+    ("S", "ssh -o XAuthLocation=./x -X host", SM, "xauthlocation"),
+    ("S", "scp -o Frobnicate=1 README.md host:", SM, UNKNOWN_OPTION),
+    # destroying verbs in camel case, and more of them
+    ("N", "liquibase dropAll", DX, "dropAll"),
+    ("N", "virsh undefine vm1", DX, "undefine"),
+]
+
+
+@pytest.mark.parametrize("mode,cmd,code,why", ROWS, ids=["%s:%s" % (r[0], r[1][:60]) for r in ROWS])
+def test_hole_is_closed(labs, mode, cmd, code, why):
+    check(labs, mode, cmd, code, why)
+
+
+# the read forms of the same programs stay reads, in safemode too
+READS = [
+    "ffprobe -v error -show_format -show_streams -of json x.mp4",
+    "bat -p -l python src/app.py",
+    "bat --style=plain --paging=never README.md",
+    "xmllint -noout x.xml",
+    "xmllint --noout --xpath '//a' x.xml",
+    "markdownlint -j README.md",
+    "jsonlint -q package.json",
+    "tomlq -r .project.name pyproject.toml",
+    "ldd /usr/bin/env",
+    "identify x.png",
+    "man ls",
+    "man 5 crontab",
+    "kubectl apply --dry-run=server -f x.yaml",
+    "kubectl apply --dry-run=client -f x.yaml",
+    "apt-get -s install curl",
+    "apt-get --simulate remove curl",
+    "apt -s upgrade",
+    "http --pretty=all --print=hb GET https://example.com",
+    "http :8000/api/items",
+    "ssh -G host",
+    "vim -R README.md",
+]
+
+
+@pytest.mark.parametrize("cmd", READS)
+def test_read_forms_pass_safemode(labs, cmd):
+    check(labs, "S", cmd, "allow")

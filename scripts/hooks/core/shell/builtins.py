@@ -48,6 +48,12 @@ def h_readers(c, a, p, raw):
         return skip
     if c.program == "file" and has(opts(a, "eFfmP")[0], "-C", "--compile"):
         c.flag("file -C writes a compiled magic file", unknown=True)
+    if c.program == "ldd" and any(
+        w[:1] != "-" and not w.startswith(_SYSTEM_LIBS) for w in a
+    ):  # ldd may run the program to list its libraries (an ELF interpreter of its own)
+        c.flag("ldd may run %s, a program the hooks cannot see" % a[-1], unknown=True)
+    if c.program == "identify" and any(_magick_special(w) for w in a):
+        c.flag("identify runs a pipe or an ImageMagick coder the hooks cannot see", unknown=True)
     if c.program in looks.LOOKERS:
         skip = looks.split(c, a)
         if skip is not None:
@@ -56,6 +62,18 @@ def h_readers(c, a, p, raw):
     c.reads.extend(ops)
     if c.program in ("diff", "colordiff") and has(found, "-r", "--recursive"):
         c.tree.extend(ops)  # every file under both trees is read and printed
+
+
+_SYSTEM_LIBS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/")
+
+
+def _magick_special(w: str) -> bool:
+    """An ImageMagick file name that is not a plain file: `|cmd` runs cmd, `coder:name`
+    (msl:, mvg:, ephemeral:, text:@file) reads or runs through a coder, `@list` names files."""
+    if w[:1] in ("|", "@"):
+        return True
+    head, colon, _ = w.partition(":")
+    return bool(colon) and head.isalnum()
 
 
 def h_grep(c, a, p, raw):
@@ -500,6 +518,8 @@ def h_pager(c, a, p, raw):
         c.flag("man -P/-H runs a program the hooks cannot see", unknown=True)
     if c.program == "man" and has(found, "-l", "--local-file"):
         c.reads.extend(ops)
+    elif c.program == "man":
+        c.reads.extend(o for o in ops if "/" in o)  # man ./x.1 formats and prints that file
     if any(w[:1] == "+" and ("!" in w or "|" in w) for w in a):
         c.flag("%s runs a command at start" % c.program, unknown=True)
     if c.program != "man":

@@ -290,8 +290,14 @@ def h_pkg_generic(c, a, p, raw):
     sub = ops[0] if ops else ""
     if prog in _SYSTEM_PKG:
         names = [k for k, _ in found]
+        if prog in ("apt", "apt-get", "aptitude") and any(
+            w[:2] in ("-o", "-c") or w.startswith(("--option", "--config-file")) for w in a
+        ):  # APT configuration names commands (APT::Update::Pre-Invoke, DPkg::Post-Invoke)
+            c.flag("%s -o/-c sets configuration that can run commands" % prog, unknown=True)
         if prog in _SYSTEM_READ_OPTIONS:
             changes = _system_option_changes(prog, names, ops)
+        elif _apt_simulates(prog, names, sub):
+            changes = False
         elif not ops:
             changes = any(k not in _HELP_OPTIONS for k in names)
         else:
@@ -448,6 +454,34 @@ def _config_sets(found, ops):
 
 
 _HELP_OPTIONS = ("-h", "--help", "-v", "--version", "-V", "-q", "--quiet", "-?")
+
+
+# apt's simulation: it prints what the verb would do and changes nothing (needs no root)
+_APT_SIMULATE = frozenset(("-s", "--simulate", "--just-print", "--dry-run", "--recon", "--no-act"))
+_APT_SIMULATED = frozenset(
+    "install remove purge upgrade dist-upgrade full-upgrade autoremove reinstall build-dep "
+    "safe-upgrade".split()
+)
+# options that only shape the simulated answer; -o/-c set configuration (hooks that run
+# commands), so they are not among them
+_APT_PLAIN = _APT_SIMULATE | frozenset(
+    "-y --yes --assume-yes -q --quiet -qq -V --verbose-versions --no-install-recommends "
+    "--install-recommends --install-suggests --no-install-suggests -f --fix-broken -m "
+    "--ignore-missing --fix-missing -u --show-upgraded --only-upgrade --reinstall "
+    "--allow-downgrades -t --target-release --no-upgrade --auto-remove --autoremove "
+    "--no-remove --arch-only --indep-only -a --host-architecture".split()
+)
+
+
+def _apt_simulates(prog, names, sub):
+    """apt-get -s install x: a simulation of a verb that would change packages, with no
+    option that sets configuration."""
+    return (
+        prog in ("apt", "apt-get", "aptitude")
+        and sub in _APT_SIMULATED
+        and any(k in _APT_SIMULATE for k in names)
+        and all(k in _APT_PLAIN for k in names)
+    )
 
 
 def _system_option_changes(prog, names, ops):

@@ -540,6 +540,13 @@ def _remote_command(prog, a, words):
     return None
 
 
+def _dry_run(w: str) -> bool:
+    """kubectl/helm --dry-run[=client|server|true]; =none and =false (and any other value)
+    apply for real."""
+    name, eq, val = w.partition("=")
+    return name == "--dry-run" and (not eq or val.lower() in ("client", "server", "true"))
+
+
 def h_service_cli(c, a, p, raw):
     """kubectl, helm, terraform, docker, aws, gcloud, az, systemctl, launchctl, vault ..."""
     prog = c.program.lower()
@@ -561,11 +568,7 @@ def h_service_cli(c, a, p, raw):
         w == "--kubeconfig" or w.startswith("--kubeconfig=") for w in a
     ):  # a kubeconfig names the programs kubectl runs (exec credential plugins)
         c.flag("%s --kubeconfig: a config that may run programs" % prog, unknown=True)
-    if any(w.startswith("--dry-run") and w not in ("--dry-run=none",) for w in a) and prog in (
-        "kubectl",
-        "oc",
-        "helm",
-    ):
+    if any(_dry_run(w) for w in a) and prog in ("kubectl", "oc", "helm"):
         _option_effects(c, prog)  # but its renderer runs, its output dir is written
         return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
@@ -677,30 +680,6 @@ def http_method(c, prog, method, data):
         )
     else:
         c.flag("%s %s request changes remote state" % (prog, m), remote=True)
-
-
-def h_httpie(c, a, p, raw):
-    """http / https / xh: `http [METHOD] URL [items]`; items with = := @ send a body."""
-    ops = [w for w in a if w[:1] != "-"]
-    method = None
-    if (
-        ops
-        and ops[0].isalpha()
-        and ops[0].upper() == ops[0]
-        or ops[:1]
-        and ops[0].lower() in ("get", "post", "put", "patch", "delete", "head", "options")
-    ):
-        method, ops = ops[0], ops[1:]
-    items = ops[1:]
-    data = any(("=" in i and "==" not in i) or "@" in i for i in items) or any(
-        w in ("--form", "-f", "--raw", "--multipart") for w in a
-    )
-    for i in items:
-        k = i.find("@")
-        if k >= 0:
-            c.reads.append(i[k + 1 :])
-    http_method(c, c.program, method, data)
-    return set(ops)
 
 
 # npm/pnpm/yarn/cargo/gem/twine/poetry/uv/gh subcommands that change a registry or remote
