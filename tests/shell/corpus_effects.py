@@ -274,3 +274,7 @@ C("virsh undefine vm1", u=True, d=True, p=["virsh"], s=SM, n="ask")
 # --- bounded time: each use of a known value is charged by its length --------------------
 C("a=x; a=$a$a; a=$a$a; rm $a", w=["xxxx"], p=["rm"], s=SM, n="allow")
 C("shopt -s globstar dotglob; cat ~/**", r=[H + "/.*/*"], p=["shopt", "cat"], why="dot dirs")
+# --- git configuration: data only when its profile says so ---------------------------------
+C("git config man.viewer evil", w=[".git/config"], u=True, p=["git"], s=SP, n=SP)
+C("git config remote.origin.uploadpack x", w=[".git/config"], u=True, p=["git"], s=SP, n=SP)
+C("git config diff.tool meld", w=[".git/config"], p=["git"], s=SM, n="allow")

@@ -160,3 +160,63 @@ READS = [
 @pytest.mark.parametrize("cmd", READS)
 def test_read_forms_pass_safemode(labs, cmd):
     check(labs, "S", cmd, "allow")
+
+
+# git configuration is data only when its profile says so: any other key may name a program
+# the person's own git runs later, outside every check
+GIT_CODE_KEYS = [
+    "git config man.viewer evil",
+    "git config man.evil.cmd 'rm README.md'",
+    "git config help.browser x",
+    "git config web.browser x",
+    "git config browser.x.cmd 'rm x'",
+    "git config instaweb.httpd x",
+    "git config remote.origin.uploadpack x",
+    "git config remote.origin.receivepack x",
+    "git config remote.origin.vcs x",
+    "git config mergetool.x.cmd 'rm x'",
+    "git config difftool.x.path /tmp/x",
+    "git config interactive.diffFilter 'rm x'",
+    "git config sendemail.smtpServer /tmp/x",
+    "git config gpg.ssh.program x",
+    "git config gpg.ssh.defaultKeyCommand x",
+    "git config submodule.x.update '!rm x'",
+    "git config credential.https://example.com.helper 'rm x'",
+    "git config hook.pre.command 'rm x'",
+    "git config trailer.x.cmd 'rm x'",
+    "git config core.worktree /tmp",
+    "git config init.templateDir /tmp/t",
+    "git config url.ext::sh.insteadOf https://",
+    "git config remote.origin.url 'ext::sh -c x'",
+    "git config frob.nicate x",
+    "git config --local man.viewer x",
+    "git config set man.viewer x",
+]
+
+
+@pytest.mark.parametrize("mode", ["N", "S"])
+@pytest.mark.parametrize("cmd", GIT_CODE_KEYS)
+def test_git_config_key_not_known_as_data_is_refused(labs, mode, cmd):
+    check(labs, mode, cmd, SP, "git key")
+
+
+GIT_DATA_KEYS = [
+    "git config user.name x",
+    "git config --global user.email a@b.c",
+    "git config core.autocrlf input",
+    "git config pull.rebase true",
+    "git config push.autoSetupRemote true",
+    "git config branch.main.remote origin",
+    "git config remote.origin.url git@github.com:a/b.git",
+    "git config init.defaultBranch main",
+    "git config --global alias.co checkout",
+    "git config diff.tool meld",
+    "git config merge.conflictstyle diff3",
+    "git config url.https://github.com/.insteadOf git@github.com:",
+    "git -c protocol.version=2 fetch origin",
+]
+
+
+@pytest.mark.parametrize("cmd", GIT_DATA_KEYS)
+def test_git_config_data_keys_pass_normal_mode(labs, cmd):
+    check(labs, "N", cmd, "allow")
