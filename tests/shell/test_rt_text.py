@@ -299,7 +299,7 @@ WALK_PAST = [
     ("xbps-install x", "/usr"),
     ("xbps-install -S", "/usr"),
     ("brew bundle", "/usr/local"),
-    ("brew services start x", "/usr/local"),
+    ("brew services start x", "brew services start"),
     ("dnf history undo 3", "/usr"),
     ("snap run x", "/snap"),
     ("openssl engine dynamic -pre SO_PATH:/tmp/x.so -pre LOAD", "openssl loads"),

@@ -162,9 +162,14 @@ def h_cd(c, a, p, raw):
         target = "-"  # CDPATH set to what the analysis cannot see: where is not known
     elif places:
         target = places[0]  # the first CDPATH entry; the others and ./target stay possible
+    also = _cdable_value(p, target) if c.program == "cd" else None
+    if also == "-":
+        target = also  # a variable's value the analysis cannot see: where is not known
     cd_to(p.ctx, target)
     if hasattr(p, "cd_done"):
         p.cd_done(old, target)  # a cd that fails leaves later commands where they were
+        if also and also != "-":
+            p.cd_also([also if also[:1] == "/" or not isinstance(old, str) else join(old, also)])
         if places and len(places) > 1:
             p.cd_also(
                 [
@@ -172,6 +177,21 @@ def h_cd(c, a, p, raw):
                     for q in places[1:]
                 ]
             )
+
+
+def _cdable_value(p, target: str) -> str | None:
+    """With `shopt -s cdable_vars`, `cd NAME` that finds no directory NAME goes to $NAME: its
+    value (another place it may land), "-" when the value is not known, None otherwise."""
+    if not target.isidentifier():
+        return None
+    on = False
+    for c in p.ctx.out:
+        if c.program == "shopt" and any(w[:1] == "-" and "s" in w for w in c.argv[1:]):
+            on = on or any(w == "cdable_vars" or "$" in w for w in c.argv[1:])
+    if not on:
+        return None
+    val = p.ctx.vars.get(target) if target in p.ctx.vars else (p.ctx.env or {}).get(target)
+    return val if isinstance(val, str) and val and "$" not in val else "-"
 
 
 def _cdpath_places(c, p, target: str) -> list[str] | None:

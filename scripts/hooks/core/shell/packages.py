@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.shell.command import has, opts, vals
 from core.shell.services import publish
+from core.shell.verbs import destroying
 
 _PKG_SUBS = frozenset(
     (
@@ -288,6 +289,13 @@ def h_pkg_generic(c, a, p, raw):
     found, ops = opts(a, "C", ("--manifest-path", "--directory", "--project", "--python"))
     prog = c.program
     sub = ops[0] if ops else ""
+    if prog == "brew" and sub == "services":  # a service manager, as systemctl is
+        verb = ops[1] if len(ops) > 1 else "list"
+        if verb not in ("list", "info"):
+            c.flag("brew services %s changes a service" % verb, remote=True)
+            if destroying(verb, frozenset(("kill", "stop", "cleanup"))):
+                c.flag("brew services %s stops a service" % verb, destructive=True)
+        return set(ops)
     if prog in _SYSTEM_PKG:
         names = [k for k, _ in found]
         if prog in ("apt", "apt-get", "aptitude") and any(

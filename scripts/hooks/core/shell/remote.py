@@ -387,6 +387,10 @@ def h_curl(c, a, p, raw):
             c.reads.append(v[at + 1 :].split(";")[0])
         elif lt >= 0 and (lt == 0 or v[lt - 1] == "="):
             c.reads.append(v[lt + 1 :].split(";")[0])
+    for v in vals(found, "--data-urlencode", "--variable"):
+        name, at, path = v.partition("@")  # name@file: the file's content (curl's manual)
+        if at and name and "=" not in name:
+            c.reads.append(path.split("[", 1)[0] if v[:1] != "%" else path)
     return set(
         vals(
             found,

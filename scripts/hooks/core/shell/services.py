@@ -598,6 +598,9 @@ def h_service_cli(c, a, p, raw):
         return set(a)
     if prog in containers.CLIS:
         c.writes.extend(containers.outputs(a))  # build -o DIR: what the build exports
+        c.reads.extend(containers.build_reads(a))  # build --secret src=FILE, --ssh KEY
+        if containers.config_dir(a):
+            c.flag("%s --config: a config that names programs it runs" % prog, unknown=True)
     if prog in containers.CLIS or prog.endswith("-compose"):
         dirs, files = containers.compose_prints(prog, a)  # config prints .env's values
         c.tree.extend(dirs)
