@@ -235,6 +235,8 @@ ROWS_2 = [
     ("N", "docker buildx build --ssh default=@H/.ssh/id_rsa .", BP, ".ssh"),
     ("S", "docker --config /tmp/x ps", SM, "--config"),
     ("N", "brew services stop postgresql", DX, "stop"),
+    # a looker whose printed names another command reads: still a read
+    ("N", "ls -a | xargs ls -la | xargs cat", BP, ".env"),
 ]
 
 

@@ -35,7 +35,8 @@ _CODE_WORDS = frozenset(
         "prepipex",
     )
 )
-_INPLACE = ("--in-place", "--inplace", "-I")
+_INPLACE = ("--in-place", "--inplace")
+_INPLACE_SHORT = {"mlr": "-I"}  # tree -I is a pattern, mlr -I edits in place
 # short options that run commands, per program (man -P pager, mlr -s FILE of arguments)
 _CODE_SHORT = {"man": "PH", "less": "", "file": "C", "mlr": "s"}
 # programs whose second operand is the output file
@@ -95,7 +96,7 @@ def judge(c, prog: str, a: list[str]) -> None:
         elif w[:1] == "-" and len(w) > 1:
             if prog == "exiftool" and ("=" in w or "<" in w):
                 inplace = True  # -TAG=value, -FileName=, -all=: exiftool writes the files
-            elif w in _INPLACE:
+            elif w in _INPLACE or w == _INPLACE_SHORT.get(prog):
                 inplace = True
             elif w[:2] == "-o":
                 target = w[2:] or nxt
