@@ -123,6 +123,8 @@ ROWS = [
     # destroying verbs in camel case, and more of them
     ("N", "liquibase dropAll", DX, "dropAll"),
     ("N", "virsh undefine vm1", DX, "undefine"),
+    ("N", 'mongos --eval "db.dropDatabase()"', DX, "dropDatabase"),
+    ("N", "git update-ref -d refs/heads/main", DX, "update-ref"),
 ]
 
 

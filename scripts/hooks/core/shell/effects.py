@@ -275,6 +275,10 @@ def _destroy_verbs(c, args, budget=None):
             if not judged_sql and _sql_destroys(w, budget):  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
             continue
+        if w[:3] == "db." and "(" in w and not judged_sql:  # mongos --eval 'db.dropDatabase()'
+            if _mongo_destroys(w, budget):
+                hit = w.split("(", 1)[0]
+            continue
         if vague(w) or "." in w and i > 0:
             continue  # a word the hooks cannot see; a dotted word after the verb (alias.x)
         if c.runner and w.lower() in _STOPS:
@@ -542,6 +546,14 @@ def _through(path, links):
         elif path.startswith(name + "/"):
             out.extend(t.rstrip("/") + path[len(name) :] for t in targets)
     return out
+
+
+def _mongo_destroys(text: str, budget=None) -> bool:
+    from core.shell.databases import mongo_effect  # loaded only for Mongo-looking words
+
+    if budget is not None:
+        budget.spend(len(text) // 2 + 1)
+    return mongo_effect(text) == "destroy"
 
 
 def _sql_destroys(text: str, budget=None) -> bool:

@@ -602,6 +602,8 @@ def h_git(c, a, p, raw):
             c.flag("rewrites repository history", destructive=True)
         elif sub == "gc" and any(k.startswith("--prune") for k in names):
             c.flag("prunes unreachable objects", destructive=True)
+        elif sub == "update-ref" and ("-d" in names or "--stdin" in names):
+            c.flag("git update-ref deletes or rewrites refs", destructive=True)
         elif sub == "archive":
             out = vals(found, "-o", "--output")
             if out:
