@@ -125,6 +125,9 @@ ROWS = [
     ("N", "virsh undefine vm1", DX, "undefine"),
     ("N", 'mongos --eval "db.dropDatabase()"', DX, "dropDatabase"),
     ("N", "git update-ref -d refs/heads/main", DX, "update-ref"),
+    ("S", "yq -s '.a' x.yaml", SM, "split-exp"),
+    ("S", "git commit -n -m x", SM, ".git"),
+    ("S", "npm install --dry-run=false", SM, ""),
 ]
 
 
@@ -156,6 +159,15 @@ READS = [
     "http :8000/api/items",
     "ssh -G host",
     "vim -R README.md",
+    # dry runs print what they would do
+    "git add -n .",
+    "git add --dry-run src",
+    "git rm -n README.md",
+    "git mv -n README.md b.md",
+    "git commit --dry-run",
+    "git prune -n",
+    "npm install --dry-run",
+    "npm prune --dry-run",
 ]
 
 

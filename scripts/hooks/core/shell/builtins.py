@@ -518,6 +518,9 @@ def h_jq(c, a, p, raw):
         ops = ops[1:]
     if c.program == "yq" and has(found, "-i", "--inplace"):
         c.writes.extend(ops)  # yq -i '.research.required = []' .claude/sane.yaml
+    if c.program == "yq" and any(w in ("-s", "--split-exp") or w[:4] == "--sp" for w in a):
+        c.writes.append(".")  # one file per document, named by an expression
+        c.flag("yq --split-exp writes files named by its expression", unknown=True)
     c.reads.extend(ops)
     c.reads.extend(vals(found, "-f", "--from-file"))
     return skip

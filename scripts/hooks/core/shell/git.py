@@ -408,6 +408,8 @@ def h_git(c, a, p, raw):
         c.code.append(code)
         p.subparse(code)
         skip.add(code)
+    if gitverbs.dry_run(sub, names):
+        return skip | set(ops)  # git add -n, rm -n, mv -n, commit --dry-run: they only print
     dashdash = rest.index("--") + 1 if "--" in rest else -1
     paths = rest[dashdash:] if dashdash > 0 else []
 

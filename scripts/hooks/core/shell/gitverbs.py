@@ -366,3 +366,18 @@ def config_data(key: str, value: str) -> bool:
     if section in ("diff", "merge", "lfs", "core", "init", "gpg", "protocol") and len(parts) > 2:
         return section == "gpg" and key == "gpg.ssh.allowedsignersfile"  # drivers, programs
     return last in _DATA_KEYS.get(section, ())
+
+
+# the dry-run flags of subcommands that then only print what they would do (`git commit -n`
+# is --no-verify and `git fetch -n` --no-tags: not dry runs)
+_DRY = {
+    "add": ("-n", "--dry-run"),
+    "rm": ("-n", "--dry-run"),
+    "mv": ("-n", "--dry-run"),
+    "prune": ("-n", "--dry-run"),
+    "commit": ("--dry-run",),
+}
+
+
+def dry_run(sub: str, names: list[str]) -> bool:
+    return any(k in _DRY.get(sub, ()) for k in names)

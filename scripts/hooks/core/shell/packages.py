@@ -272,17 +272,24 @@ def h_pkg_node(c, a, p, raw):
     if sub in _NODE_RUN or c.program in ("yarn", "pnpm", "bun") and sub not in _PKG_SUBS:
         c.flag("%s %s runs package scripts the hooks cannot see" % (c.program, sub), runner=True)
         return set(ops)
+    if sub in _PKG_SUBS and c.program == "npm" and _npm_dry(found):
+        return set(ops)  # npm's dry run reports what it would change and runs no script
     if sub in _PKG_SUBS or (c.program == "yarn" and not ops):
         if has(found, "-g", "--global") or (c.program == "yarn" and ops[:1] == ["global"]):
             c.flag("global package install", unknown=True)
         d = vals(found, "--prefix", "--dir", "--cwd", "-C")
         c.writes.append(d[-1] if d else ".")
         c.flag("package install")
-        if not has(found, "--ignore-scripts", "--dry-run"):
+        if not (has(found, "--ignore-scripts") or _npm_dry(found)):
             c.flag("%s %s runs package install scripts" % (c.program, sub), runner=True)
         return set(ops)
     c.flag("%s %s is a subcommand the hooks do not know" % (c.program, sub), unknown=True)
     return set(ops)
+
+
+def _npm_dry(found) -> bool:
+    values = [v for k, v in found if k == "--dry-run"]
+    return bool(values) and all(v is True or str(v).lower() not in ("false", "0") for v in values)
 
 
 def h_pkg_generic(c, a, p, raw):
