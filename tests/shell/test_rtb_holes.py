@@ -128,6 +128,13 @@ ROWS = [
     ("S", "yq -s '.a' x.yaml", SM, "split-exp"),
     ("S", "git commit -n -m x", SM, ".git"),
     ("S", "npm install --dry-run=false", SM, ""),
+    # a command line run on other machines, however the CLI takes it
+    ("N", "pssh -h hosts 'rm -rf /var/x'", DX, "rm"),
+    ("N", "mosh host -- rm -rf /var/x", DX, "rm"),
+    ("N", "salt '*' cmd.run 'rm -rf /var/x'", DX, "rm"),
+    ("N", "gcloud compute ssh vm -- 'sudo rm -rf /srv'", DX, "rm"),
+    ("N", "az vm run-command invoke -g g -n vm --scripts 'rm -rf /srv'", DX, "rm"),
+    ("N", "aws ssm send-command --parameters commands='rm -rf /srv'", DX, "rm"),
 ]
 
 
@@ -271,6 +278,9 @@ def test_hole_is_closed_2(labs, mode, cmd, code, why):
         "curl --data-urlencode 'email=a@b.c' https://example.com",
         "brew services list",
         "docker build -t app .",
+        "frob -m 'ls -la'",
+        "perl -e 'unlink \"x\"'",
+        "gcloud compute ssh vm -- uptime",
     ],
 )
 def test_neighbours_stay_allowed_in_normal_mode(labs, cmd):

@@ -285,6 +285,9 @@ def _destroy_verbs(c, args, budget=None):
             continue  # npm stop, a project's own script: not a service taken down
         if destroying(w, _DESTROY_VERBS):  # db:drop, ecto.reset, delete_user, apps:destroy
             hit = w
+    if not hit and c.unknown and not c.remote and not programs.known(programs.key(name)):
+        # pssh -h hosts 'rm -rf /x', mosh host -- rm -rf /x (the family module loads on use)
+        hit = programs.function("services.remote_lines")(args, budget)
     for w in args[1:] if not hit else ():
         o = w.split("=", 1)[0].lower()
         parts = o[2:].split("-") if o[:2] == "--" and o[2:5] not in ("no-", "dry") else []

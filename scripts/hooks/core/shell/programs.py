@@ -221,6 +221,12 @@ def _resolve(target: str | None):
     return f
 
 
+def function(target: str):
+    """A family module's function by "module.name", loaded on first use as the handlers are
+    (effects asks services what a command line run elsewhere destroys)."""
+    return _resolve(target)
+
+
 def handler(key: str):
     """The function that judges program `key` (see key()), or None when it is unknown."""
     return _resolve(HANDLERS.get(key))

@@ -6,7 +6,7 @@ replace or apply state are destructive too."""
 from __future__ import annotations
 
 from core.shell import containers
-from core.shell.command import every_word, pathlike
+from core.shell.command import every_word, pathlike, prog_name
 from core.shell.verbs import DESTROYS, destroying
 
 __all__ = ["DESTROYS"]
@@ -488,21 +488,18 @@ def remote_destroys(text: str, deletes: bool = True, budget=None) -> str:
     what its command destroys elsewhere (psql -h prod -c 'DROP ...')."""
     if _depth[0] > 2 or not text.strip():
         return ""
-    from time import perf_counter
-
     from core.shell import programs
     from core.shell.analysis import analyse
 
     if budget is not None:
         budget.spend(len(text))
     _depth[0] += 1
-    start = perf_counter()
-    try:
-        an = analyse(text, home="/nonexistent")
+    try:  # the inner analysis spends from our budget: its work is ours, counted, not timed
+        an = analyse(text, home="/nonexistent", budget=budget)
     finally:
         _depth[0] -= 1
-    if budget is not None:  # the inner analysis has a budget of its own: its time is ours too
-        budget.spend(int((perf_counter() - start) * 1e6))
+    if budget is not None:
+        budget.spend(0)  # spent out inside: too complex out here too
     for cmd in an.commands:
         if not deletes:  # a new container: only what it destroys elsewhere counts
             if cmd.destructive and cmd.remote:
@@ -530,13 +527,49 @@ def _remote_command(prog, a, words):
                 return a[i + 1] if i + 1 < len(a) else None
             if w.startswith("--command="):
                 return w[10:]
-        return None
+        return " ".join(a[a.index("--") + 1 :]) if "--" in a else None  # ssh joins them
+    if prog == "az" and words[:2] == ["vm", "run-command"]:  # --scripts 'rm -rf /srv'
+        return _option_text(a, ("--scripts",))
+    if prog == "aws" and words[:1] == ["ssm"]:  # --parameters commands=...,command=...
+        text = _option_text(a, ("--parameters",))
+        return text.split("=", 1)[1] if text and "=" in text else text
     if prog in containers.CLIS or prog.endswith("-compose"):
         found = containers.run_options(a if not prog.endswith("-compose") else ["compose"] + a)
         if found is None:
             return None
         k = found[1] + (0 if not prog.endswith("-compose") else -1)
         return _argv_text(a[k + 1 :])
+    return None
+
+
+def remote_lines(args, budget) -> str:
+    """A command line handed to code the hooks cannot see (the words after `--`, or one word
+    that starts with a program the table knows): what destroys in it, judged as a command."""
+    from core.shell import programs
+
+    lines = [" ".join(args[args.index("--") + 1 :])] if "--" in args else []
+    for w in args[1:]:
+        head = w.split(None, 1)[0] if " " in w.strip() else ""
+        if head and programs.known(programs.key(prog_name(head))):
+            lines.append(w)
+    for text in lines[:8]:
+        hit = remote_destroys(text, True, budget)
+        if hit:
+            return hit
+    return ""
+
+
+def _option_text(a, names) -> str | None:
+    """The words an option takes, up to the next option, as shell text."""
+    for i, w in enumerate(a):
+        name, eq, val = w.partition("=")
+        if name in names:
+            vals = [val] if eq else []
+            for x in a[i + 1 :] if not eq else ():
+                if x[:2] == "--":
+                    break
+                vals.append(x)
+            return " ".join(vals) or None
     return None
 
 
