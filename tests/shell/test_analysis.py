@@ -371,6 +371,29 @@ def pathological():
         ("many globs", "cat " + "/*/* " * (mb // 6)),
         ("many paths", "cat " + " ".join("d%d/f" % i for i in range(100000))),
         ("deep path words", "cat " + " ".join(_deep(2000) + str(i) for i in range(50))),
+        # each use of a variable copies its value: doubling it 40 times is 2^40 bytes
+        ("variable doubling", "a=x; " + "a=$a$a; " * 40 + "rm $a"),
+        ("variable doubling, braces", "a=x; " + 'a="${a}${a:-y}"; ' * 40 + "echo $a"),
+        ("two variables doubling", "a=x; " + "b=$a$a; a=$b$b; " * 20 + "cat $a"),
+        ("1 MB of SQL", "psql -c '" + "select 1; " * (mb // 10) + "'"),
+        ("SQL nested comments", "mysql -e '" + "/*" * (mb // 8) + "*/" * (mb // 8) + "'"),
+        ("SQL word of an unknown program", 'frob "delete ' + "x " * (mb // 2) + '"'),
+        ("1 MB of Mongo code", "mongosh --eval '" + "db.c.find();" * (mb // 12) + "'"),
+        # every value of every loop variable in a path: thousands of paths, each new one was
+        # compared with every earlier one
+        (
+            "nested loops",
+            "".join("for v%d in a b c d e f g h; do " % i for i in range(8))
+            + "rm "
+            + "".join("$v%d" % i for i in range(8))
+            + "; done" * 8,
+        ),
+        (
+            "two loops of 200",
+            "for a in %s; do for b in %s; do rm $a/$b; done; done"
+            % (" ".join("x%d" % i for i in range(200)), " ".join("y%d" % i for i in range(200))),
+        ),
+        ("600 KB ed script", "ed f <<'E'\n" + "1d\n" * (mb // 6) + "w\nE"),
     ]
 
 

@@ -125,7 +125,7 @@ ROWS = [
     ("aws s3 ls s3://b", "safe", None, ""),
     ("docker ps -a", "safe", None, ""),
     ("psql -c 'SELECT count(*) FROM users'", "safe", None, ""),
-    ("psql -c \"SELECT pg_read_file('/etc/passwd')\"", "safe", SM, REMOTE),
+    ("psql -c \"SELECT pg_read_file('/etc/passwd')\"", "safe", SM, "server's files"),
     ("curl -s https://api.github.com/repos/a/b", "safe", None, ""),
     ("wc rm -rf /", "safe", None, ""),
     ("git clean -n", "safe", None, ""),

@@ -539,3 +539,23 @@ def test_sample_through_sanetools(proj, cmd):
     proj.research()
     r = proj.pre("Bash", {"command": cmd})
     assert r.denied is None, (cmd, r.denied)
+
+
+# a looker fed names by xargs prints them for no other command to read; tree -I is a pattern
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "find . -name '*.log' -print0 | xargs -0 ls -la",
+        "find src -type f | xargs ls -l",
+        "tree -a -I '.git|node_modules' -L 3",
+    ],
+)
+def test_fed_lookers_and_tree_patterns_pass_safemode(cmd, tmp_path):
+    from conftest import Project
+
+    proj = Project(str(tmp_path))
+    proj.write(".env", "SECRET=1\n")
+    proj.research()
+    proj.prompt("s+")
+    r = proj.pre("Bash", {"command": cmd})
+    assert r.denied is None, (cmd, r.denied)

@@ -138,12 +138,16 @@ class Analysis:
 
 
 def analyse(
-    command: object, home: str | None = None, env: dict[str, str | None] | None = None
+    command: object,
+    home: str | None = None,
+    env: dict[str, str | None] | None = None,
+    budget: Budget | None = None,
 ) -> Analysis:
     """Analyse one Bash command string.  `env` (optional) maps variable names the caller
     knows (TMPDIR, CLAUDE_PROJECT_DIR) to values used when they appear unquoted or quoted
     (None: not known, the variable stays dynamic).  Without TMPDIR in `env`, the hooks' own
-    TMPDIR stands in (core/tempdir.py knows the sandbox's)."""
+    TMPDIR stands in (core/tempdir.py knows the sandbox's).  `budget`: the work budget of an
+    enclosing analysis (a command run on another machine), spent from as its own."""
     global _home
     if home is None:
         if _home is None:
@@ -155,6 +159,8 @@ def analyse(
     if "CDPATH" not in env and os.environ.get("CDPATH"):
         env = dict(env, CDPATH=os.environ["CDPATH"])  # inherited: cd searches it
     ctx = Ctx(home, env, expand)
+    if budget is not None:
+        ctx.budget = budget
     text = command if isinstance(command, str) else ""
     if not isinstance(command, str):
         ctx.error("command is not a string")

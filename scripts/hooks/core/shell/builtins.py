@@ -48,6 +48,12 @@ def h_readers(c, a, p, raw):
         return skip
     if c.program == "file" and has(opts(a, "eFfmP")[0], "-C", "--compile"):
         c.flag("file -C writes a compiled magic file", unknown=True)
+    if c.program == "ldd" and any(
+        w[:1] != "-" and not w.startswith(_SYSTEM_LIBS) for w in a
+    ):  # ldd may run the program to list its libraries (an ELF interpreter of its own)
+        c.flag("ldd may run %s, a program the hooks cannot see" % a[-1], unknown=True)
+    if c.program == "identify" and any(_magick_special(w) for w in a):
+        c.flag("identify runs a pipe or an ImageMagick coder the hooks cannot see", unknown=True)
     if c.program in looks.LOOKERS:
         skip = looks.split(c, a)
         if skip is not None:
@@ -56,6 +62,18 @@ def h_readers(c, a, p, raw):
     c.reads.extend(ops)
     if c.program in ("diff", "colordiff") and has(found, "-r", "--recursive"):
         c.tree.extend(ops)  # every file under both trees is read and printed
+
+
+_SYSTEM_LIBS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/")
+
+
+def _magick_special(w: str) -> bool:
+    """An ImageMagick file name that is not a plain file: `|cmd` runs cmd, `coder:name`
+    (msl:, mvg:, ephemeral:, text:@file) reads or runs through a coder, `@list` names files."""
+    if w[:1] in ("|", "@"):
+        return True
+    head, colon, _ = w.partition(":")
+    return bool(colon) and head.isalnum()
 
 
 def h_grep(c, a, p, raw):
@@ -144,9 +162,14 @@ def h_cd(c, a, p, raw):
         target = "-"  # CDPATH set to what the analysis cannot see: where is not known
     elif places:
         target = places[0]  # the first CDPATH entry; the others and ./target stay possible
+    also = _cdable_value(p, target) if c.program == "cd" else None
+    if also == "-":
+        target = also  # a variable's value the analysis cannot see: where is not known
     cd_to(p.ctx, target)
     if hasattr(p, "cd_done"):
         p.cd_done(old, target)  # a cd that fails leaves later commands where they were
+        if also and also != "-":
+            p.cd_also([also if also[:1] == "/" or not isinstance(old, str) else join(old, also)])
         if places and len(places) > 1:
             p.cd_also(
                 [
@@ -154,6 +177,21 @@ def h_cd(c, a, p, raw):
                     for q in places[1:]
                 ]
             )
+
+
+def _cdable_value(p, target: str) -> str | None:
+    """With `shopt -s cdable_vars`, `cd NAME` that finds no directory NAME goes to $NAME: its
+    value (another place it may land), "-" when the value is not known, None otherwise."""
+    if not target.isidentifier():
+        return None
+    on = False
+    for c in p.ctx.out:
+        if c.program == "shopt" and any(w[:1] == "-" and "s" in w for w in c.argv[1:]):
+            on = on or any(w == "cdable_vars" or "$" in w for w in c.argv[1:])
+    if not on:
+        return None
+    val = p.ctx.vars.get(target) if target in p.ctx.vars else (p.ctx.env or {}).get(target)
+    return val if isinstance(val, str) and val and "$" not in val else "-"
 
 
 def _cdpath_places(c, p, target: str) -> list[str] | None:
@@ -484,6 +522,9 @@ def h_jq(c, a, p, raw):
         ops = ops[1:]
     if c.program == "yq" and has(found, "-i", "--inplace"):
         c.writes.extend(ops)  # yq -i '.research.required = []' .claude/sane.yaml
+    if c.program == "yq" and any(w in ("-s", "--split-exp") or w[:4] == "--sp" for w in a):
+        c.writes.append(".")  # one file per document, named by an expression
+        c.flag("yq --split-exp writes files named by its expression", unknown=True)
     c.reads.extend(ops)
     c.reads.extend(vals(found, "-f", "--from-file"))
     return skip
@@ -504,6 +545,8 @@ def h_pager(c, a, p, raw):
         c.flag("man -P/-H runs a program the hooks cannot see", unknown=True)
     if c.program == "man" and has(found, "-l", "--local-file"):
         c.reads.extend(ops)
+    elif c.program == "man":
+        c.reads.extend(o for o in ops if "/" in o)  # man ./x.1 formats and prints that file
     if any(w[:1] == "+" and ("!" in w or "|" in w) for w in a):
         c.flag("%s runs a command at start" % c.program, unknown=True)
     if c.program != "man":

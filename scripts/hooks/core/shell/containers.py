@@ -152,6 +152,34 @@ def outputs(a: list[str]) -> list[str]:
     return out
 
 
+def build_reads(a: list[str]) -> list[str]:
+    """Host files a build hands to the Dockerfile's steps: `--secret id=x,src=FILE` (env= a
+    variable), `--ssh default=KEY`, `--secret-file`: the build may print them."""
+    words, i = verb(a)
+    if not words or words[-1] != "build":
+        return []
+    out = []
+    rest = a[i:]
+    for k, w in enumerate(rest):
+        name, eq, val = w.partition("=")
+        if name not in ("--secret", "--ssh"):
+            continue
+        if not eq:
+            val = rest[k + 1] if k + 1 < len(rest) else ""
+        for field in val.split(","):
+            key, has_eq, path = field.partition("=")
+            if name == "--ssh" and has_eq and key != "id" or key in ("src", "source"):
+                out.extend(path.split(","))
+    return out
+
+
+def config_dir(a: list[str]) -> bool:
+    """`docker --config DIR`: its config.json names credential helpers and proxies the
+    CLI runs (the person's own config is theirs; one the command points at is not)."""
+    words, i = verb(a)
+    return any(w.partition("=")[0] == "--config" for w in a[:i])
+
+
 # options of `cp` / `rsync` out of a container or pod that take a value
 _COPY_VALUED = frozenset("-c --container -n --namespace --retries --context -e --exclude".split())
 

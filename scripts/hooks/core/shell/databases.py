@@ -5,7 +5,7 @@ DROP, TRUNCATE, DELETE or UPDATE without a WHERE, and ALTER ... DROP destroy."""
 
 from __future__ import annotations
 
-from core.shell.command import opts, stdin_text
+from core.shell.command import every_word, opts, stdin_text
 from core.shell.sqllex import strip_comments as _strip_comments
 from core.shell.verbs import DESTROYS
 
@@ -168,13 +168,19 @@ def _explained(low):
 _RANK = {"read": 0, "change": 1, "unknown": 2, "destroy": 3}
 
 
-def sql_effect(sql):
+def sql_effect(sql, budget=None):
     """'read', 'change', 'destroy' or 'unknown' (a client command that reaches this machine)
     for a SQL text (and psql/sqlite meta-commands). A text whose quotes or comments read
-    differently in another dialect is judged in each; the worst wins."""
+    differently in another dialect is judged in each; the worst wins. Each reading is charged
+    to the work budget by the text's length (measured: up to 1.4 us a character)."""
+    cost = len(sql) * 3 // 2 + 1
+    if budget is not None:
+        budget.spend(cost)
     worst = _sql_effect(_strip_comments(sql), 0)
     if "\\" in sql or "$" in sql or "#" in sql or sql.count("/*") > 1:
         for dialect in (1, 2):
+            if budget is not None:
+                budget.spend(cost)
             e = _sql_effect(_strip_comments(sql, dialect), 0)
             if _RANK[e] > _RANK[worst]:
                 worst = e
@@ -290,13 +296,39 @@ def _statements(sql):
     return out
 
 
-def _sql_flag(c, prog, texts, seen):
+# words of SQL that reach the server's files or programs (pg_read_file, COPY ... FROM,
+# LOAD_FILE, INTO OUTFILE, lo_import, clickhouse file())
+_SQL_FILES = (
+    "pg_read",
+    "pg_ls_dir",
+    "pg_stat_file",
+    "lo_import",
+    "lo_export",
+    "copy",
+    "load_file",
+    "load data",
+    "infile",
+    "outfile",
+    "dumpfile",
+    "readfile",
+    "writefile",
+    "file(",
+    "program",
+    "attach",
+)
+
+
+def _sql_flag(c, prog, texts, seen, budget=None):
     """Judge the SQL a database client runs: texts it can see; `seen` False when some of it
     comes from a file or a stdin it cannot see."""
     if not seen:
         c.flag("%s runs SQL the hooks cannot see" % prog, unknown=True, remote=True)
         return
-    effects = {sql_effect(t) for t in texts}
+    effects = {sql_effect(t, budget) for t in texts}
+    files = [t for t in texts if any(k in t.lower() for k in _SQL_FILES)]
+    if files:  # the server may be this machine: files it reads or writes there are code's
+        c.flag("%s SQL reaches the server's files or programs" % prog, unknown=True)
+        every_word(c, files)
     if "destroy" in effects:
         c.flag("%s SQL drops or deletes data" % prog, destructive=True, remote=True)
     elif effects - {"read"}:
@@ -305,8 +337,8 @@ def _sql_flag(c, prog, texts, seen):
         c.flag("%s runs a client command that reaches this machine" % prog, unknown=True)
 
 
-# client options that only pick the server, the session or the output format; any other
-# (mysql --init-command, --pager, --defaults-file, --plugin-dir; psql -P pager, ...) may run
+# client options that only pick the server, the session or the output format (mysql
+# --init-command is SQL, judged as such); any other (mysql --pager, --defaults-file, --plugin-dir; psql -P pager, ...) may run
 # SQL or code, load a file or write one: unknown
 _PSQL_PLAIN = frozenset(
     "-c -d -f -h -p -U -v -o -L -T -F -R -P -l -A -t -x -q -X -1 -e -E -a -b -n -s -S -w -W "
@@ -325,7 +357,7 @@ _MYSQL_PLAIN = frozenset(
     "--default-character-set --connect-timeout --ssl --skip-ssl --ssl-mode --ssl-ca "
     "--ssl-cert --ssl-key --ssl-capath --ssl-cipher --ssl-verify-server-cert --line-numbers "
     "--skip-line-numbers --one-database --binary-mode --show-warnings --no-beep "
-    "--skip-pager --no-tee --reconnect --skip-reconnect --quick".split()
+    "--skip-pager --no-tee --reconnect --skip-reconnect --quick --init-command".split()
 )
 
 
@@ -382,7 +414,7 @@ def h_sql_client(c, a, p, raw):
                 "--authenticationDatabase",
             ),
         )
-        _mongo(c, prog, found, ops, raw)
+        _mongo(c, prog, found, ops, raw, p.ctx.budget)
         return set(a)
     elif prog == "clickhouse-client":
         found, ops = opts(
@@ -408,10 +440,15 @@ def h_sql_client(c, a, p, raw):
                 "--socket",
                 "--query",
                 "--tee",
+                "--init-command",
             ),
         )
         _plain_options(c, prog, found, _MYSQL_PLAIN)
-        sql = [v for k, v in found if k in ("-e", "--execute", "--query") and v is not True]
+        sql = [
+            v
+            for k, v in found
+            if k in ("-e", "--execute", "--query", "--init-command") and v is not True
+        ]
         files = []
         outs = [v for k, v in found if k == "--tee" and v is not True]
         listing = False
@@ -423,7 +460,7 @@ def h_sql_client(c, a, p, raw):
             sql.append(body)
         else:
             seen = False
-    _sql_flag(c, prog, sql, seen)
+    _sql_flag(c, prog, sql, seen, p.ctx.budget)
     if not seen:
         c.reads.extend(files)
     return set(sql)
@@ -484,7 +521,12 @@ def mongo_effect(code):
                 worst = "change"
             elif name not in _MONGO_READS:
                 worst = "change"
-        if "$out" in low or "$merge" in low:
+        tight = low.replace(" ", "")
+        if "$out" in low or "renamecollection(" in low and ",true" in tight:
+            return "destroy"  # $out and rename with dropTarget replace a whole collection
+        if any("%s:{filter:{}" % k in tight for k in _MONGO_ALL_ROWS):
+            return "destroy"  # bulkWrite([{deleteMany: {filter: {}}}]): every document
+        if "$merge" in low:
             worst = "change"  # an aggregate that writes a collection
     return worst
 
@@ -535,7 +577,7 @@ def _mongo_calls(text):
     return out
 
 
-def _mongo(c, prog, found, ops, raw):
+def _mongo(c, prog, found, ops, raw, budget):
     """mongosh/mongo: --eval code judged; files and stdin are code the hooks cannot see."""
     code = [v for k, v in found if k == "--eval" and v is not True]
     files = [v for k, v in found if k in ("--file", "-f") and v is not True]
@@ -551,6 +593,7 @@ def _mongo(c, prog, found, ops, raw):
         if not any(k in ("--version", "--help") for k, _ in found):
             c.flag("%s runs commands the hooks cannot see" % prog, unknown=True, remote=True)
         return
+    budget.spend(sum(len(x) for x in code) // 2 + 1)  # measured: about 0.3 us a character
     effects = [mongo_effect(x) for x in code]
     if "destroy" in effects:
         c.flag(

@@ -15,7 +15,7 @@ _ADDR = frozenset("0123456789.$,;+-^ \t")
 def judge(c, body: str, default: str | None, p) -> None:
     """Add the script's reads, writes and commands to c; c.flag(unknown) when a line is not
     a command ed knows or a name is built by an expansion the analysis cannot see."""
-    p.ctx.budget.spend(len(body) // 16 + 1)
+    p.ctx.budget.spend(len(body) // 3 + 1)  # measured: about 0.3 us a character
     lines = body.split("\n")
     i = 0
     n = len(lines)

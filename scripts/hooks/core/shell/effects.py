@@ -97,7 +97,7 @@ def expand(raw, p):
     if args and not c.remote:
         _publish_verbs(c, args, programs.key(c.program))
     if args and (c.unknown or c.remote) and not c.destructive:
-        _destroy_verbs(c, args)
+        _destroy_verbs(c, args, ctx.budget)
     _redirects(c)
     _generic_reads(c, args[1:] + list(c.env.values()) if c.env else args[1:], skip)
     _startup_files(c, args[1:])
@@ -258,7 +258,7 @@ _DESTROY_OPTION_PARTS = frozenset(
 _DESTROY_OPTIONS = ("--delete", "--purge", "--prune", "--wipe", "--drop", "--remove", "--destroy")
 
 
-def _destroy_verbs(c, args):
+def _destroy_verbs(c, args, budget=None):
     """A command that runs code the hooks cannot see, or changes a remote, is destructive
     when a word of its verb path (the leading words before the first option, split on : - _
     and .), its program name (dropdb) or a long option (--delete, --prune-*) names a delete,
@@ -276,8 +276,12 @@ def _destroy_verbs(c, args):
         if hit or w == "--" or w[:1] == "-" and c.runner:
             break  # a runner's options select tests (pytest -k delete): not verbs
         if " " in w and w.strip() and w.split()[0].lower() in _SQL_HEADS:
-            if not judged_sql and _sql_destroys(w):  # cockroach sql -e 'DROP ...'
+            if not judged_sql and _sql_destroys(w, budget):  # cockroach sql -e 'DROP ...'
                 hit = w.split()[0]
+            continue
+        if w[:3] == "db." and "(" in w and not judged_sql:  # mongos --eval 'db.dropDatabase()'
+            if _mongo_destroys(w, budget):
+                hit = w.split("(", 1)[0]
             continue
         if vague(w) or "." in w and i > 0:
             continue  # a word the hooks cannot see; a dotted word after the verb (alias.x)
@@ -285,6 +289,9 @@ def _destroy_verbs(c, args):
             continue  # npm stop, a project's own script: not a service taken down
         if destroying(w, _DESTROY_VERBS):  # db:drop, ecto.reset, delete_user, apps:destroy
             hit = w
+    if not hit and c.unknown and not c.remote and not programs.known(programs.key(name)):
+        # pssh -h hosts 'rm -rf /x', mosh host -- rm -rf /x (the family module loads on use)
+        hit = programs.function("services.remote_lines")(args, budget)
     for w in args[1:] if not hit else ():
         o = w.split("=", 1)[0].lower()
         parts = o[2:].split("-") if o[:2] == "--" and o[2:5] not in ("no-", "dry") else []
@@ -548,7 +555,15 @@ def _through(path, links):
     return out
 
 
-def _sql_destroys(text: str) -> bool:
+def _mongo_destroys(text: str, budget=None) -> bool:
+    from core.shell.databases import mongo_effect  # loaded only for Mongo-looking words
+
+    if budget is not None:
+        budget.spend(len(text) // 2 + 1)
+    return mongo_effect(text) == "destroy"
+
+
+def _sql_destroys(text: str, budget=None) -> bool:
     from core.shell.databases import sql_effect  # loaded only for SQL-looking words
 
-    return sql_effect(text) == "destroy"
+    return sql_effect(text, budget) == "destroy"

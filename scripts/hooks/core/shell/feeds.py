@@ -74,7 +74,10 @@ def apply(ctx) -> None:
             continue
         if c.program not in _LISTERS:
             continue
-        starts = [r for r in c.reads + c.looks if r[:1] != "-"] or ["."]
+        starts = [r for r in c.reads + c.looks if r[:1] != "-"]
+        if not starts and "xargs" in c.wrappers:
+            continue  # `find | xargs ls -la`: it lists the names it is fed, not the cwd
+        starts = starts or ["."]
         if c.program == "ls" and not _all(c.argv[1:]) and not _deep(c.argv[1:]):
             plain.extend(starts)  # names of the non-dot entries only
         else:

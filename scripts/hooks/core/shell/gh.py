@@ -29,15 +29,22 @@ def h_gh(c, a, p, raw):
 
     skip = git.h_gh(c, a, p, raw)
     words = []
+    rest = []  # the operands after the verb: files a write verb sends (gist create, release upload)
     i = 0
-    while i < len(a) and len(words) < 2:
+    while i < len(a):
         w = a[i]
         if w == "--":
+            rest.extend(a[i + 1 :])
             break
         if w[:1] == "-" and len(w) > 1:
+            if w in ("--source", "-s") and words[:2] == ["repo", "create"] and i + 1 < len(a):
+                c.tree.append(a[i + 1])  # the directory it pushes
             i += 2 if w in _GH_VALUED and "=" not in w else 1
             continue
-        words.append(w.lower())
+        if len(words) < 2:
+            words.append(w.lower())
+        else:
+            rest.append(w)
         i += 1
     group = words[0] if words else ""
     verb = words[1] if len(words) > 1 else ""
@@ -53,6 +60,7 @@ def h_gh(c, a, p, raw):
     ):
         return skip
     name = "gh %s" % " ".join(words)
+    c.reads.extend(x for x in rest if x != "-")  # what it uploads is read here first
     if destroying(verb, _GH_DESTROYS) or group == "repo" and "--visibility" in " ".join(a):
         c.flag("%s destroys or replaces state" % name, destructive=True, remote=True)
     else:

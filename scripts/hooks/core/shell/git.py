@@ -302,6 +302,13 @@ def _object_paths(words: list[str]) -> list[str]:
     return out
 
 
+def _risky_key(key: str, value: str) -> bool:
+    """A key that names a program, or one whose profile does not say it is data (diff.tool
+    and protocol.version are data; diff.x.textconv and protocol.ext.allow are not)."""
+    data = gitverbs.config_data(key, value)
+    return not data or key.startswith(_GIT_RISKY_CONFIG) and key.count(".") > 1
+
+
 def _plain_program(key: str, value: str) -> bool:
     """A config value that is one known program's name (vim, less, meld): no path, no shell,
     no arguments. Keys that name a directory or another file never are."""
@@ -351,7 +358,8 @@ def h_git(c, a, p, raw):
             key = a[i + 1].split("=", 1)[0].lower()
             val = a[i + 1].split("=", 1)[1] if "=" in a[i + 1] else ""
             harmless = key.startswith(("core.pager", "pager.")) and val in ("cat", "less", "")
-            if not harmless and (key.startswith(_GIT_RISKY_CONFIG) or "!" in val):
+            risky = _risky_key(key, val)
+            if not harmless and (risky or "!" in val):
                 c.flag("git -c sets a command to run", unknown=True)
             i += 2
             continue
@@ -400,6 +408,8 @@ def h_git(c, a, p, raw):
         c.code.append(code)
         p.subparse(code)
         skip.add(code)
+    if gitverbs.dry_run(sub, names):
+        return skip | set(ops)  # git add -n, rm -n, mv -n, commit --dry-run: they only print
     dashdash = rest.index("--") + 1 if "--" in rest else -1
     paths = rest[dashdash:] if dashdash > 0 else []
 
@@ -594,6 +604,8 @@ def h_git(c, a, p, raw):
             c.flag("rewrites repository history", destructive=True)
         elif sub == "gc" and any(k.startswith("--prune") for k in names):
             c.flag("prunes unreachable objects", destructive=True)
+        elif sub == "update-ref" and ("-d" in names or "--stdin" in names):
+            c.flag("git update-ref deletes or rewrites refs", destructive=True)
         elif sub == "archive":
             out = vals(found, "-o", "--output")
             if out:
@@ -739,9 +751,7 @@ def _git_config(c, rest, repo, gitdir, p, skip):
     value = "" if renames else (args[1] if len(args) > 1 else "")
     if "--edit" in names or sub == "edit":
         c.flag(RUNS_CONFIG, unknown=True)  # an editor writes whatever it likes
-    elif any(
-        k.startswith(_GIT_RISKY_CONFIG) or k.rstrip(".") + "." in _GIT_RISKY_CONFIG for k in keys
-    ):
+    elif any(_risky_key(k, value) or k.rstrip(".") + "." in _GIT_RISKY_CONFIG for k in keys):
         key = keys[-1] if keys else ""
         if (
             key.startswith("alias.")
@@ -760,6 +770,7 @@ def _git_config(c, rest, repo, gitdir, p, skip):
             c.flag(RUNS_CONFIG, unknown=True)
     elif any(not k or "$" in k or "`" in k for k in keys):
         c.flag(RUNS_CONFIG, unknown=True)  # a key the analysis cannot see may be any
+
     return skip
 
 

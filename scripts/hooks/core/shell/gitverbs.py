@@ -298,3 +298,86 @@ def config_args(c, rest):
                 i += 1
             values[name] = val
     return names, values, ops
+
+
+# git configuration that is data: the sections whose every key is (user.name, pull.rebase,
+# branch.x.merge), and the keys of the other sections that are. Any other key may name a
+# program git runs later (man.viewer, browser.x.cmd, remote.x.uploadpack, mergetool.x.cmd,
+# sendemail.smtpserver, gpg.ssh.program, submodule.x.update, hook.x.command, trailer.x.cmd)
+# or relocate what git writes (core.worktree, init.templatedir, trace2.*target).
+_DATA_SECTIONS = frozenset(
+    "user color advice pull push fetch rebase log format status commit tag gc pack index "
+    "feature rerere clone checkout grep i18n blame column http https transfer safe branch am "
+    "apply reset stash maintenance pager-off notes versionsort tar uploadarchive "
+    "receive".split()
+)
+_DATA_KEYS = {
+    "core": frozenset(
+        "autocrlf filemode ignorecase eol safecrlf quotepath longpaths symlinks whitespace "
+        "excludesfile attributesfile compression loosecompression bare logallrefupdates "
+        "repositoryformatversion abbrev commentchar commentstring precomposeunicode "
+        "untrackedcache preloadindex fscache checkstat trustctime hidedotfiles multipackindex "
+        "commitgraph splitindex deltabasecachesize bigfilethreshold packedgitlimit "
+        "packedgitwindowsize warnambiguousrefs notesref sharedrepository createobject fsync "
+        "fsyncmethod fsyncobjectfiles filesreflocktimeout packedrefstimeout protecthfs "
+        "protectntfs checkroundtripencoding sparsecheckout sparsecheckoutcone "
+        "restrictinheritedhandles unsetenvvars usereplacerefs autocrlf".split()
+    ),
+    "init": frozenset(("defaultbranch", "defaultobjectformat", "defaultrefformat")),
+    "gpg": frozenset(("format", "mintrustlevel")),
+    "protocol": frozenset(("version",)),
+    "credential": frozenset(("usehttppath", "username", "interactive", "protectprotocol")),
+    "remote": frozenset(
+        "url pushurl fetch push prune prunetags tagopt mirror skipdefaultupdate skipfetchall "
+        "partialclonefilter promisor serveroption pushdefault followremotehead".split()
+    ),
+    "submodule": frozenset(
+        "url path branch shallow ignore active fetchrecursesubmodules recurse fetchjobs "
+        "alternatelocation alternateerrorstrategy propagatebranches".split()
+    ),
+    "url": frozenset(("insteadof", "pushinsteadof")),
+    "diff": frozenset(
+        "algorithm colormoved colormovedws context interhunkcontext mnemonicprefix noprefix "
+        "relative renamelimit renames statgraphwidth submodule suppressblankempty tool "
+        "guitool wserrorhighlight orderfile ignoresubmodules dirstat indentheuristic "
+        "autorefreshindex srcprefix dstprefix statnamewidth".split()
+    ),
+    "merge": frozenset(
+        "conflictstyle ff log renormalize autostash verbosity tool guitool stat renames "
+        "renamelimit directoryrenames suppressdest defaulttoupstream branchdesc".split()
+    ),
+    "lfs": frozenset(("url", "pushurl", "locksverify", "fetchinclude", "fetchexclude")),
+}
+
+
+def config_data(key: str, value: str) -> bool:
+    """True when `git config KEY VALUE` sets data git never runs: a key of a data section or
+    one the section's profile lists (url.X.insteadOf only when X and the value are no ext::
+    or fd:: transports, which run commands)."""
+    key = key.lower()
+    parts = key.split(".")
+    if len(parts) < 2 or "ext::" in key or "fd::" in key:
+        return False
+    section, last = parts[0], parts[-1]
+    if section in _DATA_SECTIONS:
+        return True
+    if value.lower().startswith(("ext::", "fd::")):
+        return False
+    if section in ("diff", "merge", "lfs", "core", "init", "gpg", "protocol") and len(parts) > 2:
+        return section == "gpg" and key == "gpg.ssh.allowedsignersfile"  # drivers, programs
+    return last in _DATA_KEYS.get(section, ())
+
+
+# the dry-run flags of subcommands that then only print what they would do (`git commit -n`
+# is --no-verify and `git fetch -n` --no-tags: not dry runs)
+_DRY = {
+    "add": ("-n", "--dry-run"),
+    "rm": ("-n", "--dry-run"),
+    "mv": ("-n", "--dry-run"),
+    "prune": ("-n", "--dry-run"),
+    "commit": ("--dry-run",),
+}
+
+
+def dry_run(sub: str, names: list[str]) -> bool:
+    return any(k in _DRY.get(sub, ()) for k in names)

@@ -139,6 +139,7 @@ def substitute(ctx) -> str:
         for c in ctx.out:
             for field in (c.reads, c.writes, getattr(c, "looks", [])):
                 todo = list(field)
+                seen = set(field)  # a list scan per new path made this quadratic
                 for _ in range(3):
                     extra = []
                     for r in todo:
@@ -148,9 +149,10 @@ def substitute(ctx) -> str:
                             if word not in r:
                                 continue
                             for a in alts:
-                                ctx.budget.spend(2)
+                                ctx.budget.spend(2 + len(r) // 64)
                                 x = _replace(r, word, a)
-                                if x and x not in field and x not in extra:
+                                if x and x not in seen:
+                                    seen.add(x)
                                     extra.append(x)
                     if not extra:
                         break
@@ -247,26 +249,28 @@ def widen(word: str, on: set[str], tree: bool = True) -> list[str]:
         return []
     raw = word.split("/")
     parts = [_component(p, on) for p in raw]
+    shapes = [(parts, raw)]
     if "globstar" in on and "**" in parts:
         k = parts.index("**")
-        if tree:
-            parts = parts[:k] + ["*"]  # a shorter pattern names every path below its prefix
+        if tree:  # a shorter pattern names every path below its prefix
+            shapes = [(parts[:k] + ["*"], raw[:k] + ["*"])]
         else:  # zero or more directories: each depth up to a bound
-            return [
-                "/".join(parts[:k] + ["*"] * d + parts[k + 1 :])
+            shapes = [
+                (parts[:k] + ["*"] * d + parts[k + 1 :], raw[:k] + ["*"] * d + raw[k + 1 :])
                 for d in range(_DEPTH)
                 if d or parts[k + 1 :]
             ]
-    base = "/".join(parts)
-    out = [base]
-    # a leading wildcard may name a dot file under dotglob; an extglob group may spell the dot
-    dots = [i for i, p in enumerate(parts) if p[:1] in ("*", "?", "[")]
-    if "dotglob" not in on:
-        dots = [i for i in dots if "extglob" in on and _dot_group(raw[i])]
-    if dots:
+    out = []
+    for ps0, raw0 in shapes:
+        out.append("/".join(ps0))
+        # a leading wildcard may name a dot file under dotglob (a directory `**` walks
+        # into too); an extglob group may spell the dot
+        dots = [i for i, p in enumerate(ps0) if p[:1] in ("*", "?", "[")]
+        if "dotglob" not in on:
+            dots = [i for i in dots if "extglob" in on and _dot_group(raw0[i])]
         lead = dots[:4]
         for mask in range(1, 1 << len(lead)):
-            ps = list(parts)
+            ps = list(ps0)
             for b, i in enumerate(lead):
                 if mask >> b & 1:
                     ps[i] = "." + ps[i]
@@ -294,13 +298,17 @@ def _apply(ctx, cwd_default: str) -> None:
     for c in ctx.out:
         for field in (c.reads, c.writes, c.tree):
             extra: list[str] = []
+            seen = set(field)
             for w in list(field):
                 if "$" in w or "`" in w:
                     continue
                 wide = widen(w, on, field is not c.reads)
                 if wide:
                     ctx.budget.spend(len(wide) * (1 + len(w) // 64))
-                extra.extend(x for x in wide if x not in field and x not in extra)
+                for x in wide:
+                    if x not in seen:
+                        seen.add(x)
+                        extra.append(x)
             field.extend(extra)
         if "nullglob" not in on:
             continue

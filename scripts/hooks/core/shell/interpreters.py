@@ -476,6 +476,9 @@ def h_editor(c, a, p, raw):
         found, ops = opts(a, "cSsTuiwW" if prog != "ex" else "cSTuiwW", ("--cmd",))
         if vals(found, "-c", "--cmd", "-S", "-s") or any(o[:1] == "+" for o in ops):
             c.flag("editor runs a script", unknown=True)
+        odd = [k for k, _ in found if not _editor_plain(prog, k)]
+        if odd:  # vim -u FILE sources it, nvim -l runs Lua, -V9FILE and -W write, --remote
+            c.flag("%s %s is an option the hooks do not know" % (prog, odd[0]), unknown=True)
         elif prog == "ex" or has(found, "-e", "-E", "-s", "-es") or stdin_text(raw) != "":
             # ex mode (and vi fed keys) reads editor commands from stdin: `:!cmd` runs cmd
             c.flag(
@@ -486,6 +489,20 @@ def h_editor(c, a, p, raw):
         c.writes.extend(files)
     c.reads.extend(files)
     return set(vals(found, "-c", "--cmd", "--eval")) | set(o for o in ops if o[:1] == "+")
+
+
+# vi-family options that only choose how files are shown or edited; any other may source a
+# script (-u, -S, -l in nvim), write one (-W, -V9file, -i, --startuptime) or reach a server
+_VI_PLAIN = frozenset(
+    "-R -M -m -n -N -b -d -o -O -p -L -Z -y -v -f -g -h -A -H -F -r -e -E -es -Es -s -c --cmd "
+    "-S -t -q -x -X --noplugin --clean --not-a-term --ttyfail --version --help -".split()
+)
+
+
+def _editor_plain(prog: str, k: str) -> bool:
+    if prog in ("vi", "vim", "nvim", "view", "ex", "sudoedit"):
+        return k in _VI_PLAIN or k[1:].isdigit() or k[:2] in ("-o", "-O", "-p") and k[2:].isdigit()
+    return k in ("--help", "--version", "-h")
 
 
 # pygmentize options that pick a built-in lexer, formatter, filter or style, or only print;

@@ -108,11 +108,13 @@ def fed_back(commands: list) -> bool:
     True when a look became a read."""
     if not any(c.looks for c in commands):
         return False
-    fed = any(_takes_names(c) for c in commands)
+    takers = [c for c in commands if _takes_names(c)]
     moved = False
     for c in commands:
         # a looker in a form that writes (tree -R) is none; one whose listing goes to a file
-        # hands the names on (`ls .env > n; tar -T n -cf x`)
+        # hands the names on (`ls .env > n; tar -T n -cf x`). A looker that is itself fed
+        # names (`find . | xargs ls -la`) prints them for no other command to read.
+        fed = any(t is not c for t in takers)
         if c.looks and (fed or c.unknown or _lists_to_file(c)):
             c.reads.extend(x for x in c.looks if x not in c.reads)
             c.looks = []

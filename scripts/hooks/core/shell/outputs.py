@@ -31,11 +31,14 @@ _CODE_WORDS = frozenset(
         "lessopen",
         "hook",
         "program",
+        "prepipe",
+        "prepipex",
     )
 )
-_INPLACE = ("--in-place", "--inplace", "-I")
-# short options that run commands, per program (lnav -c ':sh ...', man -P pager)
-_CODE_SHORT = {"lnav": "cf", "man": "PH", "less": "", "file": "C", "mlr": "s"}
+_INPLACE = ("--in-place", "--inplace")
+_INPLACE_SHORT = {"mlr": "-I"}  # tree -I is a pattern, mlr -I edits in place
+# short options that run commands, per program (man -P pager, mlr -s FILE of arguments)
+_CODE_SHORT = {"man": "PH", "less": "", "file": "C", "mlr": "s"}
 # programs whose second operand is the output file
 _OUT_OPERAND = {"pdftotext": 1, "pdftohtml": 1, "pdftoppm": 1, "pdfimages": 1, "pdftocairo": 1}
 # DSL text that runs commands or writes files
@@ -43,13 +46,35 @@ _DSL_CODE = ("system(", "exec(", "popen", "tee >", "emit >", "print >", "dump >"
 _EDIT_VERBS = ("put", "set", "delete", "edit", "write")
 
 
+# subcommands of listed readers that write files or caches (bat cache --build, xsv index)
+_WRITING_VERBS = {"bat": ("cache",), "batcat": ("cache",), "xsv": ("index", "split")}
+# mlr verbs that write files of their own (split writes split_*.csv, tee a copy)
+_MLR_WRITERS = frozenset(("split", "tee"))
+
+
 def judge(c, prog: str, a: list[str]) -> None:
     """Flag the output, in-place and code options of a reader."""
+    from core.shell import readeropts
+
+    bad = ""
+    listed_ops: list[str] = []
+    if prog in readeropts.LISTED:
+        bad, listed_ops = readeropts.unlisted(prog, a)
+        if bad:
+            c.flag(
+                "%s %s is an option the hooks do not know (it may write a file or run code)"
+                % (prog, bad),
+                unknown=True,
+            )
+        if listed_ops and listed_ops[0] in _WRITING_VERBS.get(prog, ()):
+            c.flag("%s %s writes files" % (prog, listed_ops[0]), unknown=True)
     ops: list[str] = []
     outs: list[str] = []
     inplace = False
     short_code = _CODE_SHORT.get(prog, "")
     i = 0
+    if prog in readeropts.LISTED and not bad:
+        ops, i = listed_ops, len(a)  # only options that print: the operands are what is left
     while i < len(a):
         w = a[i]
         nxt = a[i + 1] if i + 1 < len(a) else None
@@ -71,7 +96,7 @@ def judge(c, prog: str, a: list[str]) -> None:
         elif w[:1] == "-" and len(w) > 1:
             if prog == "exiftool" and ("=" in w or "<" in w):
                 inplace = True  # -TAG=value, -FileName=, -all=: exiftool writes the files
-            elif w in _INPLACE:
+            elif w in _INPLACE or w == _INPLACE_SHORT.get(prog):
                 inplace = True
             elif w[:2] == "-o":
                 target = w[2:] or nxt
@@ -83,11 +108,15 @@ def judge(c, prog: str, a: list[str]) -> None:
         else:
             ops.append(w)
         i += 1
+    if prog == "mlr" and _MLR_WRITERS & set(ops):
+        c.flag("mlr split/tee writes files", unknown=True)
     text = " ".join(ops).lower()
     if any(k in text for k in _DSL_CODE):
         c.flag("%s expression runs commands or writes files" % prog, unknown=True)
     if ops and ops[0].lower() in _EDIT_VERBS and prog in ("dasel", "yq", "tomlq", "gron"):
         inplace = True
+        if prog == "dasel":  # dasel put -f FILE: the file it edits
+            outs.extend(_values(a, ("-f", "--file")))
     n = _OUT_OPERAND.get(prog)
     if n is not None and len(ops) > n and ops[n] != "-":
         outs.append(ops[n])
@@ -98,6 +127,15 @@ def judge(c, prog: str, a: list[str]) -> None:
             c.writes.append(o)
     if outs:
         c.flag("%s writes %s" % (prog, ", ".join(outs[:3])))
+
+
+def _values(a: list[str], names: tuple[str, ...]) -> list[str]:
+    out = []
+    for i, w in enumerate(a):
+        name, eq, val = w.partition("=")
+        if name in names:
+            out.append(val if eq else a[i + 1] if i + 1 < len(a) else "")
+    return [x for x in out if x]
 
 
 def h_exiftool(c, a, p, raw):

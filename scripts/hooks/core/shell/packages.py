@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.shell.command import has, opts, vals
 from core.shell.services import publish
+from core.shell.verbs import destroying
 
 _PKG_SUBS = frozenset(
     (
@@ -271,27 +272,47 @@ def h_pkg_node(c, a, p, raw):
     if sub in _NODE_RUN or c.program in ("yarn", "pnpm", "bun") and sub not in _PKG_SUBS:
         c.flag("%s %s runs package scripts the hooks cannot see" % (c.program, sub), runner=True)
         return set(ops)
+    if sub in _PKG_SUBS and c.program == "npm" and _npm_dry(found):
+        return set(ops)  # npm's dry run reports what it would change and runs no script
     if sub in _PKG_SUBS or (c.program == "yarn" and not ops):
         if has(found, "-g", "--global") or (c.program == "yarn" and ops[:1] == ["global"]):
             c.flag("global package install", unknown=True)
         d = vals(found, "--prefix", "--dir", "--cwd", "-C")
         c.writes.append(d[-1] if d else ".")
         c.flag("package install")
-        if not has(found, "--ignore-scripts", "--dry-run"):
+        if not (has(found, "--ignore-scripts") or _npm_dry(found)):
             c.flag("%s %s runs package install scripts" % (c.program, sub), runner=True)
         return set(ops)
     c.flag("%s %s is a subcommand the hooks do not know" % (c.program, sub), unknown=True)
     return set(ops)
 
 
+def _npm_dry(found) -> bool:
+    values = [v for k, v in found if k == "--dry-run"]
+    return bool(values) and all(v is True or str(v).lower() not in ("false", "0") for v in values)
+
+
 def h_pkg_generic(c, a, p, raw):
     found, ops = opts(a, "C", ("--manifest-path", "--directory", "--project", "--python"))
     prog = c.program
     sub = ops[0] if ops else ""
+    if prog == "brew" and sub == "services":  # a service manager, as systemctl is
+        verb = ops[1] if len(ops) > 1 else "list"
+        if verb not in ("list", "info"):
+            c.flag("brew services %s changes a service" % verb, remote=True)
+            if destroying(verb, frozenset(("kill", "stop", "cleanup"))):
+                c.flag("brew services %s stops a service" % verb, destructive=True)
+        return set(ops)
     if prog in _SYSTEM_PKG:
         names = [k for k, _ in found]
+        if prog in ("apt", "apt-get", "aptitude") and any(
+            w[:2] in ("-o", "-c") or w.startswith(("--option", "--config-file")) for w in a
+        ):  # APT configuration names commands (APT::Update::Pre-Invoke, DPkg::Post-Invoke)
+            c.flag("%s -o/-c sets configuration that can run commands" % prog, unknown=True)
         if prog in _SYSTEM_READ_OPTIONS:
             changes = _system_option_changes(prog, names, ops)
+        elif _apt_simulates(prog, names, sub):
+            changes = False
         elif not ops:
             changes = any(k not in _HELP_OPTIONS for k in names)
         else:
@@ -448,6 +469,34 @@ def _config_sets(found, ops):
 
 
 _HELP_OPTIONS = ("-h", "--help", "-v", "--version", "-V", "-q", "--quiet", "-?")
+
+
+# apt's simulation: it prints what the verb would do and changes nothing (needs no root)
+_APT_SIMULATE = frozenset(("-s", "--simulate", "--just-print", "--dry-run", "--recon", "--no-act"))
+_APT_SIMULATED = frozenset(
+    "install remove purge upgrade dist-upgrade full-upgrade autoremove reinstall build-dep "
+    "safe-upgrade".split()
+)
+# options that only shape the simulated answer; -o/-c set configuration (hooks that run
+# commands), so they are not among them
+_APT_PLAIN = _APT_SIMULATE | frozenset(
+    "-y --yes --assume-yes -q --quiet -qq -V --verbose-versions --no-install-recommends "
+    "--install-recommends --install-suggests --no-install-suggests -f --fix-broken -m "
+    "--ignore-missing --fix-missing -u --show-upgraded --only-upgrade --reinstall "
+    "--allow-downgrades -t --target-release --no-upgrade --auto-remove --autoremove "
+    "--no-remove --arch-only --indep-only -a --host-architecture".split()
+)
+
+
+def _apt_simulates(prog, names, sub):
+    """apt-get -s install x: a simulation of a verb that would change packages, with no
+    option that sets configuration."""
+    return (
+        prog in ("apt", "apt-get", "aptitude")
+        and sub in _APT_SIMULATED
+        and any(k in _APT_SIMULATE for k in names)
+        and all(k in _APT_PLAIN for k in names)
+    )
 
 
 def _system_option_changes(prog, names, ops):

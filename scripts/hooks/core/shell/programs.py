@@ -23,10 +23,10 @@ builtins.h_callbacks: compgen complete hash enable
 builtins.h_look: date hostname sysctl timedatectl hostnamectl localectl ifconfig nvidia-smi ss
                  git-lfs umask ulimit mount stty
 builtins.h_readers: bc hadolint markdownlint actionlint eza exa lsd dir vdir shellcheck info whatis apropos zipinfo zcmp zdiff
-                    jless fx glow mdcat highlight colordiff wdiff icdiff delta difft
-                    cloc tokei scc sloccount pdftotext pdfinfo identify ffprobe
+                    jless mdcat highlight colordiff wdiff icdiff delta difft
+                    cloc tokei scc pdftotext pdfinfo identify ffprobe
                     mediainfo envsubst json_pp jsonlint yamllint xq htmlq pup sqlformat
-                    csvlook csvstat xsv qsv mlr gron dasel tomlq hexyl ccat lnav
+                    csvlook csvstat xsv mlr gron dasel tomlq hexyl ccat
 runners.h_runner: pytest py.test tox nox make gmake bmake ninja meson bazel bazelisk buck
                   gradle gradlew mvn mvnw ant sbt lein clojure clj javac java kotlin kotlinc
                   scala scalac dotnet swift swiftc xcodebuild xcrun mix rebar3 rake rspec
@@ -60,7 +60,7 @@ services.h_ansible: ansible ansible-playbook
 databases.h_sql_client: psql pgcli mysql mariadb mongosh mongo clickhouse-client
 databases.h_redis: redis-cli valkey-cli
 databases.h_db_tool: pg_dump pg_dumpall pg_restore mongodump mongoexport mongorestore mongoimport
-services.h_httpie: http https xh xhs
+remote.h_httpie: http https xh xhs
 services.h_twine: twine
 wrappers.w_sudo: sudo
 wrappers.w_doas: doas
@@ -128,7 +128,7 @@ builtins.h_readers: cat tac nl head tail bat batcat hexdump hd od strings
                     fmt column expand unexpand rev zcat bzcat xzcat zstdcat gzcat lzcat
                     zless zmore stat ls du tree xmllint look iconv readlink realpath
                     objdump readelf nm ldd lsattr getfacl pr tsort source-highlight
-                    vimcat clip pbcopy xclip xsel wl-copy
+                    clip pbcopy xclip xsel wl-copy
 files.h_shred: shred srm wipe
 files.h_truncate: truncate
 remote.h_rsync: rsync
@@ -219,6 +219,12 @@ def _resolve(target: str | None):
         mod, _, name = target.partition(".")
         f = _funcs[target] = getattr(__import__("core.shell." + mod, fromlist=[name]), name)
     return f
+
+
+def function(target: str):
+    """A family module's function by "module.name", loaded on first use as the handlers are
+    (effects asks services what a command line run elsewhere destroys)."""
+    return _resolve(target)
 
 
 def handler(key: str):

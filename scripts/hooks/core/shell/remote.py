@@ -99,6 +99,12 @@ def h_rsync(c, a, p, raw):
         c.flag("rsync --delete removes files", destructive=True)
     if vals(found, "-e", "--rsh"):
         c.flag("rsync -e runs a command", unknown=True)
+    for path in vals(found, "--rsync-path"):  # the remote shell runs it in place of rsync
+        c.code.append(path)
+        c.flag("rsync --rsync-path runs a command on the remote machine", remote=True)
+        hit = remote_destroys(path, True, p.ctx.budget)
+        if hit:
+            c.flag("rsync runs %s on the remote machine, which destroys" % hit, destructive=True)
     # patterns of names left out or kept (--exclude=.env): not files it reads
     return set(vals(found, "--exclude", "--include", "--filter"))
 
@@ -106,10 +112,9 @@ def h_rsync(c, a, p, raw):
 def h_scp(c, a, p, raw):
     found, ops = opts(a, "cFiJloPSDXo", ())
     c.reads.extend(vals(found, "-F", "-i"))
-    if vals(found, "-S", "-F") or any(
-        v.replace(" ", "=").split("=", 1)[0].lower() in _SSH_CODE_OPTIONS for v in vals(found, "-o")
-    ):
+    if vals(found, "-S", "-F"):
         c.flag("scp runs a program or reads a config the hooks cannot see", unknown=True)
+    ssh_options(c, vals(found, "-o"), p)
     if len(ops) >= 2:
         if not _remote(ops[-1]):
             c.writes.append(ops[-1])
@@ -120,14 +125,34 @@ def h_scp(c, a, p, raw):
         c.reads.extend(s for s in ops[:-1] if not _remote(s))
 
 
+def ssh_options(c, values, p) -> None:
+    """ssh -o KEY=VALUE: a key that names a program (ProxyCommand, XAuthLocation) is code, one
+    that names a file ssh writes (UserKnownHostsFile, ControlPath) is a write, RemoteCommand is
+    the command the remote runs; a key the profile does not list is unknown."""
+    for v in values:
+        v = v.strip()
+        cut = min((k for k in (v.find("="), v.find(" "), v.find("\t")) if k >= 0), default=len(v))
+        key, val = v[:cut].lower(), v[cut:].strip().lstrip("=").strip()
+        if key in _SSH_WRITE_OPTIONS:
+            c.writes.extend(w for w in val.split() if w.lower() != "none")
+        elif key == "remotecommand":
+            c.code.append(val)
+            c.flag("ssh -o RemoteCommand runs a command on the remote machine", remote=True)
+            hit = remote_destroys(val, True, p.ctx.budget)
+            if hit:
+                c.flag("ssh runs %s on the remote machine, which destroys" % hit, destructive=True)
+        elif key in _SSH_CODE_OPTIONS:
+            c.code.append(v)
+            c.flag("ssh -o %s runs a local command" % key, unknown=True)
+        elif key not in _SSH_DATA_OPTIONS:
+            c.flag("ssh -o %s is an option the hooks do not know" % key, unknown=True)
+
+
 def h_ssh(c, a, p, raw):
     found, ops = opts(a, "bcDEeFIiJLlmOopQRSWwB", (), True)
     c.reads.extend(vals(found, "-F", "-i"))
-    for v in vals(found, "-o"):
-        key = v.replace(" ", "=").split("=", 1)[0].lower()
-        if key in _SSH_CODE_OPTIONS:
-            c.code.append(v)
-            c.flag("ssh -o %s runs a local command" % key, unknown=True)
+    c.writes.extend(vals(found, "-E", "-S"))  # the debug log; the control socket
+    ssh_options(c, vals(found, "-o"), p)
     if vals(found, "-F"):
         c.flag("%s reads a config that can run commands" % c.program, unknown=True)
     if c.program == "sftp":
@@ -154,9 +179,33 @@ _SSH_CODE_OPTIONS = frozenset(
         "include",
         "pkcs11provider",
         "securitykeyprovider",
-        "remotecommand",
         "sshaskpass",
+        "xauthlocation",
     )
+)
+_SSH_WRITE_OPTIONS = frozenset(("userknownhostsfile", "controlpath"))
+# ssh_config keys that only choose how to connect, or name files ssh reads (key files, known
+# hosts it checks): any other key may run a program or write a file
+_SSH_DATA_OPTIONS = frozenset(
+    """addkeystoagent addressfamily batchmode bindaddress bindinterface canonicaldomains
+    canonicalizefallbacklocal canonicalizehostname canonicalizemaxdots
+    canonicalizepermittedcnames casignaturealgorithms certificatefile channeltimeout
+    checkhostip ciphers clearallforwardings compression connectionattempts connecttimeout
+    controlmaster controlpersist dynamicforward enableescapecommandline enablesshkeysign
+    escapechar exitonforwardfailure fingerprinthash forkafterauthentication forwardagent
+    forwardx11 forwardx11timeout forwardx11trusted gatewayports globalknownhostsfile
+    gssapiauthentication gssapidelegatecredentials hashknownhosts hostbasedacceptedalgorithms
+    hostbasedauthentication hostbasedkeytypes hostkeyalgorithms hostkeyalias hostname
+    identitiesonly identityagent identityfile ignoreunknown ipqos kbdinteractiveauthentication
+    kbdinteractivedevices kexalgorithms localforward loglevel logverbose macs
+    nohostauthenticationforlocalhost numberofpasswordprompts obscurekeystroketiming
+    passwordauthentication permitremoteopen port preferredauthentications protocol
+    proxyjump proxyusefdpass pubkeyacceptedalgorithms pubkeyacceptedkeytypes
+    pubkeyauthentication rekeylimit remoteforward requesttty requiredrsasize revokedhostkeys
+    sendenv serveralivecountmax serveraliveinterval sessiontype setenv stdinnull
+    streamlocalbindmask streamlocalbindunlink stricthostkeychecking syslogfacility tag
+    tcpkeepalive tunnel tunneldevice updatehostkeys user verifyhostkeydns
+    visualhostkey warnweakcrypto""".split()
 )
 
 
@@ -179,7 +228,7 @@ def h_sqlite3(c, a, p, raw):
 
     found, ops = opts(a, "", ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
     sql = ops[1:] + vals(found, "-cmd")
-    effects = [sql_effect(s) for s in sql]
+    effects = [sql_effect(s, p.ctx.budget) for s in sql]
     reads = sql and not c.stdin_is_data and all(e == "read" for e in effects)
     if "destroy" in effects:
         c.flag("sqlite3 SQL drops or deletes data", destructive=True)
@@ -191,11 +240,11 @@ def h_sqlite3(c, a, p, raw):
         c.flag("sqlite3 script we cannot see", unknown=True)
     else:
         sql.append(body)
-    for s in sql:
+    for i, s in enumerate(sql):
         low = s.lower()
         if (
             (s.lstrip()[:1] == "." or "\n." in s)
-            and sql_effect(s) != "read"
+            and (effects[i] if i < len(effects) else sql_effect(s, p.ctx.budget)) != "read"
             or any(k in low for k in _SQLITE_CODE)
         ):
             c.flag("sqlite3 command that reaches files or runs commands", unknown=True)
@@ -338,6 +387,10 @@ def h_curl(c, a, p, raw):
             c.reads.append(v[at + 1 :].split(";")[0])
         elif lt >= 0 and (lt == 0 or v[lt - 1] == "="):
             c.reads.append(v[lt + 1 :].split(";")[0])
+    for v in vals(found, "--data-urlencode", "--variable"):
+        name, at, path = v.partition("@")  # name@file: the file's content (curl's manual)
+        if at and name and "=" not in name:
+            c.reads.append(path.split("[", 1)[0] if v[:1] != "%" else path)
     return set(
         vals(
             found,
@@ -501,4 +554,87 @@ def h_wget(c, a, p, raw):
                 )
                 name = name or "index.html"
                 c.writes.append(join(pref, name) if pref else name)
+    return set(ops)
+
+
+# httpie / xh options that only shape the request or what is printed ("=": takes a value);
+# -o/--output and --download write files, --session a session file; any other is unknown
+_HTTPIE_FLAGS = frozenset(
+    "--json -j --form -f --multipart --unsorted --sorted --headers -h --meta -m --body -b "
+    "--verbose -v --all --stream -S --quiet -q --offline --check-status --follow -F "
+    "--ignore-stdin -I --chunked --compress -x --ignore-netrc --path-as-is --debug "
+    "--traceback --help --version --continue -c --https --curl --curl-long -4 -6 "
+    "--native-tls --no-check-status --history-print -P --raw-output -B".split()
+)
+_HTTPIE_VALUED = frozenset(
+    "--pretty --style -s --response-charset --response-mime --format-options --print -p "
+    "--max-redirects --max-headers --timeout --boundary --raw --auth -a --auth-type -A "
+    "--proxy --verify --ssl --ciphers --cert --cert-key --cert-key-pass --default-scheme "
+    "--session-read-only --http-version --resolve --interface --bearer".split()
+)
+
+
+def _httpie_options(c, a, p):
+    """The options of http/xh: (operands, a body option was given)."""
+    ops: list[str] = []
+    body = False
+    i = 0
+    while i < len(a):
+        w = a[i]
+        i += 1
+        if w == "--":
+            ops.extend(a[i:])
+            break
+        if w[:1] != "-" or w == "-":
+            ops.append(w)
+            continue
+        name, eq, val = w.partition("=")
+        if name in _HTTPIE_VALUED or name in ("-o", "--output", "--session"):
+            if not eq:
+                val = a[i] if i < len(a) else ""
+                i += 1
+            if name in ("-o", "--output"):
+                c.writes.append(val)
+            elif name == "--session":  # a path, or a name under ~/.config/httpie/sessions
+                if "/" in val or val.endswith(".json"):
+                    c.reads.append(val)
+                    c.writes.append(val)
+                else:
+                    c.writes.append(p.ctx.home + "/.config/httpie/sessions")
+            elif name in ("--cert", "--cert-key", "--verify", "--session-read-only") and (
+                "/" in val or "." in val
+            ):
+                c.reads.append(val)
+            elif name == "--raw":
+                body = True
+        elif name in ("-d", "--download"):
+            if "-o" not in a and "--output" not in a:
+                c.flag("%s --download writes a file named by the server" % c.program, unknown=True)
+                c.writes.append(".")
+        elif name in _HTTPIE_FLAGS:
+            body = body or name in ("--form", "-f", "--multipart")
+        else:
+            c.flag("%s %s is an option the hooks do not know" % (c.program, w), unknown=True)
+    return ops, body
+
+
+def h_httpie(c, a, p, raw):
+    """http / https / xh: `http [METHOD] URL [items]`; items with = := @ send a body."""
+    ops, body = _httpie_options(c, a, p)
+    method = None
+    if (
+        ops
+        and ops[0].isalpha()
+        and ops[0].upper() == ops[0]
+        or ops[:1]
+        and ops[0].lower() in ("get", "post", "put", "patch", "delete", "head", "options")
+    ):
+        method, ops = ops[0], ops[1:]
+    items = ops[1:]
+    data = any(("=" in i and "==" not in i) or "@" in i for i in items) or body
+    for i in items:
+        k = i.find("@")
+        if k >= 0:
+            c.reads.append(i[k + 1 :])
+    http_method(c, c.program, method, data)
     return set(ops)

@@ -6,7 +6,7 @@ replace or apply state are destructive too."""
 from __future__ import annotations
 
 from core.shell import containers
-from core.shell.command import every_word, pathlike
+from core.shell.command import every_word, pathlike, prog_name
 from core.shell.verbs import DESTROYS, destroying
 
 __all__ = ["DESTROYS"]
@@ -488,21 +488,18 @@ def remote_destroys(text: str, deletes: bool = True, budget=None) -> str:
     what its command destroys elsewhere (psql -h prod -c 'DROP ...')."""
     if _depth[0] > 2 or not text.strip():
         return ""
-    from time import perf_counter
-
     from core.shell import programs
     from core.shell.analysis import analyse
 
     if budget is not None:
         budget.spend(len(text))
     _depth[0] += 1
-    start = perf_counter()
-    try:
-        an = analyse(text, home="/nonexistent")
+    try:  # the inner analysis spends from our budget: its work is ours, counted, not timed
+        an = analyse(text, home="/nonexistent", budget=budget)
     finally:
         _depth[0] -= 1
-    if budget is not None:  # the inner analysis has a budget of its own: its time is ours too
-        budget.spend(int((perf_counter() - start) * 1e6))
+    if budget is not None:
+        budget.spend(0)  # spent out inside: too complex out here too
     for cmd in an.commands:
         if not deletes:  # a new container: only what it destroys elsewhere counts
             if cmd.destructive and cmd.remote:
@@ -530,7 +527,12 @@ def _remote_command(prog, a, words):
                 return a[i + 1] if i + 1 < len(a) else None
             if w.startswith("--command="):
                 return w[10:]
-        return None
+        return " ".join(a[a.index("--") + 1 :]) if "--" in a else None  # ssh joins them
+    if prog == "az" and words[:2] == ["vm", "run-command"]:  # --scripts 'rm -rf /srv'
+        return _option_text(a, ("--scripts",))
+    if prog == "aws" and words[:1] == ["ssm"]:  # --parameters commands=...,command=...
+        text = _option_text(a, ("--parameters",))
+        return text.split("=", 1)[1] if text and "=" in text else text
     if prog in containers.CLIS or prog.endswith("-compose"):
         found = containers.run_options(a if not prog.endswith("-compose") else ["compose"] + a)
         if found is None:
@@ -538,6 +540,44 @@ def _remote_command(prog, a, words):
         k = found[1] + (0 if not prog.endswith("-compose") else -1)
         return _argv_text(a[k + 1 :])
     return None
+
+
+def remote_lines(args, budget) -> str:
+    """A command line handed to code the hooks cannot see (the words after `--`, or one word
+    that starts with a program the table knows): what destroys in it, judged as a command."""
+    from core.shell import programs
+
+    lines = [" ".join(args[args.index("--") + 1 :])] if "--" in args else []
+    for w in args[1:]:
+        head = w.split(None, 1)[0] if " " in w.strip() else ""
+        if head and programs.known(programs.key(prog_name(head))):
+            lines.append(w)
+    for text in lines[:8]:
+        hit = remote_destroys(text, True, budget)
+        if hit:
+            return hit
+    return ""
+
+
+def _option_text(a, names) -> str | None:
+    """The words an option takes, up to the next option, as shell text."""
+    for i, w in enumerate(a):
+        name, eq, val = w.partition("=")
+        if name in names:
+            vals = [val] if eq else []
+            for x in a[i + 1 :] if not eq else ():
+                if x[:2] == "--":
+                    break
+                vals.append(x)
+            return " ".join(vals) or None
+    return None
+
+
+def _dry_run(w: str) -> bool:
+    """kubectl/helm --dry-run[=client|server|true]; =none and =false (and any other value)
+    apply for real."""
+    name, eq, val = w.partition("=")
+    return name == "--dry-run" and (not eq or val.lower() in ("client", "server", "true"))
 
 
 def h_service_cli(c, a, p, raw):
@@ -561,11 +601,7 @@ def h_service_cli(c, a, p, raw):
         w == "--kubeconfig" or w.startswith("--kubeconfig=") for w in a
     ):  # a kubeconfig names the programs kubectl runs (exec credential plugins)
         c.flag("%s --kubeconfig: a config that may run programs" % prog, unknown=True)
-    if any(w.startswith("--dry-run") and w not in ("--dry-run=none",) for w in a) and prog in (
-        "kubectl",
-        "oc",
-        "helm",
-    ):
+    if any(_dry_run(w) for w in a) and prog in ("kubectl", "oc", "helm"):
         _option_effects(c, prog)  # but its renderer runs, its output dir is written
         return set(a)  # a dry run (client or server) changes nothing
     words = _verbs(prog, a)
@@ -595,6 +631,9 @@ def h_service_cli(c, a, p, raw):
         return set(a)
     if prog in containers.CLIS:
         c.writes.extend(containers.outputs(a))  # build -o DIR: what the build exports
+        c.reads.extend(containers.build_reads(a))  # build --secret src=FILE, --ssh KEY
+        if containers.config_dir(a):
+            c.flag("%s --config: a config that names programs it runs" % prog, unknown=True)
     if prog in containers.CLIS or prog.endswith("-compose"):
         dirs, files = containers.compose_prints(prog, a)  # config prints .env's values
         c.tree.extend(dirs)
@@ -677,30 +716,6 @@ def http_method(c, prog, method, data):
         )
     else:
         c.flag("%s %s request changes remote state" % (prog, m), remote=True)
-
-
-def h_httpie(c, a, p, raw):
-    """http / https / xh: `http [METHOD] URL [items]`; items with = := @ send a body."""
-    ops = [w for w in a if w[:1] != "-"]
-    method = None
-    if (
-        ops
-        and ops[0].isalpha()
-        and ops[0].upper() == ops[0]
-        or ops[:1]
-        and ops[0].lower() in ("get", "post", "put", "patch", "delete", "head", "options")
-    ):
-        method, ops = ops[0], ops[1:]
-    items = ops[1:]
-    data = any(("=" in i and "==" not in i) or "@" in i for i in items) or any(
-        w in ("--form", "-f", "--raw", "--multipart") for w in a
-    )
-    for i in items:
-        k = i.find("@")
-        if k >= 0:
-            c.reads.append(i[k + 1 :])
-    http_method(c, c.program, method, data)
-    return set(ops)
 
 
 # npm/pnpm/yarn/cargo/gem/twine/poetry/uv/gh subcommands that change a registry or remote

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from core.globs import fnmatchcase
 from core.shell import envwatch
-from core.shell.budget import TOO_COMPLEX
+from core.shell.budget import CHAR_COST, TOO_COMPLEX
 from core.shell.lexer import (
     ALT,
     DIGITS,
@@ -130,6 +130,8 @@ class Substitution(Lexer):
         if isinstance(v, str) and v[:1] == "(" and v[-1:] == ")":
             return None  # an array: $a is its first element (globopts follows the elements)
         if v is not self:
+            if v:  # each use copies the value: `a=$a$a` repeated doubles it every time
+                ctx.budget.spend(len(v) // CHAR_COST + 1)
             return v
         if name == "PWD":
             cwd = ctx.cwd

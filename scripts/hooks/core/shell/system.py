@@ -69,6 +69,12 @@ def h_sshkeygen(c, a, p, raw):
         c.writes.extend(f + ".pub" for f in files)
     if has(found, "-R"):
         c.writes.append(p.ctx.home + "/.ssh/known_hosts")
+    if has(found, "-D", "-w") or any(
+        str(v).lower().startswith(("sk-provider", "pkcs11")) for k, v in found if k == "-O"
+    ):  # a PKCS#11 or FIDO provider: a shared library loaded into ssh-keygen
+        c.flag("ssh-keygen loads a provider library the hooks cannot see", unknown=True)
+    if has(found, "-K"):
+        c.writes.append(".")  # resident keys downloaded into the current directory
 
 
 def h_mkfs(c, a, p, raw):

@@ -43,6 +43,7 @@ DESTROYS = frozenset(
         "revoke",
         "disable",
         "unregister",
+        "undefine",
         "deregister",
         "unsubscribe",
         "forget",
@@ -85,8 +86,14 @@ _DOT_MIN = 4
 
 
 def parts(word: str) -> list[str]:
-    """The parts of a verb word: lower case, split on `:` `-` `_` `.`."""
-    out = [word.lower()]
+    """The parts of a verb word: lower case, split on `:` `-` `_` `.` and where a lower-case
+    letter meets an upper-case one (dropAll, deleteCluster)."""
+    camel = []
+    for i, ch in enumerate(word):
+        if ch.isupper() and i and word[i - 1].islower():
+            camel.append("-")
+        camel.append(ch)
+    out = ["".join(camel).lower()]
     for sep in (":", "-", "_", "."):
         out = [x for w in out for x in w.split(sep)]
     return [x for x in out if x]
@@ -101,10 +108,10 @@ def destroying(word: str, extra: frozenset[str] = frozenset()) -> bool:
     if low in DESTROYS or low in extra:
         return True
     if "." in low:  # a task name (ecto.reset) has its verb last; a file has its extension
-        low = low.rsplit(".", 1)[1]
-        if len(low) < _DOT_MIN:
+        word = word.rsplit(".", 1)[1]
+        if len(word) < _DOT_MIN:
             return False
-    for x in parts(low):
+    for x in parts(word):
         if x in DESTROYS or x in extra or x.startswith(PREFIXES):
             return True
     return False
