@@ -255,8 +255,9 @@ class SaneCall:
         for a in args:
             if skip:
                 skip = False
-            elif a in VALUE_OPTIONS:
-                skip = True  # `--project X`: X is not a subcommand word
+            elif a[:2] == "--" and len(a) > 2 and any(o.startswith(a) for o in VALUE_OPTIONS):
+                # `--project X`, and argparse's abbreviations (`--proj X`): X is no subcommand
+                skip = True
             elif not a.startswith("-"):
                 words.append(a)
         self.sub = tuple(words[:2])
