@@ -34,9 +34,33 @@ ROWS = [
     ("normal", bash("python3 scripts/hooks/sane.py --proj . reset safemode"), PO, "reset"),
     ("safe", bash("python3 scripts/hooks/sane.py --pro=. unlock"), PO, "unlock"),
     ("normal", bash("python3 scripts/hooks/sane.py review --sess x clean"), PO, "review clean"),
+    # PowerShell: a link makes its target writable by a new name, as `ln` does
+    (
+        "normal",
+        pwsh("New-Item -ItemType HardLink -Path h -Target scripts/hooks/sanetools.py"),
+        SP,
+        "sanetools.py",
+    ),
+    ("normal", pwsh("ni h -Type HardLink -Value .claude/settings.json"), SP, "settings.json"),
+    (
+        "normal",
+        pwsh(
+            "New-Item -ItemType SymbolicLink -Path c -Target .claude; Set-Content c/settings.json x"
+        ),
+        SP,
+        ".claude",
+    ),
+    ("normal", pwsh("New-Item -ItemType Junction -Path h -Target scripts/hooks"), SP, "hooks"),
+    # PowerShell: code it runs without parsing has every word named
+    ("normal", pwsh("bash -c 'cat .env'"), BP, ".env"),
+    ("normal", pwsh("iex 'Get-Content key.pem'"), BP, "key.pem"),
+    ("normal", pwsh('Invoke-Expression "rm .claude/settings.json"'), SP, "settings.json"),
 ]
 
 PASS = [
+    pwsh("New-Item -ItemType Directory -Path build"),
+    pwsh("New-Item -ItemType File -Path notes.txt -Value hello"),
+    pwsh("bash -c 'ls src'"),
     bash("python3 scripts/hooks/sane.py --proj . status"),
     ("Write", {"file_path": "{p}/.claude/rules/style.md", "content": "x"}),
 ]
