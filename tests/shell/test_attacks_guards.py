@@ -3,6 +3,7 @@ subcommand past the guards. Each row goes through sanetools.py in a project with
 installed (mode, tool, its input, the [code] and a piece of the reason that must name what
 was denied); the forms after them must still pass."""
 
+import json
 import os
 import subprocess
 
@@ -55,9 +56,23 @@ ROWS = [
     ("normal", pwsh("bash -c 'cat .env'"), BP, ".env"),
     ("normal", pwsh("iex 'Get-Content key.pem'"), BP, "key.pem"),
     ("normal", pwsh('Invoke-Expression "rm .claude/settings.json"'), SP, "settings.json"),
+    # MCP tools: code, program arguments and queries are words of code nobody saw; path keys
+    # are found in nested objects too
+    ("normal", ("mcp__shell__run_command", {"command": "cat .env"}), BP, ".env"),
+    ("safe", ("mcp__x__exec", {"args": ["cat", "~/.ssh/id_rsa"]}), BP, "id_rsa"),
+    ("normal", ("mcp__fs__get", {"input": {"path": "{p}/key.pem"}}), BP, "key.pem"),
+    ("normal", ("mcp__db__read_query", {"query": "select readfile('.env')"}), BP, ".env"),
+    (
+        "normal",
+        ("mcp__x__run", {"params": {"command": "truncate -s0 .claude/settings.json"}}),
+        SP,
+        "settings.json",
+    ),
 ]
 
 PASS = [
+    ("mcp__github__search_code", {"query": "dotenv credentials loader"}),
+    ("mcp__db__read_query", {"query": "select name from t where kind = 'credentials'"}),
     pwsh("New-Item -ItemType Directory -Path build"),
     pwsh("New-Item -ItemType File -Path notes.txt -Value hello"),
     pwsh("bash -c 'ls src'"),
@@ -87,7 +102,7 @@ def labs(tmp_path_factory):
 
 
 def _input(proj, ti):
-    return {k: v.replace("{p}", proj.dir) if isinstance(v, str) else v for k, v in ti.items()}
+    return json.loads(json.dumps(ti).replace("{p}", proj.dir))
 
 
 @pytest.mark.parametrize(
