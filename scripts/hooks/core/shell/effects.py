@@ -225,10 +225,9 @@ def _judge(c, args, key, p, raw):
         return None
     k = key if key is not None else programs.key(c.program)
     h = programs.handler(k)
-    if k in authprint.STORES or c.program in authprint.STORES:
-        authprint.credential_reads(
-            c, k if k in authprint.STORES else c.program, args[1:], p.ctx.home
-        )
+    store = authprint.store_key(k, c.program)
+    if store is not None:
+        authprint.credential_reads(c, store, args[1:], p.ctx.home)
     if h is None:
         if programs.wrapper(k) is not None or path in p.ctx.funcs:
             return None  # a wrapper that runs nothing itself (exec > log, sudo -l); a function

@@ -53,11 +53,27 @@ def h_gh(c, a, p, raw):
     ):
         return skip
     name = "gh %s" % " ".join(words)
+    c.reads.extend(_uploads(a[i:]))
     if destroying(verb, _GH_DESTROYS) or group == "repo" and "--visibility" in " ".join(a):
         c.flag("%s destroys or replaces state" % name, destructive=True, remote=True)
     else:
         c.flag("%s changes a remote system or service" % name, remote=True)
     return skip
+
+
+def _uploads(rest):
+    """The files a changing gh verb may send: its operands (`gist create F`, `release upload T
+    F`, `ssh-key add F`) and option values (`-F/--body-file F`, `--notes-file F`, `secret set
+    -f F`). gh's short options mean different things per verb (`-p` is --public for gist,
+    --preamble elsewhere), so every word that is no option counts: a number, a title or a name
+    read as a path names no file."""
+    out = []
+    for w in rest:
+        if w[:2] == "--" and "=" in w:
+            w = w.split("=", 1)[1]
+        if w[:1] != "-" and w:
+            out.append(w)
+    return out[:64]
 
 
 def _gh_api(c, a):
