@@ -66,6 +66,12 @@ ROWS = [
     ("normal", bash("docker-credential-desktop get <<< https://x"), BP, "config.json"),
     ("normal", bash("echo host=x | git-credential-store get"), BP, "git-credentials"),
     ("normal", bash("gpg --decrypt vault.gpg"), BP, ".gnupg"),
+    # sqlite3 takes -cmd like --cmd: its dot-commands run programs
+    ("normal", bash("sqlite3 -cmd '.shell cat .env' :memory:"), BP, ".env"),
+    ("normal", bash("sqlite3 -cmd '.system rm .claude/settings.json' x.db"), SP, "settings.json"),
+    # git config -f FILE prints that file's values
+    ("normal", bash("git config -f key.pem --list"), BP, "key.pem"),
+    ("safe", bash("git config -lf key.pem"), BP, "key.pem"),
     # MCP tools: code, program arguments and queries are words of code nobody saw; path keys
     # are found in nested objects too
     ("normal", ("mcp__shell__run_command", {"command": "cat .env"}), BP, ".env"),
@@ -81,6 +87,8 @@ ROWS = [
 ]
 
 PASS = [
+    bash("git config -f .gitmodules --get-regexp path"),
+    bash("sqlite3 -cmd '.mode csv' -readonly app.db 'select 1'"),
     bash("gh secret set API_TOKEN --body x"),
     bash("gh release create v1 dist/app.tgz --notes-file CHANGELOG.md"),
     bash("gpg --verify x.sig x"),
