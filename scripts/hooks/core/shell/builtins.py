@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.shell import arith, envwatch, looks
 from core.shell.command import cd_to, has, join, opts, stdin_code, stdin_text, vague, vals
-from core.shell.lexer import DYNAMIC, DYNPOS
+from core.shell.lexer import DYNAMIC, DYNPOS, NAME0, NAMEC
 
 
 def h_prints(c, a, p, raw):
@@ -242,6 +242,9 @@ def h_declare(c, a, p, raw):
                 arith.check_words(c, p, [val])
             ctx.vars.integers.add(name)
             ctx.vars.number(name)
+        elif eq and ref and val and val[0] in NAME0 and all(ch in NAMEC for ch in val):
+            ctx.vars.pop(name, None)
+            ctx.vars.refs[name] = val  # `declare -n r=x`: $r reads x, r=v sets x
         elif eq and (ref or not arith.number_value(val)):
             ctx.setvar(name, None if ref else val)
         elif eq:

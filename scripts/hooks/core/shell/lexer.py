@@ -130,7 +130,7 @@ class Vars(dict):
     names arithmetic has read as seen; a later assignment of a value the analysis cannot see
     to one is reported through `error` (a loop or a function body reads it again)."""
 
-    __slots__ = ("numbers", "integers", "assoc", "used", "error")
+    __slots__ = ("numbers", "integers", "assoc", "used", "error", "refs")
 
     def __init__(self, error=None):
         super().__init__()
@@ -139,8 +139,16 @@ class Vars(dict):
         self.assoc = set()  # declare -A names: their subscripts are strings, not arithmetic
         self.used = set()
         self.error = error
+        self.refs = {}  # declare -n NAME=TARGET: NAME reads and writes TARGET
+
+    def target(self, name):
+        """The variable a name stands for, through `declare -n` references."""
+        for _ in range(8):
+            name = self.refs.get(name, name)
+        return name
 
     def __setitem__(self, name, value):
+        name = self.target(name) if self.refs else name
         if name in self.integers:
             if not _plain_number(value) and self.error is not None:
                 self.error(

@@ -109,6 +109,8 @@ class Substitution(Lexer):
 
     def lookup(self, name):
         """A variable's value when the analysis can know it, else None."""
+        if self.ctx.vars.refs:
+            name = self.ctx.vars.target(name)  # declare -n r=x: $r is x's value
         if name == "HOME":
             return self.ctx.vars.get("HOME", self.ctx.home)
         if self.pos is DYNPOS and (name in DIGITS and name != "0" or name in "@*#"):
@@ -183,6 +185,10 @@ class Substitution(Lexer):
                 j += 1
         elif inner[0] in "@*#?$!-" and n == 1:
             j = 1
+        elif inner[0] in "@*" and inner[1] in _OP_START:
+            j = 1  # ${@:-w} ${*#p}: the parameters, then the operator
+        elif inner[0] == "!" and self.indirect(inner[1:], quoted, segs, src):
+            return
         else:
             segs.append((src, DYN))
             return
@@ -211,6 +217,20 @@ class Substitution(Lexer):
                 self.var(name, quoted, segs, src)
             return
         self.operator_form(name, v, rest, segs, src)
+
+    def indirect(self, name: str, quoted, segs: list, src: str) -> bool:
+        """${!name}: the variable whose name `name` holds, when that is a plain name the
+        analysis knows (False leaves the word dynamic; param_arith judged what bash
+        evaluates in it)."""
+        if not name or name[0] not in NAME0 or any(ch not in NAMEC for ch in name):
+            return False
+        target = self.lookup(name)
+        if not target or target[0] not in NAME0 or any(ch not in NAMEC for ch in target):
+            return False
+        if target == name or target == "HOME" and name == "HOME":
+            return False
+        self.param(target, quoted, segs, src)
+        return True
 
     def prompt(self, body: str, segs: list, src: str) -> None:
         """${X@P}: bash expands X's value as a prompt string, which runs the $( ) and ` `
@@ -321,7 +341,7 @@ class Substitution(Lexer):
         if op not in _OPS:
             # ${X:1} ${X^^} ${X,,} ${X/a/b}: the result when X is known; when it is not,
             # X unset makes it empty, so the word also stands for the rest of it
-            out = _transform(v, rest, self.ctx) if v is not None else None
+            out = transform(v, rest, self.ctx) if v is not None else None
             if out is not None:
                 segs.append((out, QUOTED))
             elif v is None and rest[:1] in ":^,/@":
@@ -357,7 +377,7 @@ class Substitution(Lexer):
         elif not static:
             segs.append((src, DYN))
         else:
-            segs.append((_strip(v, word, op, self.ctx), QUOTED))
+            segs.append((strip_affix(v, word, op, self.ctx), QUOTED))
 
     def default_word(self, text: str) -> tuple[str, bool]:
         """The w of ${X:-w} after its own expansions and quote removal ($HOME, ~, quotes,
@@ -563,9 +583,10 @@ def _skip(raw, parser) -> None:
 _OCTAL = frozenset("01234567")
 _OPS2 = (":-", ":=", ":+", ":?", "##", "%%")
 _OPS = _OPS2 + ("-", "=", "+", "?", "#", "%")
+_OP_START = frozenset(":-=+?#%/^,")  # what may follow a parameter's name in ${...}
 
 
-def _strip(v: str, pat: str, op: str, ctx) -> str:
+def strip_affix(v: str, pat: str, op: str, ctx) -> str:
     """${v#pat} ${v##pat} ${v%pat} ${v%%pat}: v without its shortest or longest matching
     prefix or suffix (pat is a glob)."""
     ctx.budget.spend(len(v) + len(pat))
@@ -579,7 +600,7 @@ def _strip(v: str, pat: str, op: str, ctx) -> str:
     return v
 
 
-def _transform(v: str, rest: str, ctx) -> str | None:
+def transform(v: str, rest: str, ctx) -> str | None:
     """${v:off} ${v:off:len} ${v^} ${v^^} ${v,} ${v,,} ${v/p/r} ${v//p/r} ${v/#p/r} ${v/%p/r}
     with literal operands: the value bash makes; None when the analysis cannot tell."""
     if len(v) > 256 or any(ch in rest for ch in "$`\\'\"(){}"):
