@@ -1036,7 +1036,8 @@ C(
 )
 
 # --- environment that carries code ----------------------------------------------------------
-C("IFS=,; cmd=rm,-rf,/; $cmd", u=True, p=["$cmd"], why="a custom IFS splits differently")
+C("IFS=,; cmd=rm,-rf,/; $cmd", w=["/"], d=True, p=["rm"], why="a custom IFS, followed")
+C("IFS=$x; cmd=rm,-rf,/; $cmd", u=True, p=["$cmd"], why="an IFS the analysis cannot see")
 C(
     'GIT_SSH_COMMAND="rm -rf ~" git fetch',
     w=[H, ".git"],
@@ -1615,3 +1616,11 @@ C("declare -n r=f; f=.env; cat $r", r=[".env"], p=["declare", "cat"], n=_BP, s=_
 C("declare -n r=f; r=.claude/settings.json; : > $f", w=[".claude/settings.json"], n=_SP, s=_SP)
 C("head -n1 ${@:-.env}", r=[".env"], p=["head"], n=_BP, s=_BP)
 C("a=(src/a.py docs); cat ${a[-1]}", r=["docs"], p=["cat"], n="allow", s="allow")
+# an unquoted expansion is split into fields at $IFS, each field a glob
+C("x='.e*'; cat $x", r=[".e*"], p=["cat"], why="a glob: reads what it matches")
+C("cat ${X:-README.md .env}", r=["README.md", ".env"], p=["cat"], n=_BP, s=_BP)
+C("x='README.md .env'; cat ${x:0}", r=["README.md", ".env"], p=["cat"], n=_BP, s=_BP)
+C("IFS=,; x=cat,.env; $x", r=[".env"], p=["cat"], n=_BP, s=_BP)
+C('IFS=.; cat "$IFS"env', r=[".env"], p=["cat"], n=_BP, s=_BP)
+C('x="notes draft.md"; cat "$x"', r=["notes draft.md"], p=["cat"], n="allow", s="allow")
+C("x='src/*.py'; wc -l $x", p=["wc"], n="allow", s="allow")

@@ -72,6 +72,14 @@ ROWS = [
     # git config -f FILE prints that file's values
     ("normal", bash("git config -f key.pem --list"), BP, "key.pem"),
     ("safe", bash("git config -lf key.pem"), BP, "key.pem"),
+    # shell values: split at $IFS and globbed when unquoted, arrays, references
+    ("normal", bash("x='.e*'; cat $x"), BP, ".env"),
+    ("safe", bash("x='k?y.pem'; base64 $x"), BP, "key.pem"),
+    ("normal", bash("cat ${X:-README.md .env}"), BP, ".env"),
+    ("normal", bash("IFS=,; x=cat,.env; $x"), BP, ".env"),
+    ("normal", bash("a=(x .env); cat ${a[-1]}"), BP, ".env"),
+    ("normal", bash("declare -n r=f; r=.claude/settings.json; : > $f"), SP, "settings.json"),
+    ("normal", bash("f=.env; g=f; cat ${!g}"), BP, ".env"),
     # MCP tools: code, program arguments and queries are words of code nobody saw; path keys
     # are found in nested objects too
     ("normal", ("mcp__shell__run_command", {"command": "cat .env"}), BP, ".env"),

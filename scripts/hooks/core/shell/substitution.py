@@ -140,27 +140,42 @@ class Substitution(Lexer):
 
     def var(self, name, quoted, segs, src):
         if name == "IFS":
-            segs.append((" ", QUOTED) if quoted else ("", SPLIT))
+            ifs = self.ctx.vars.get("IFS", " ")
+            if ifs is None or not quoted and ifs.strip(" \t\n"):
+                segs.append((src, DYN))  # a value the analysis does not follow
+            else:
+                segs.append((ifs, QUOTED) if quoted else ("", SPLIT))
             return
         v = self.lookup(name)
-        if v is None or not quoted and "IFS" in self.ctx.vars and v:
-            segs.append((src, DYN))  # unknown, or split on a custom IFS
+        if v is None:
+            segs.append((src, DYN))
             return
-        if quoted and name != "@":
+        self.value(v, quoted and name != "@", segs, src)
+
+    def value(self, v: str, quoted: bool, segs: list, src: str) -> None:
+        """A value the analysis knows, in a word: as it is inside quotes; unquoted, split into
+        fields at $IFS (its default, or a value set earlier) and each field a glob bash
+        expands (`x='.e*'; cat $x` reads .env)."""
+        if quoted:
             segs.append((v, QUOTED))
             return
-        parts = v.split()
-        if not parts:
-            if quoted:
-                segs.append(("", QUOTED))
+        ifs = self.ctx.vars.get("IFS", " \t\n")
+        if ifs is None:
+            segs.append((src, DYN))  # split on a value the analysis does not follow
             return
-        if v[:1].isspace() and not quoted:
+        fields = ifs_split(v, ifs)
+        if not fields:
+            if v and segs:
+                segs.append(("", SPLIT))  # only separators: the words around it part
+            return
+        if v[:1] in ifs and v[:1] in " \t\n":
             segs.append(("", SPLIT))
-        for k, p in enumerate(parts):
+        for k, f in enumerate(fields):
             if k:
                 segs.append(("", SPLIT))
-            segs.append((p, QUOTED))
-        if v[-1:].isspace() and not quoted:
+            globby = "*" in f or "?" in f or "[" in f
+            segs.append((f, DYN if globby else QUOTED))  # DYN: a glob, not a literal name
+        if v[-1:] in ifs:
             segs.append(("", SPLIT))
 
     def param(self, inner, quoted, segs, src):
@@ -172,8 +187,8 @@ class Substitution(Lexer):
         if inner[-2:] == "@P":
             self.prompt(inner[:-2], segs, src)
             return
-        if inner[:3] == "IFS":
-            segs.append((" ", QUOTED) if quoted else ("", SPLIT))
+        if inner[:3] == "IFS" and inner[3:4] not in NAMEC and "IFS" not in self.ctx.vars:
+            segs.append((" ", QUOTED) if quoted else ("", SPLIT))  # ${IFS:0:1} and the like
             return
         j = 0
         n = len(inner)
@@ -212,11 +227,11 @@ class Substitution(Lexer):
             if v is None:
                 segs.append(("$" + name if name[0] in NAME0 else src, DYN))
             elif name[0] in DIGITS and len(name) > 1:
-                segs.append((v, QUOTED))
+                self.value(v, quoted, segs, src)
             else:
                 self.var(name, quoted, segs, src)
             return
-        self.operator_form(name, v, rest, segs, src)
+        self.operator_form(name, v, rest, segs, src, quoted)
 
     def indirect(self, name: str, quoted, segs: list, src: str) -> bool:
         """${!name}: the variable whose name `name` holds, when that is a plain name the
@@ -331,7 +346,7 @@ class Substitution(Lexer):
         self.ctx.error("unbalanced $[")
         return n
 
-    def operator_form(self, name: str, v, rest: str, segs: list, src: str) -> None:
+    def operator_form(self, name: str, v, rest: str, segs: list, src: str, quoted=True) -> None:
         """${X:-w} ${X:=w} ${X:+w} ${X:?w} ${X#p} ${X%p} (with or without the colon, ## %%):
         the value when the analysis knows X; when it does not, the default forms stand for
         both words they can make, X's value and w (so `cat "${X:=.env}"` reads .env)."""
@@ -343,7 +358,7 @@ class Substitution(Lexer):
             # X unset makes it empty, so the word also stands for the rest of it
             out = transform(v, rest, self.ctx) if v is not None else None
             if out is not None:
-                segs.append((out, QUOTED))
+                self.value(out, quoted, segs, src)
             elif v is None and rest[:1] in ":^,/@":
                 segs.append((dyn[0] + "\0", ALT))
             else:
@@ -355,29 +370,32 @@ class Substitution(Lexer):
             word, static = self.default_word(word)
         if kind in "-=":
             if v:
-                segs.append((v, QUOTED))
+                self.value(v, quoted, segs, src)
             elif v == "" and static:
                 if kind == "=":
                     self.ctx.vars[name] = word
-                segs.append((word, QUOTED))
+                self.value(word, quoted, segs, src)
             else:
-                segs.append((src + "\0" + word, ALT))
+                segs.append((src + ("\0" if quoted else "\0\1") + word, ALT))
                 if kind == "=" and name[0] in NAME0:  # "$X" later may be the default
                     self.ctx.alternative("$" + name, word)
                     self.ctx.alternative("${%s}" % name, word)
         elif kind == "+":
             if v is None or v and not static:
-                segs.append((src + "\0" + word, ALT))
+                segs.append((src + ("\0" if quoted else "\0\1") + word, ALT))
             else:
-                segs.append((word if v else "", QUOTED))
+                self.value(word if v else "", quoted, segs, src)
         elif kind == "?":
-            segs.append((v, QUOTED) if v else dyn)  # unset: bash stops with an error
+            if v:
+                self.value(v, quoted, segs, src)
+            else:
+                segs.append(dyn)  # unset: bash stops with an error
         elif v is None:
             segs.append((dyn[0] + "\0", ALT))  # X unset: the prefix/suffix forms give ''
         elif not static:
             segs.append((src, DYN))
         else:
-            segs.append((strip_affix(v, word, op, self.ctx), QUOTED))
+            self.value(strip_affix(v, word, op, self.ctx), quoted, segs, src)
 
     def default_word(self, text: str) -> tuple[str, bool]:
         """The w of ${X:-w} after its own expansions and quote removal ($HOME, ~, quotes,
@@ -584,6 +602,37 @@ _OCTAL = frozenset("01234567")
 _OPS2 = (":-", ":=", ":+", ":?", "##", "%%")
 _OPS = _OPS2 + ("-", "=", "+", "?", "#", "%")
 _OP_START = frozenset(":-=+?#%/^,")  # what may follow a parameter's name in ${...}
+
+
+def ifs_split(v: str, ifs: str) -> list[str]:
+    """bash's field splitting of an unquoted expansion: IFS whitespace runs separate and are
+    trimmed at the ends; each other IFS character ends a field (empty ones too)."""
+    if not ifs:
+        return [v] if v else []
+    white = [c for c in ifs if c in " \t\n"]
+    out: list[str] = []
+    cur: list[str] = []
+    i, n = 0, len(v)
+    while i < n and v[i] in white:
+        i += 1
+    while i < n:
+        ch = v[i]
+        if ch not in ifs:
+            cur.append(ch)
+            i += 1
+            continue
+        out.append("".join(cur))
+        cur = []
+        i += 1
+        while i < n and v[i] in white:
+            i += 1
+        if ch in white and i < n and v[i] in ifs:
+            i += 1  # `a , b`: whitespace around a delimiter is part of it
+            while i < n and v[i] in white:
+                i += 1
+    if cur:
+        out.append("".join(cur))
+    return out
 
 
 def strip_affix(v: str, pat: str, op: str, ctx) -> str:
