@@ -208,7 +208,8 @@ C("builtin cd /tmp && rm -rf x", w=["/tmp/x"], d=True, r=["/tmp"], p=["cd", "rm"
 C("command -v rm", p=["command"], why="a lookup, runs nothing")
 C('"$(which rm)" -rf /', w=["/"], d=True, p=["which", "rm"], why="$(which rm) runs rm")
 C("`command -v rm` -rf /", w=["/"], d=True, p=["command", "rm"])
-C("$(echo rm) -rf /", u=True, p=["echo", "$(echo rm)"], why="a dynamic program name is unknown")
+C("$(echo rm) -rf /", w=["/"], d=True, p=["echo", "rm"], why="a plain echo's output is known")
+C("$(cat prog) -rf /", u=True, p=["cat", "$(cat prog)"], why="a dynamic program name is unknown")
 C("$CMD arg", u=True, p=["$CMD"])
 
 # --- $IFS and brace tricks -----------------------------------------------------------------
@@ -1163,10 +1164,10 @@ C("echo a\x00b > f.txt", w=["f.txt"], u=True, p=["echo"])
 C("$(" * 40 + "ls" + ")" * 40, u=True)
 C(
     "`" + "echo " * 5 + "`",
-    u=True,
-    p=["echo", "`echo echo echo echo echo `"],
-    why="a substitution's output as the program",
+    p=["echo", "echo"],
+    why="a plain echo's output as the program: echo",
 )
+C("`cat prog` x", u=True, p=["cat", "`cat prog`"], why="a substitution's output as the program")
 C('bash -c "bash -c \\"bash -c \'rm -rf /\'\\""', w=["/"], d=True, p=["bash", "bash", "bash", "rm"])
 C("echo {1..100000}", u=True, p=[], why="brace expansion bound")
 C("case x in", u=True, p=[])
@@ -1341,7 +1342,8 @@ C('sed "$S" f', u=True, p=["sed"], s=_SM, n="allow", why="a script from a variab
 C("sed '$d' f", r=["f"], p=["sed"], s="allow", n="allow", why="$d is the last line")
 C("mawk -W exec /tmp/x.awk", u=True, p=["mawk"], s=_SM, why="-W exec is -f")
 C("perl /dev/stdin < x.pl", u=True, p=["perl"], s=_SM, why="perl code on stdin")
-C("find src $(echo -delete)", w=["src"], u=True, p=["echo", "find"], s=_SM, why="any action")
+C("find src $(echo -delete)", w=["src"], d=True, p=["echo", "find"], s=_SM, why="echo's -delete")
+C("find src $(cat x)", w=["src"], u=True, p=["cat", "find"], s=_SM, why="any action")
 C('find . -name "$N"', r=["."], p=["find"], s="allow", n="allow", why="a pattern value")
 C("gawk --dump-variables=out 'BEGIN{}'", u=True, p=["gawk"], s=_SM, why="writes out")
 C("go env -w GOFLAGS=-x", u=True, p=["go"], s=_SM, n="allow")
@@ -1624,3 +1626,12 @@ C("IFS=,; x=cat,.env; $x", r=[".env"], p=["cat"], n=_BP, s=_BP)
 C('IFS=.; cat "$IFS"env', r=[".env"], p=["cat"], n=_BP, s=_BP)
 C('x="notes draft.md"; cat "$x"', r=["notes draft.md"], p=["cat"], n="allow", s="allow")
 C("x='src/*.py'; wc -l $x", p=["wc"], n="allow", s="allow")
+# what a plain echo or printf of static words prints is known: $( ), ` `, printf -v, read <<<
+C('cat "$(echo .e)nv"', r=[".env"], p=["echo", "cat"], n=_BP, s=_BP)
+C("cat `printf '\\x2eenv'`", r=[".env"], p=["printf", "cat"], n=_BP, s=_BP)
+C("printf -v f '%s%s' .e nv; cat \"$f\"", r=[".env"], p=["printf", "cat"], n=_BP, s=_BP)
+C("read f <<< .env; cat $f", r=[".env"], p=["read", "cat"], n=_BP, s=_BP)
+C("f=$(echo -e '\\056env'); cat $f", r=[".env"], p=["echo", "cat"], n=_BP, s=_BP)
+C(': > "$(printf %s/%s .claude settings.json)"', w=[".claude/settings.json"], n=_SP, s=_SP)
+C("echo(){ :; }; cat $(echo x)", r=["$(echo x)"], p=[":", "echo", "cat"], n="allow", s="allow")
+C('git log --since="$(date +%F)"', p=["date", "git"], n="allow", s="allow")

@@ -80,6 +80,11 @@ ROWS = [
     ("normal", bash("a=(x .env); cat ${a[-1]}"), BP, ".env"),
     ("normal", bash("declare -n r=f; r=.claude/settings.json; : > $f"), SP, "settings.json"),
     ("normal", bash("f=.env; g=f; cat ${!g}"), BP, ".env"),
+    ("normal", bash('cat "$(echo .e)nv"'), BP, ".env"),
+    ("safe", bash("cat `printf '\\x2eenv'`"), BP, ".env"),
+    ("normal", bash("printf -v f '%s%s' .e nv; cat \"$f\""), BP, ".env"),
+    ("normal", bash("read -r f <<< key.pem; cat $f"), BP, "key.pem"),
+    ("normal", bash(': > "$(printf %s/%s .claude settings.json)"'), SP, "settings.json"),
     # MCP tools: code, program arguments and queries are words of code nobody saw; path keys
     # are found in nested objects too
     ("normal", ("mcp__shell__run_command", {"command": "cat .env"}), BP, ".env"),

@@ -302,10 +302,41 @@ def h_read(c, a, p, raw):
         found, ops = opts(a, "adinNptu", ())
     names = ops + vals(found, "-a")
     envwatch.eval_words(c, names, p)
-    for name in names:
+    line = None
+    if c.program == "read" and all(k in ("-r", "-p", "-t", "-s") for k, _ in found):
+        line = _fed_line(c, p, ("-r", True) in found)
+    fields = None
+    ifs = p.ctx.vars.get("IFS", " \t\n")
+    if line is not None and ops and "IFS" not in c.env and ifs is not None:
+        from core.shell.substitution import ifs_split
+
+        white = "".join(ch for ch in ifs if ch in " \t\n")
+        fields = [line.strip(white) if white else line] if len(ops) == 1 else ifs_split(line, ifs)
+    for k, name in enumerate(names):
         envwatch.name_changes(p.ctx, name)
-        p.ctx.vars[name] = None
+        # `read f <<< .env`: f holds the line (a field of it), when the line is seen
+        known = fields is not None and name in ops and (k < len(ops) - 1 or len(fields) <= k + 1)
+        p.ctx.vars[name] = (fields[k] if k < len(fields) else "") if known and fields else None
     return set(names) | set(vals(found, "-C"))
+
+
+def _fed_line(c, p, raw_mode):
+    """The first line a here-string or a quoted heredoc feeds the command (None when
+    another redirect feeds it, its text is not seen, or a backslash needs read's own
+    rules without -r)."""
+    feeds = [
+        r for r in c.redirects if r.op in ("<<<", "<<", "<<-", "<", "<>") and r.fd in (None, 0)
+    ]
+    if not feeds or feeds[-1].op not in ("<<<", "<<", "<<-"):
+        return None
+    r = feeds[-1]
+    body = r.body
+    if body is None or r.op == "<<<" and r.target in p.dyn:
+        return None
+    if r.op != "<<<" and not r.quoted and ("$" in body or "`" in body):
+        return None
+    line = body.split("\n", 1)[0]
+    return None if "\\" in line and not raw_mode else line
 
 
 def h_unset(c, a, p, raw):
@@ -319,13 +350,15 @@ def h_unset(c, a, p, raw):
 
 
 def h_printf(c, a, p, raw):
-    if len(a) >= 2 and a[0] == "-v":
-        envwatch.eval_words(c, a[1:2], p)
-        envwatch.name_changes(p.ctx, a[1])
-        p.ctx.vars[a[1]] = None
-    elif a and a[0][:2] == "-v":  # -vNAME
-        envwatch.eval_words(c, [a[0][2:]], p)
-        envwatch.name_changes(p.ctx, a[0][2:])
+    if a[:1] == ["-v"] and len(a) >= 2 or a and a[0][:2] == "-v" and len(a[0]) > 2:
+        name, rest = (a[1], a[2:]) if a[0] == "-v" else (a[0][2:], a[1:])
+        envwatch.eval_words(c, [name], p)
+        envwatch.name_changes(p.ctx, name)
+        # printf -v f '%s%s' .e nv: f holds what printf would print, when its words are seen
+        static = not any(w in p.dyn for w in rest) and c.program not in p.ctx.funcs
+        from core.shell import printfmt
+
+        p.ctx.vars[name] = printfmt.printf_argv(rest) if static else None
     return set(a[:1])
 
 

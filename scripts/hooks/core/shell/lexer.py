@@ -575,7 +575,7 @@ class Lexer:
             elif c == "$":
                 i = self.dollar(i, False, segs)
             elif c == "`":
-                i = self.backtick(i, segs)
+                i = self.backtick(i, segs, False)
             elif (
                 c == "("
                 and segs

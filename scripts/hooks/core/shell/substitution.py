@@ -84,7 +84,7 @@ class Substitution(Lexer):
                 envwatch.arith_text(self, s[i:end])
                 segs.append((s[i:end], DYN))
                 return end
-            return self.cmdsubst(i, segs)
+            return self.cmdsubst(i, segs, quoted)
         if nx == "[":  # $[ ]: the old spelling of $(( ))
             end = self.brackets(i + 1)
             arith.check(self, s[i + 2 : end - 1])
@@ -425,8 +425,10 @@ class Substitution(Lexer):
             ctx.finalise = finalise
         return " ".join(out), static
 
-    def cmdsubst(self, i, segs):
-        """$( list ): its commands run here; the word's value is dynamic."""
+    def cmdsubst(self, i, segs, quoted=True):
+        """$( list ): its commands run here; the word's value is dynamic, unless it is one
+        echo or printf of words the analysis knows (`$(printf .env)`)."""
+        first = len(self.ctx.out)
         saved = self.piped, self.prev, self.back
         self.back = None
         self.queue.append(SAVE)
@@ -445,17 +447,57 @@ class Substitution(Lexer):
             if cwd is not DYNAMIC:
                 segs.append(("." if cwd is None else cwd, QUOTED))
                 return end
+        out = self.printed(first)
+        if out is not None:
+            self.value(out.rstrip("\n"), quoted, segs, self.s[i:end])
+            return end
         segs.append((self.s[i:end], DYN))
         return end
 
-    def backtick(self, i, segs):
+    def printed(self, first: int, by=None) -> str | None:
+        """What the one command parsed (by this parser, or `by`) since ctx.out[first] prints,
+        when it is a plain echo or printf of static words (no function, alias, wrapper,
+        redirect, nor -v)."""
+        from core.shell import printfmt
+
+        by = by or self
+        cmds = self.ctx.out[first:]
+        if len(cmds) != 1 or by.heredocs:
+            return None
+        c = cmds[0]
+        argv = c.argv
+        if (
+            c.program not in ("echo", "printf")
+            or argv[:1] != [c.program]
+            or c.program in self.ctx.funcs
+            or c.program in self.ctx.aliases
+            or c.redirects
+            or c.env
+            or c.wrappers
+            or c.unknown
+            or any(w in by.dyn for w in argv)
+        ):
+            return None
+        if c.program == "echo":
+            return printfmt.echo(argv[1:])
+        return printfmt.printf_argv(argv[1:])
+
+    def backtick(self, i, segs, quoted=True):
         """`...`: old-style command substitution; its text is parsed again as code."""
         text, end = scan_escapes(self.s, i + 1, "`", backtick_escape, self.ctx)
         if end < 0:
             self.ctx.error("unbalanced backtick")
             end = self.n
-        self.subparse(text)
-        segs.append((self.s[i:end], DYN))
+        first = len(self.ctx.out)
+        saved = self.ctx.cwd
+        sub = self.child(text, self.pos, self.arg0)
+        sub.run()  # as subparse does, keeping the parser to ask what it saw
+        self.ctx.cwd = saved
+        out = self.printed(first, sub)
+        if out is not None:
+            self.value(out.rstrip("\n"), quoted, segs, self.s[i:end])
+        else:
+            segs.append((self.s[i:end], DYN))
         return end
 
     def arithmetic(self, i: int) -> bool:
