@@ -85,6 +85,12 @@ ROWS = [
     ("normal", bash("printf -v f '%s%s' .e nv; cat \"$f\""), BP, ".env"),
     ("normal", bash("read -r f <<< key.pem; cat $f"), BP, "key.pem"),
     ("normal", bash(': > "$(printf %s/%s .claude settings.json)"'), SP, "settings.json"),
+    ("normal", bash("mapfile -t a <<< .env; cat ${a[0]}"), BP, ".env"),
+    ("normal", bash("f=.e; f+=nv; cat $f"), BP, ".env"),
+    ("safe", bash("f=.ENV; cat ${f@L}"), BP, ".env"),
+    ("normal", bash("f=env; cat ${f/#/.}"), BP, ".env"),
+    ("normal", bash(". <(printf 'cat .env')"), BP, ".env"),
+    ("normal", bash("bash <(printf 'rm .claude/settings.json')"), SP, "settings.json"),
     # MCP tools: code, program arguments and queries are words of code nobody saw; path keys
     # are found in nested objects too
     ("normal", ("mcp__shell__run_command", {"command": "cat .env"}), BP, ".env"),

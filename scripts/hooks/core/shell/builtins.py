@@ -4,7 +4,17 @@
 from __future__ import annotations
 
 from core.shell import arith, envwatch, looks
-from core.shell.command import cd_to, has, join, opts, stdin_code, stdin_text, vague, vals
+from core.shell.command import (
+    cd_to,
+    has,
+    join,
+    opts,
+    own_script,
+    stdin_code,
+    stdin_text,
+    vague,
+    vals,
+)
 from core.shell.lexer import DYNAMIC, DYNPOS, NAME0, NAMEC
 
 
@@ -302,6 +312,9 @@ def h_read(c, a, p, raw):
         found, ops = opts(a, "adinNptu", ())
     names = ops + vals(found, "-a")
     envwatch.eval_words(c, names, p)
+    if c.program != "read":
+        _mapped(c, p, found, ops)
+        return set(names) | set(vals(found, "-C"))
     line = None
     if c.program == "read" and all(k in ("-r", "-p", "-t", "-s") for k, _ in found):
         line = _fed_line(c, p, ("-r", True) in found)
@@ -320,10 +333,34 @@ def h_read(c, a, p, raw):
     return set(names) | set(vals(found, "-C"))
 
 
+def _mapped(c, p, found, ops):
+    """mapfile/readarray NAME: NAME holds the lines fed to it when they are seen (an array's
+    (..) text, followed like name=(..)), else nothing the analysis knows."""
+    name = ops[0] if ops else "MAPFILE"
+    envwatch.name_changes(p.ctx, name)
+    body = _fed_text(c, p) if all(k in ("-t", "-s", "-n") for k, _ in found) else None
+    lines = body.split("\n") if body is not None else []
+    if lines and lines[-1] == "":
+        lines.pop()
+    if body is None or any("'" in x for x in lines) or len(lines) > 256:
+        p.ctx.vars[name] = None
+        return
+    p.ctx.vars[name] = "(" + " ".join("'%s'" % x for x in lines) + ")"
+
+
 def _fed_line(c, p, raw_mode):
     """The first line a here-string or a quoted heredoc feeds the command (None when
     another redirect feeds it, its text is not seen, or a backslash needs read's own
     rules without -r)."""
+    body = _fed_text(c, p)
+    if body is None:
+        return None
+    line = body.split("\n", 1)[0]
+    return None if "\\" in line and not raw_mode else line
+
+
+def _fed_text(c, p):
+    """The text a here-string or a heredoc without expansions feeds the command, or None."""
     feeds = [
         r for r in c.redirects if r.op in ("<<<", "<<", "<<-", "<", "<>") and r.fd in (None, 0)
     ]
@@ -333,10 +370,9 @@ def _fed_line(c, p, raw_mode):
     body = r.body
     if body is None or r.op == "<<<" and r.target in p.dyn:
         return None
-    if r.op != "<<<" and not r.quoted and ("$" in body or "`" in body):
+    if r.op != "<<<" and not r.quoted and ("$" in body or "`" in body or "\\" in body):
         return None
-    line = body.split("\n", 1)[0]
-    return None if "\\" in line and not raw_mode else line
+    return body
 
 
 def h_unset(c, a, p, raw):
@@ -452,6 +488,9 @@ def h_source(c, a, p, raw):
         "activate.fish",
     ) and not vague(f):
         return None  # a virtualenv's activate script: setting PATH, not work
+    if f in p.ctx.written and p.ctx.written[f] is not None:
+        own_script(c, f, a[1:], p, "source", shell=True)  # written here (<(printf ..) too)
+        return None
     c.flag("source runs a script in this shell", unknown=True)
 
 

@@ -332,13 +332,11 @@ def _remember_writes(c, raw, ctx):
         or c.program == "tee"
     ):
         text = stdin_text(raw) if c.stdin_is_data else None
-    elif c.program == "echo":
+    elif c.program in ("echo", "printf") and c.argv[:1] == [c.program]:
+        from core.shell import printfmt  # what it prints: escapes and formats applied
+
         a = c.argv[1:]
-        while a and a[0] in ("-n", "-e", "-E"):
-            a = a[1:]
-        text = " ".join(a) + "\n"
-    elif c.program == "printf" and len(c.argv) == 2 and "%" not in c.argv[1]:
-        text = c.argv[1]
+        text = printfmt.echo(a) if c.program == "echo" else printfmt.printf_argv(a)
     appended = any(r.append for r in c.redirects)
     for w in c.writes:
         w = norm(w)

@@ -612,7 +612,10 @@ class Substitution(Lexer):
                 i = j + 1
 
     def procsub(self, i):
-        """<( list ) or >( list ): the commands run; the word is a /dev/fd path."""
+        """<( list ) or >( list ): the commands run; the word is a /dev/fd path. What a plain
+        echo or printf in it prints is that file's text (`source <(printf 'cat .env')` runs
+        it); a second one in the same command makes the text unknown."""
+        first = len(self.ctx.out)
         saved = self.piped, self.prev
         self.queue.append(SAVE)
         self.i = i + 2
@@ -623,6 +626,10 @@ class Substitution(Lexer):
         self.depth -= 1
         self.queue.append(RESTORE)
         self.piped, self.prev = saved
+        if self.s[i] == "<":
+            text = self.printed(first)
+            seen = "/dev/fd/63" in self.ctx.written
+            self.ctx.written["/dev/fd/63"] = None if seen else text
         return (WORD, ["/dev/fd/63"], 0)
 
 
@@ -677,6 +684,24 @@ def ifs_split(v: str, ifs: str) -> list[str]:
     return out
 
 
+def _at_op(v: str, op: str) -> str | None:
+    """${v@U} ${v@u} ${v@L} ${v@E} ${v@Q}: the value bash makes (None for the others)."""
+    if op == "U":
+        return v.upper()
+    if op == "u":
+        return v[:1].upper() + v[1:]
+    if op == "L":
+        return v.lower()
+    if op == "E":  # backslash escapes decoded as $'...' does
+        from core.shell.printfmt import escapes
+
+        got = escapes(v)
+        return None if got is None else got[0]
+    if op == "Q":
+        return "'" + v.replace("'", "'\\''") + "'"
+    return None
+
+
 def strip_affix(v: str, pat: str, op: str, ctx) -> str:
     """${v#pat} ${v##pat} ${v%pat} ${v%%pat}: v without its shortest or longest matching
     prefix or suffix (pat is a glob)."""
@@ -715,10 +740,17 @@ def transform(v: str, rest: str, ctx) -> str | None:
             out = out[:ln] if ln >= 0 else out[: max(0, len(out) + ln)]
         return out
     if op in "^,":
-        if rest[1:] not in ("", op):
-            return None  # a pattern: which letters change depends on it
         f = str.upper if op == "^" else str.lower
-        return f(v) if rest[1:] == op else f(v[:1]) + v[1:]
+        every = rest[1:2] == op
+        pat = rest[2:] if every else rest[1:]
+        if not pat:
+            return f(v) if every else f(v[:1]) + v[1:]
+        # ${v^^pat} ${v,pat}: the letters (each, or the first) that match the pattern
+        if every:
+            return "".join(f(ch) if fnmatchcase(ch, pat) else ch for ch in v)
+        return f(v[:1]) + v[1:] if v and fnmatchcase(v[0], pat) else v
+    if op == "@":
+        return _at_op(v, rest[1:])
     if op == "/":
         if len(v) > 64:
             return None  # each position tries each end: keep it bounded
@@ -728,7 +760,8 @@ def transform(v: str, rest: str, ctx) -> str | None:
             mode, body = body[:1], body[1:]
         pat, _, rep = body.partition("/")
         if not pat:
-            return v
+            # ${v/#/p} and ${v/%/s} put p before and s after; ${v//} changes nothing
+            return rep + v if mode == "#" else v + rep if mode == "%" else v
         n = len(v)
         if mode == "#":
             for k in range(n, -1, -1):
