@@ -1342,7 +1342,14 @@ C('sed "$S" f', u=True, p=["sed"], s=_SM, n="allow", why="a script from a variab
 C("sed '$d' f", r=["f"], p=["sed"], s="allow", n="allow", why="$d is the last line")
 C("mawk -W exec /tmp/x.awk", u=True, p=["mawk"], s=_SM, why="-W exec is -f")
 C("perl /dev/stdin < x.pl", u=True, p=["perl"], s=_SM, why="perl code on stdin")
-C("find src $(echo -delete)", w=["src"], d=True, p=["echo", "find"], s=_SM, why="echo's -delete")
+C(
+    "find src $(echo -delete)",
+    w=["src"],
+    u=True,
+    p=["echo", "find"],
+    s=_SM,
+    why="echo's options vary",
+)
 C("find src $(cat x)", w=["src"], u=True, p=["cat", "find"], s=_SM, why="any action")
 C('find . -name "$N"', r=["."], p=["find"], s="allow", n="allow", why="a pattern value")
 C("gawk --dump-variables=out 'BEGIN{}'", u=True, p=["gawk"], s=_SM, why="writes out")
@@ -1631,7 +1638,7 @@ C('cat "$(echo .e)nv"', r=[".env"], p=["echo", "cat"], n=_BP, s=_BP)
 C("cat `printf '\\x2eenv'`", r=[".env"], p=["printf", "cat"], n=_BP, s=_BP)
 C("printf -v f '%s%s' .e nv; cat \"$f\"", r=[".env"], p=["printf", "cat"], n=_BP, s=_BP)
 C("read f <<< .env; cat $f", r=[".env"], p=["read", "cat"], n=_BP, s=_BP)
-C("f=$(echo -e '\\056env'); cat $f", r=[".env"], p=["echo", "cat"], n=_BP, s=_BP)
+C("f=$(printf '\\056env'); cat $f", r=[".env"], p=["printf", "cat"], n=_BP, s=_BP)
 C(': > "$(printf %s/%s .claude settings.json)"', w=[".claude/settings.json"], n=_SP, s=_SP)
 C("echo(){ :; }; cat $(echo x)", r=["$(echo x)"], p=[":", "echo", "cat"], n="allow", s="allow")
 C('git log --since="$(date +%F)"', p=["date", "git"], n="allow", s="allow")

@@ -91,6 +91,19 @@ ROWS = [
     ("normal", bash("f=env; cat ${f/#/.}"), BP, ".env"),
     ("normal", bash(". <(printf 'cat .env')"), BP, ".env"),
     ("normal", bash("bash <(printf 'rm .claude/settings.json')"), SP, "settings.json"),
+    # echo's backslashes and options differ between shells and settings: never taken as seen
+    (
+        "normal",
+        bash("shopt -s xpg_echo; : > \"$(echo '.claude/settings\\056json')\""),
+        SP,
+        "settings",
+    ),
+    (
+        "normal",
+        bash("shopt -s xpg_echo; echo 'rm .claude/settings\\056json' > x.sh; bash x.sh"),
+        SP,
+        "settings",
+    ),
     # MCP tools: code, program arguments and queries are words of code nobody saw; path keys
     # are found in nested objects too
     ("normal", ("mcp__shell__run_command", {"command": "cat .env"}), BP, ".env"),

@@ -336,7 +336,10 @@ def _remember_writes(c, raw, ctx):
         from core.shell import printfmt  # what it prints: escapes and formats applied
 
         a = c.argv[1:]
-        text = printfmt.echo(a) if c.program == "echo" else printfmt.printf_argv(a)
+        if c.program == "printf":
+            text = printfmt.printf_argv(a)
+        elif not any("\\" in w for w in a) and not (a and a[0][:1] == "-"):
+            text = printfmt.echo(a)  # backslashes and options vary (xpg_echo, /bin/echo)
     appended = any(r.append for r in c.redirects)
     for w in c.writes:
         w = norm(w)

@@ -499,6 +499,8 @@ class Parser(Substitution, Heredoc, Lexer):
                 return r
 
     def simple(self, tok):
+        if not self.heredocs:
+            self.ctx.written.pop("/dev/fd/63", None)  # a <( ) is its own command's only
         words = []
         assigns = []
         appends = set()  # the assignments written NAME+=VALUE

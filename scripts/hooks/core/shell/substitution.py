@@ -479,6 +479,10 @@ class Substitution(Lexer):
         ):
             return None
         if c.program == "echo":
+            # xpg_echo, posix mode or /bin/echo (enable -n) read options and backslashes
+            # their own way; plain words print the same everywhere
+            if any("\\" in w for w in argv) or argv[1:2] and argv[1][:1] == "-":
+                return None
             return printfmt.echo(argv[1:])
         return printfmt.printf_argv(argv[1:])
 
@@ -627,8 +631,10 @@ class Substitution(Lexer):
         self.queue.append(RESTORE)
         self.piped, self.prev = saved
         if self.s[i] == "<":
+            # the command being read now gets it; another one on the way (a second <( ), a
+            # command waiting for its heredoc) makes the text unknown
             text = self.printed(first)
-            seen = "/dev/fd/63" in self.ctx.written
+            seen = "/dev/fd/63" in self.ctx.written or self.heredocs
             self.ctx.written["/dev/fd/63"] = None if seen else text
         return (WORD, ["/dev/fd/63"], 0)
 
