@@ -1652,3 +1652,11 @@ C(". <(printf 'cat .env')", r=[".env"], p=["printf", ".", "cat"], n=_BP, s=_BP)
 C("xargs -0 -a <(printf '.env\\0') cat", r=[".env"], p=["printf", "cat"], n=_BP, s=_BP)
 C("printf 'cat \\x2eenv' > x.sh; bash x.sh", r=[".env"], w=["x.sh"], p=["printf", "bash", "cat"])
 C("diff <(echo a) <(echo b)", p=["echo", "echo", "diff"], n="allow", s="allow")
+C(
+    'x="README.md,.claude/settings.json"; for i in 1 2; do rm $x; IFS=,; done',
+    w=["$x"],
+    u=True,
+    p=["rm"],
+    n=_SP,
+    why="a later turn of the loop splits at the IFS set after it",
+)

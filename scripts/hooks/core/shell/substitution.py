@@ -160,8 +160,11 @@ class Substitution(Lexer):
             segs.append((v, QUOTED))
             return
         ifs = self.ctx.vars.get("IFS", " \t\n")
-        if ifs is None:
-            segs.append((src, DYN))  # split on a value the analysis does not follow
+        again = "do" in getattr(self, "open", ()) or self.pos is DYNPOS  # a loop, a function
+        if ifs is None or again and "IFS" in self.s:
+            # split on a value the analysis does not follow (one a loop or a later call of
+            # a function may have set by then)
+            segs.append((src, DYN))
             return
         fields = ifs_split(v, ifs)
         if not fields:
