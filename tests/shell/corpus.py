@@ -1660,3 +1660,4 @@ C(
     n=_SP,
     why="a later turn of the loop splits at the IFS set after it",
 )
+C("cat .en${X}v", r=[".en${X}v"], p=["cat"], why="X unset: .env (its files are looked up)")

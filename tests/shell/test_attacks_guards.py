@@ -91,6 +91,9 @@ ROWS = [
     ("normal", bash("f=env; cat ${f/#/.}"), BP, ".env"),
     ("normal", bash(". <(printf 'cat .env')"), BP, ".env"),
     ("normal", bash("bash <(printf 'rm .claude/settings.json')"), SP, "settings.json"),
+    # a name with an unset variable in it stands for the files it may be, here too
+    ("normal", bash("cat .en${X}v"), BP, ".env"),
+    ("safe", bash("base64 ${K}.pem"), BP, "key.pem"),
     # echo's backslashes and options differ between shells and settings: never taken as seen
     (
         "normal",
@@ -119,6 +122,7 @@ ROWS = [
 ]
 
 PASS = [
+    bash('cat "$f" "${NAME}.md"'),
     bash("git config -f .gitmodules --get-regexp path"),
     bash("sqlite3 -cmd '.mode csv' -readonly app.db 'select 1'"),
     bash("gh secret set API_TOKEN --body x"),

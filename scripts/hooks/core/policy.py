@@ -659,7 +659,8 @@ def _half_seen(f, cwd, project, home, cfg):
                 out.append(p)
                 if attr == "raw_writes":
                     out.extend(paths.dyn_protected(p, cwd, project, cfg, home))
-                elif "/" in dyn and dyn[:1] != "*" and dyn.replace("*", "").strip("/."):
+                elif dyn.replace("*", "").strip("/.") and ("/" not in dyn or dyn[:1] != "*"):
+                    # the files it may be: `$DIR/x` anywhere, `.en${X}v` or `${X}.pem` here
                     out.extend(paths.expand(dyn, cwd, home, True, budget)[0])
                 continue
             if not paths.has_glob(p) or p in literal:  # '/*' quoted is a name, not a glob
