@@ -93,7 +93,7 @@ ROWS = [
     ("normal", bash("bash <(printf 'rm .claude/settings.json')"), SP, "settings.json"),
     # a name with an unset variable in it stands for the files it may be, here too
     ("normal", bash("cat .en${X}v"), BP, ".env"),
-    ("safe", bash("base64 ${K}.pem"), BP, "key.pem"),
+    ("safe", bash("head -c9 .e${A}n${B}v"), BP, ".env"),
     # echo's backslashes and options differ between shells and settings: never taken as seen
     (
         "normal",
