@@ -94,6 +94,11 @@ ROWS = [
     # a name with an unset variable in it stands for the files it may be, here too
     ("normal", bash("cat .en${X}v"), BP, ".env"),
     ("safe", bash("head -c9 .e${A}n${B}v"), BP, ".env"),
+    # a symbolic link to a directory above secrets or the hooks' key exposes them
+    ("normal", bash("ln -s ~/.config src/c"), SP, "link"),
+    ("normal", bash("ln -sfn ~ src/h"), SP, "link"),
+    ("normal", bash("ln -s /etc/ssl src/ssl"), BP, "link"),
+    ("normal", pwsh("New-Item -ItemType SymbolicLink -Path c -Target ~/.config"), SP, "link"),
     # echo's backslashes and options differ between shells and settings: never taken as seen
     (
         "normal",
@@ -122,6 +127,8 @@ ROWS = [
 ]
 
 PASS = [
+    bash("ln -s ../README.md src/readme"),
+    bash("ln -sfn ~/.config/nvim src/nvim"),
     bash('cat "$f" "${NAME}.md"'),
     bash("git config -f .gitmodules --get-regexp path"),
     bash("sqlite3 -cmd '.mode csv' -readonly app.db 'select 1'"),
@@ -180,3 +187,26 @@ def test_ordinary_forms_still_pass(labs, call):
     proj.prompt("rb-")
     r = proj.pre(call[0], _input(proj, call[1]))
     assert not r.denied, (call, r.denied)
+
+
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "find -L . -name secret -exec cat {} +",
+        "grep -R . src",
+        "rg -L --hidden . src",
+        "find src -follow -type f -exec cat {} +",
+    ],
+)
+def test_search_through_a_link_to_the_key_dir(labs, cmd):
+    """A link made before (by the person, or code nobody saw) to a directory above the hooks'
+    key: a search that follows links reads the key there."""
+    proj = labs["normal"]
+    proj.prompt("rb-")
+    link = proj.path("src", "c")
+    os.makedirs(os.path.dirname(link), exist_ok=True)
+    if not os.path.islink(link):
+        os.symlink(os.path.join(proj.home, ".config"), link)
+    r = proj.pre("Bash", {"command": cmd})
+    assert r.denied and r.denied.startswith(BP), (cmd, r.denied)
+    assert "src/c" in r.denied and "hook secret" in r.denied, r.denied

@@ -682,8 +682,11 @@ def analyse(command, home=None):
                 targets = targets or [base + "/" + n for n in _items(new)]
                 if prog in _MAKERS:
                     # a hard link, symbolic link or junction makes its target writable by a
-                    # new name (as `ln` does): the target counts as written
-                    cmd.writes.extend(_items(_link_targets(args, positional[1:])))
+                    # new name (as `ln` does): the target counts as written, and as a tree a
+                    # later search through the link reads
+                    linked = _items(_link_targets(args, positional[1:]))
+                    cmd.writes.extend(linked)
+                    cmd.tree.extend(linked)
             if not targets and not (dest and cmd.reads) and fed is not None:
                 # `gci X | Remove-Item`: the writer acts on what a lister lists; anything
                 # else (file lines, objects) names paths the hooks do not see
