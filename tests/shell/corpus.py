@@ -1662,5 +1662,5 @@ C(
 )
 C("cat .en${X}v", r=[".en${X}v"], p=["cat"], why="X unset: .env (its files are looked up)")
 # a symbolic link to a directory above the hooks' key or secrets exposes the files under it
-C("ln -s ~/.config src/c", r=[H + "/.config"], w=["src/c"], p=["ln"], n=_SP, s=_SP)
+C("ln -s ~/.config src/c", r=[H + "/.config"], w=["src/c"], p=["ln"], why="a tree exposed")
 C("ln -s ../README.md src/readme", r=["../README.md"], w=["src/readme"], p=["ln"], n="allow")
