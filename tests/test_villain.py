@@ -161,8 +161,16 @@ BYPASSES = [
         "sane-dynamic-decide",
         RI,
         "Bash",
-        bash("python3 scripts/hooks/sane.py $(echo review) decide sess-test-1 COMPLETE ok"),
+        bash("python3 scripts/hooks/sane.py $(cat /tmp/sub) decide sess-test-1 COMPLETE ok"),
         PO,
+    ),
+    (
+        # a plain echo's output is seen: the review gate's own answer for `review decide`
+        "sane-echoed-decide",
+        RI,
+        "Bash",
+        bash("python3 scripts/hooks/sane.py $(echo review) decide sess-test-1 COMPLETE ok"),
+        "[review]",
     ),
     (
         "sane-copy-elsewhere",
