@@ -321,7 +321,7 @@ def h_read(c, a, p, raw):
     fields = None
     ifs = p.ctx.vars.get("IFS", " \t\n")
     if line is not None and ops and "IFS" not in c.env and ifs is not None:
-        from core.shell.substitution import ifs_split
+        from core.shell.paramops import ifs_split
 
         white = "".join(ch for ch in ifs if ch in " \t\n")
         fields = [line.strip(white) if white else line] if len(ops) == 1 else ifs_split(line, ifs)

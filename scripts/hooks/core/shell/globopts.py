@@ -112,7 +112,7 @@ def _after(value: str, rest: str, ctx) -> str:
     analysis works it out; the element itself otherwise."""
     if not rest:
         return value
-    from core.shell.substitution import strip_affix, transform
+    from core.shell.paramops import strip_affix, transform
 
     op = rest[:2] if rest[:2] in ("##", "%%") else rest[:1]
     if op in ("#", "%", "##", "%%") and not any(ch in rest for ch in "$`\\'\""):
