@@ -126,7 +126,7 @@ def test_reading_our_state_is_fine(ready):
 def test_other_claude_files_are_writable(ready):
     assert (
         ready.pre(
-            "Write", {"file_path": ready.path(".claude", "commands", "x.md"), "content": "x"}
+            "Write", {"file_path": ready.path(".claude", "rules", "x.md"), "content": "x"}
         ).denied
         is None
     )

@@ -193,9 +193,11 @@ def test_mcp_json_and_the_servers_it_starts_are_protected(ready):
     [
         ".claude/agents/helper.md",
         ".claude/skills/deploy/SKILL.md",
+        ".claude/commands/x.md",
         "pkg/sub/.claude/skills/x/SKILL.md",
         "~/.claude/agents/a.md",
         "~/.claude/skills/s/SKILL.md",
+        "~/.claude/commands/deploy.md",
         "~/.claude/plugins/p/hooks/hooks.json",
     ],
 )
@@ -205,7 +207,7 @@ def test_agent_skill_and_plugin_files_can_carry_hooks(ready, rel):
 
 
 def test_other_claude_files_stay_writable(ready):
-    for rel in (".claude/commands/x.md", "docs/.claude-notes.md", "CLAUDE.md"):
+    for rel in (".claude/rules/x.md", "docs/.claude-notes.md", "CLAUDE.md"):
         r = ready.pre("Write", {"file_path": ready.path(rel), "content": "x"})
         assert r.denied is None, (rel, r.denied)
 

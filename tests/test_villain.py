@@ -161,8 +161,16 @@ BYPASSES = [
         "sane-dynamic-decide",
         RI,
         "Bash",
-        bash("python3 scripts/hooks/sane.py $(echo review) decide sess-test-1 COMPLETE ok"),
+        bash("python3 scripts/hooks/sane.py $(cat /tmp/sub) decide sess-test-1 COMPLETE ok"),
         PO,
+    ),
+    (
+        # a plain echo's output is seen: the review gate's own answer for `review decide`
+        "sane-echoed-decide",
+        RI,
+        "Bash",
+        bash("python3 scripts/hooks/sane.py $(echo review) decide sess-test-1 COMPLETE ok"),
+        "[review]",
     ),
     (
         "sane-copy-elsewhere",
@@ -588,6 +596,14 @@ BYPASSES = [
 
 # ------------------------------------------------------------------ what already held
 HELD = [
+    # slash command files carry `hooks:` in their frontmatter (Claude Code 2.1.0), like skills
+    (
+        "user-claude-commands-hooks",
+        R,
+        "Write",
+        {"file_path": "{h}/.claude/commands/x.md", "content": "---\nhooks:\n---\n"},
+        SP,
+    ),
     ("redirect-clobber", R, "Bash", bash("echo x >| .claude/state.json"), SP),
     ("redirect-both", R, "Bash", bash("echo x &> .claude/state.json"), SP),
     ("redirect-rw", R, "Bash", bash("echo x 1<> .claude/state.json"), SP),
@@ -720,13 +736,6 @@ ALLOWED = [
     ("fp-grep-glob-py", R, "Grep", {"pattern": "x", "glob": "**/*.py"}, None),
     ("fp-grep-glob-star", R + (ENV,), "Grep", {"pattern": "x", "glob": "*"}, None),
     ("fp-grep-glob-env-example", R, "Grep", {"pattern": "x", "glob": ".env.example"}, None),
-    (
-        "fp-user-claude-commands",
-        R,
-        "Write",
-        {"file_path": "{h}/.claude/commands/x.md", "content": "x"},
-        None,
-    ),
     (
         "fp-tar-ok",
         RI + (("tar", "../ok.tgz", {"vendor/lib.py": "x"}),),

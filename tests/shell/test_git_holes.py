@@ -332,3 +332,24 @@ def test_secret_in_a_subdirectory_and_outside_the_cwd(tmp_path):
     assert r.denied and r.denied.startswith(SECRET), r.denied
     r = proj.pre("Bash", {"command": "git grep PRIVATE -- ':!config/server.pem'"})
     assert not r.denied, r.denied
+
+
+def test_revert_of_the_root_commit_takes_its_files(tmp_path):
+    """A root commit has no parent to diff against: reverting it removes every file it added,
+    the hooks and the settings among them. A later commit that changed only README.md
+    reverts freely."""
+    proj = Project(str(tmp_path))
+    proj.install()
+    proj.write("README.md", "readme\n")
+    _git(proj, "init", "-q", "-b", "main")
+    _git(proj, "add", "-A")
+    _git(proj, "commit", "-qm", "all")
+    proj.research()
+    r = proj.pre("Bash", {"command": "git revert --no-edit HEAD"})
+    assert r.denied and r.denied.startswith(SELF), r.denied
+    proj.write("README.md", "readme 2\n")
+    _git(proj, "commit", "-qam", "readme")
+    r = proj.pre("Bash", {"command": "git revert --no-edit HEAD"})
+    assert not r.denied, r.denied
+    r = proj.pre("Bash", {"command": "git revert --no-edit HEAD~1"})
+    assert r.denied and r.denied.startswith(SELF), r.denied

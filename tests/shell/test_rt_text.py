@@ -150,7 +150,7 @@ UNSEEN = [
     ("sed -n -f/proc/self/fd/0 src/app.py <<E\nw %s\nE" % SETTINGS, N, SP, SETTINGS),
     ("echo 'w %s' | sed -n -f - src/app.py" % SETTINGS, N, SP, SETTINGS),
     ("sed -f <(echo 'w %s') src/app.py" % SETTINGS, N, SP, "settings"),
-    ("sed -n \"$(printf 'w .cl%%sude/settings.json' a)\" src/app.py", N, SP, "settings"),
+    ("sed -n \"$(printf 'w .cl%sude/settings.json' a)\" src/app.py", N, SP, "settings"),
     ("sed -n -f <(printf 'w .cl%sude/settings.json' a) src/app.py", N, SP, "settings"),
     ("sed -n -f /dev/fd/3 src/app.py 3< /tmp/x.sed", S, SM, "sed"),
     ("sed -n -f - src/app.py < /tmp/x.sed", S, SM, "sed"),

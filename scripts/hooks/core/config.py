@@ -51,6 +51,7 @@ DEFAULTS = {
             "~/.vault-token",
             "~/.password-store",
             "~/.local/share/keyrings",
+            "~/Library/Keychains",
             "~/.claude/.credentials.json",
             "~/.config/op",
             "~/.config/doctl",

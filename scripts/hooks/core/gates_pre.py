@@ -85,9 +85,9 @@ def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
         hit = paths.tree_holds(raw, ctx.cwd, ctx.cfg, ctx.home)
         if hit and hit[1]:
             return (
-                "[blocked-path] %s holds %s (blocked path rule %r), and this call reads the "
-                "files under it. Search or copy a narrower directory that does not hold "
-                "secrets." % (raw, hit[0], hit[1])
+                "[blocked-path] %s holds %s (blocked path rule %r), and this call %s. Search, "
+                "copy or link a narrower directory that does not hold secrets."
+                % (raw, hit[0], hit[1], _tree_use(facts, raw))
             )
     if facts.kind == "shell" and facts.analysis is not None:
         from core import treesecrets  # recursive readers: shell commands only
@@ -99,6 +99,15 @@ def blocked_paths(ctx: Ctx, facts: Facts) -> str | None:
 
         return gitsecrets.check(ctx, facts)
     return None
+
+
+def _tree_use(facts: Facts, raw: str) -> str:
+    """What the call does with the files under a directory it names: reads them, or makes a
+    symbolic link to it (a new name for them, which a later search through links reads)."""
+    for cmd in facts.analysis.commands if facts.analysis is not None else ():
+        if cmd.program in ("ln", "new-item", "ni") and raw in cmd.tree:
+            return "makes a link to it (a new name for the files under it)"
+    return "reads the files under it"
 
 
 def _may_write(facts: Facts) -> set:
@@ -130,8 +139,8 @@ def self_protection(ctx: Ctx, facts: Facts) -> str | None:
         if hit and not hit[1]:
             return (
                 "[self-protection] %s holds the sane-hooks secret and counters (%s), and "
-                "this call reads the files under it; no tool may touch them. Search or copy "
-                "a narrower directory." % (raw, hit[0])
+                "this call %s; no tool may touch them. Search, copy or link a narrower "
+                "directory." % (raw, hit[0], _tree_use(facts, raw))
             )
     for raw in facts.raw_writes:
         reason = paths.protected_reason(raw, ctx.cwd, ctx.project, ctx.cfg, ctx.home)

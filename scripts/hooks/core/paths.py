@@ -331,9 +331,10 @@ def protected(
     return None
 
 
-# Under any `.claude` directory (the project's, a nested one, the user's): agent and skill
-# definitions can carry a `hooks:` block, plugins carry hooks, and the settings hold hooks.
-RUNS_IN_CLAUDE_DIR = ("agents", "skills", "plugins")
+# Under any `.claude` directory (the project's, a nested one, the user's): agent, skill and
+# slash command definitions can carry a `hooks:` block (Claude Code 2.1.0), plugins carry
+# hooks, and the settings hold hooks.
+RUNS_IN_CLAUDE_DIR = ("agents", "skills", "commands", "plugins")
 # Claude Code's managed settings (highest precedence; writable wherever the agent runs as root).
 MANAGED_SETTINGS = ("/etc/claude-code", "/Library/Application Support/ClaudeCode")
 
@@ -366,8 +367,8 @@ def _claude_rule(fp: str, claude_dirs: list[str], home: str) -> tuple[str, str] 
         if not rel:
             return None
         return (
-            "%s/%s (agent, skill and plugin files can define hooks that run outside every "
-            "check)" % (os.path.basename(roots[0]), top),
+            "%s/%s (agent, skill, command and plugin files can define hooks that run outside "
+            "every check)" % (os.path.basename(roots[0]), top),
             "runs-outside",
         )
     if "/" not in rel and top.startswith("settings") and ".json" in top:
@@ -551,6 +552,7 @@ def _candidates(project, cfg, home, limit):
             ".claude/settings.json",
             ".claude/settings.local.json",
             ".claude/skills",
+            ".claude/commands",
             ".claude/plugins",
             ".mcp.json",
         )

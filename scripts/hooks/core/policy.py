@@ -254,8 +254,9 @@ class SaneCall:
         for a in args:
             if skip:
                 skip = False
-            elif a in VALUE_OPTIONS:
-                skip = True  # `--project X`: X is not a subcommand word
+            elif a[:2] == "--" and len(a) > 2 and any(o.startswith(a) for o in VALUE_OPTIONS):
+                # `--project X`, and argparse's abbreviations (`--proj X`): X is no subcommand
+                skip = True
             elif not a.startswith("-"):
                 words.append(a)
         self.sub = tuple(words[:2])
@@ -433,20 +434,63 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
 
 def _mcp_paths(f, ti):
     """Path arguments of an MCP tool: reads, and writes too when the tool changes things;
-    code it runs is text we cannot see."""
-    found = []
-    for key in MCP_PATH_KEYS:
-        v = ti.get(key)
-        for p in (v if isinstance(v, list) else [v])[:50]:
-            if isinstance(p, str) and p:
-                found.append(p[7:] if p.startswith("file://") else p)
+    code it runs is text we cannot see. The keys are looked for in nested objects too
+    (`{"input": {"path": ...}}`); every word of code (a command, a script, the arguments of
+    a program, a query) is checked like the words of unseen shell code."""
+    found, code = [], []
+    _mcp_walk(ti, found, code, 0, [0])
     f.raw_reads.extend(found)
+    run = [t for t, kind in code if kind == "code"]
     if f.kind == "mcp_write":
         f.raw_writes.extend(found)
-        code = [ti.get(k) for k in MCP_CODE_KEYS if isinstance(ti.get(k), str)]
-        if code:
+        if run:
             f.unknown = True
-            f.text = "\n".join(code)
+            f.text = "\n".join(run)
+    if code:
+        from core.shell.command import Command, every_word
+
+        whole, query = Command(), Command()
+        every_word(whole, [t for t, kind in code if kind != "query"])
+        every_word(query, [t for t, kind in code if kind == "query"])
+        # a query's words stand for files only where they look like one (`readfile('.env')`)
+        words = whole.named + [w for w in query.named if w[:1] in "./~" or "/" in w]
+        f.raw_reads.extend(words)
+        f.named.extend(words)
+
+
+# keys whose text is a query: its path-like words are checked, not every word
+MCP_QUERY_KEYS = ("query", "sql", "statement")
+MCP_ARGV_KEYS = ("args", "argv", "arguments")
+
+
+def _mcp_walk(node, found, code, depth, seen):
+    """Collect path values and (text, kind) of code, program arguments and queries from an
+    MCP input, bounded in depth and size."""
+    if depth > 4 or seen[0] > 400:
+        return
+    items = node.items() if isinstance(node, dict) else enumerate(node)
+    for key, v in items:
+        seen[0] += 1
+        if isinstance(v, (dict, list)):
+            if key in MCP_PATH_KEYS and isinstance(v, list):
+                found.extend(x[7:] if x.startswith("file://") else x for x in v[:50] if _s(x))
+            if key in MCP_ARGV_KEYS and isinstance(v, list):
+                code.extend((x, "argv") for x in v[:50] if _s(x))
+            _mcp_walk(v, found, code, depth + 1, seen)
+        elif not _s(v):
+            continue
+        elif key in MCP_PATH_KEYS:
+            found.append(v[7:] if v.startswith("file://") else v)
+        elif key in MCP_CODE_KEYS:
+            code.append((v, "code"))
+        elif key in MCP_ARGV_KEYS:
+            code.append((v, "argv"))
+        elif key in MCP_QUERY_KEYS:
+            code.append((v, "query"))
+
+
+def _s(v):
+    return isinstance(v, str) and bool(v)
 
 
 def _unchecked_shell(tool, command, exc):
@@ -616,7 +660,8 @@ def _half_seen(f, cwd, project, home, cfg):
                 out.append(p)
                 if attr == "raw_writes":
                     out.extend(paths.dyn_protected(p, cwd, project, cfg, home))
-                elif "/" in dyn and dyn[:1] != "*" and dyn.replace("*", "").strip("/."):
+                elif dyn.replace("*", "").strip("/.") and ("/" not in dyn or dyn[:1] != "*"):
+                    # the files it may be: `$DIR/x` anywhere, `.en${X}v` or `${X}.pem` here
                     out.extend(paths.expand(dyn, cwd, home, True, budget)[0])
                 continue
             if not paths.has_glob(p) or p in literal:  # '/*' quoted is a name, not a glob

@@ -321,6 +321,19 @@ def _brings_changes(ctx, sub: str, ops: list[str]) -> str | None:
         else:
             span = [op + "^", op]
         out = _git(ctx, "diff", "--name-only", *span, "--", *files[:200])
+        if out is None and sub == "revert" and ".." not in op:
+            # a root commit has no parent: reverting it takes away every file it added
+            out = _git(
+                ctx,
+                "diff-tree",
+                "--root",
+                "-r",
+                "--no-commit-id",
+                "--name-only",
+                op,
+                "--",
+                *files[:200],
+            )
         if out is None and ".." not in op:
             # no merge base (unrelated histories) or no parent (a root commit): the whole
             # tree of the commit against the work tree

@@ -33,6 +33,8 @@ def check(ctx, facts):
         here = cmd.cwd if isinstance(cmd.cwd, str) and cmd.cwd != "$PWD" else "."
         if prog in _GREPS + _SEARCHERS and _names_only(argv, prog == "rg"):
             continue  # grep -l / -c / -q print names or counts, not contents
+        if prog in ("ln", "new-item", "ni"):
+            continue  # a link to a tree reads none of it (gates_pre judges what it exposes)
         dirs.extend(cmd.tree)
         if prog in _GREPS and _recursive(argv):
             dirs.extend(cmd.reads or [here])
@@ -176,7 +178,11 @@ def _aliases(ctx):
         try:
             if e.is_symlink():  # grep -R, rg -L, zip, tar -h follow it
                 real = os.path.realpath(e.path)
-                return paths.blocked_rule(real, "/", ctx.cfg, ctx.home, ctx.project, True)
+                rule = paths.blocked_rule(real, "/", ctx.cfg, ctx.home, ctx.project, True)
+                held = None if rule else paths.tree_holds(real, "/", ctx.cfg, ctx.home)
+                if held:  # a link to a directory above secrets or the hooks' key
+                    return held[1] or "the hook secret, counters and locks"
+                return rule
             if not e.is_file(follow_symlinks=False):
                 return None  # the directory's type came with the listing: no stat
             st = e.stat(follow_symlinks=False)
@@ -231,6 +237,11 @@ def _scan(root, names, allow, excludes, hidden, includes=(), alias=None):
             if any(fnmatchcase(n, x) for x in files_out):
                 continue
             if includes and not any(fnmatchcase(n, x) for x in includes):
+                # a link to a directory is entered by those that follow links, whatever the
+                # name filters pick there (find -L . -name secret)
+                linked = alias(e) if alias is not None and _dir_link(e) else None
+                if linked:
+                    return e.path, linked, n
                 continue
             if inside:
                 return inside
@@ -241,3 +252,11 @@ def _scan(root, names, allow, excludes, hidden, includes=(), alias=None):
             if linked:
                 return e.path, linked, n
     return None
+
+
+def _dir_link(e) -> bool:
+    """A directory entry that is a symbolic link to a directory."""
+    try:
+        return e.is_symlink() and e.is_dir()
+    except OSError:
+        return False

@@ -32,12 +32,19 @@ STORES = {
     "flyctl": ".fly",
     "fly": ".fly",
     "pass": ".password-store",
+    "security": "Library/Keychains",  # macOS keychain
+    "secret-tool": ".local/share/keyrings",  # libsecret (GNOME keyring)
     "printenv": "/proc/self/environ",
     # the state with every resource's secrets in clear; the API token that reads it
     "terraform": ".terraform.d/credentials.tfrc.json",
     "tofu": ".terraform.d/credentials.tfrc.json",
     "ps": "/proc/self/environ",
 }
+# credential helpers named by prefix (docker-credential-desktop, git-credential-store ...): their
+# `get` prints the secret for the server fed on stdin
+HELPERS = {"docker-credential-": ".docker/config.json", "git-credential-": ".git-credentials"}
+# verbs that put a secret somewhere: no print (`gh secret set API_TOKEN`)
+_STORE_VERBS = ("set", "add", "create", "delete", "remove", "rm", "edit", "update", "import")
 # words that name a secret thing
 _SECRET = (
     "token",
@@ -96,9 +103,26 @@ def _parts(words: list[str]) -> list[str]:
     return out
 
 
+def store_key(key: str, prog: str) -> str | None:
+    """The STORES/HELPERS key that judges this program (by table key, name or prefix)."""
+    if key in STORES:
+        return key
+    if prog in STORES:
+        return prog
+    return next((h for h in HELPERS if prog.startswith(h) and len(prog) > len(h)), None)
+
+
 def prints_secret(prog: str, a: list[str]) -> bool:
     """Does `prog a...` print a credential (token, password, secret value, raw config)?"""
     low = [x.lower() for x in a]
+    if prog in HELPERS:
+        return _words(a)[:1] == ["get"]
+    if prog == "secret-tool":
+        return _words(a)[:1] in (["lookup"], ["search"])
+    if prog == "security":
+        # find-*-password -w/-g prints the password, dump-keychain -d every secret
+        w = _words(a)[:1]
+        return bool(w) and (w[0].endswith("-password") or w[0] in ("dump-keychain", "export"))
     if prog == "printenv":
         # the hooks' own SANE_* names are self-protection's (a clearer answer)
         names = [x.upper() for x in a if x[:1] != "-" and not x.startswith("SANE_")]
@@ -107,7 +131,9 @@ def prints_secret(prog: str, a: list[str]) -> bool:
         # BSD-style `ps e`, `ps eww`, `ps auxe` print every process's environment
         return bool(a) and a[0].isalpha() and "e" in a[0]
     if prog in ("gpg", "gpg2"):
-        return any(x.startswith(("--export-secret", "--export-ssh-key")) for x in low)
+        # an export of secret keys, or a decryption with them (-d, --decrypt)
+        secret_ops = ("--export-secret", "--export-ssh-key", "--decrypt")
+        return any(x.startswith(secret_ops) or x == "-d" for x in a)
     words = _words(a)
     parts = _parts(words)
     secret = [x for x in parts if x in _SECRET]
@@ -142,7 +168,7 @@ def prints_secret(prog: str, a: list[str]) -> bool:
     show = [x for x in parts if x in _SHOW]
     if show and any(x in _DECRYPT for x in low):
         return True
-    if not secret:
+    if not secret or any(x in _STORE_VERBS for x in parts[:2]):
         return False
     if prog == "gh" and words[:2] == ["auth", "token"]:
         return True
@@ -167,7 +193,7 @@ def _state_print(words: list[str], low: list[str]) -> bool:
 
 def credential_reads(c, prog: str, a: list[str], home: str) -> None:
     """Add the credential store to the reads when the command prints a credential."""
-    store = STORES.get(prog)
+    store = STORES.get(prog) or HELPERS.get(prog)
     if store is None or not prints_secret(prog, a):
         return
     path = store if store[:1] == "/" else home.rstrip("/") + "/" + store

@@ -4,8 +4,18 @@
 from __future__ import annotations
 
 from core.shell import envwatch, looks
-from core.shell.command import cd_to, has, join, opts, stdin_code, stdin_text, vague, vals
-from core.shell.lexer import DYNAMIC, DYNPOS
+from core.shell.command import (
+    cd_to,
+    has,
+    join,
+    opts,
+    own_script,
+    stdin_code,
+    stdin_text,
+    vague,
+    vals,
+)
+from core.shell.lexer import DYNAMIC, DYNPOS, NAME0, NAMEC
 
 
 def h_prints(c, a, p, raw):
@@ -282,6 +292,9 @@ def h_declare(c, a, p, raw):
                 arith.check_words(c, p, [val])
             ctx.vars.integers.add(name)
             ctx.vars.number(name)
+        elif eq and ref and val and val[0] in NAME0 and all(ch in NAMEC for ch in val):
+            ctx.vars.pop(name, None)
+            ctx.vars.refs[name] = val  # `declare -n r=x`: $r reads x, r=v sets x
         elif eq and (ref or not arith.number_value(val)):
             ctx.setvar(name, None if ref else val)
         elif eq:
@@ -339,10 +352,67 @@ def h_read(c, a, p, raw):
         found, ops = opts(a, "adinNptu", ())
     names = ops + vals(found, "-a")
     envwatch.eval_words(c, names, p)
-    for name in names:
+    if c.program != "read":
+        _mapped(c, p, found, ops)
+        return set(names) | set(vals(found, "-C"))
+    line = None
+    if c.program == "read" and all(k in ("-r", "-p", "-t", "-s") for k, _ in found):
+        line = _fed_line(c, p, ("-r", True) in found)
+    fields = None
+    ifs = p.ctx.vars.get("IFS", " \t\n")
+    if line is not None and ops and "IFS" not in c.env and ifs is not None:
+        from core.shell.paramops import ifs_split
+
+        white = "".join(ch for ch in ifs if ch in " \t\n")
+        fields = [line.strip(white) if white else line] if len(ops) == 1 else ifs_split(line, ifs)
+    for k, name in enumerate(names):
         envwatch.name_changes(p.ctx, name)
-        p.ctx.vars[name] = None
+        # `read f <<< .env`: f holds the line (a field of it), when the line is seen
+        known = fields is not None and name in ops and (k < len(ops) - 1 or len(fields) <= k + 1)
+        p.ctx.vars[name] = (fields[k] if k < len(fields) else "") if known and fields else None
     return set(names) | set(vals(found, "-C"))
+
+
+def _mapped(c, p, found, ops):
+    """mapfile/readarray NAME: NAME holds the lines fed to it when they are seen (an array's
+    (..) text, followed like name=(..)), else nothing the analysis knows."""
+    name = ops[0] if ops else "MAPFILE"
+    envwatch.name_changes(p.ctx, name)
+    body = _fed_text(c, p) if all(k in ("-t", "-s", "-n") for k, _ in found) else None
+    lines = body.split("\n") if body is not None else []
+    if lines and lines[-1] == "":
+        lines.pop()
+    if body is None or any("'" in x for x in lines) or len(lines) > 256:
+        p.ctx.vars[name] = None
+        return
+    p.ctx.vars[name] = "(" + " ".join("'%s'" % x for x in lines) + ")"
+
+
+def _fed_line(c, p, raw_mode):
+    """The first line a here-string or a quoted heredoc feeds the command (None when
+    another redirect feeds it, its text is not seen, or a backslash needs read's own
+    rules without -r)."""
+    body = _fed_text(c, p)
+    if body is None:
+        return None
+    line = body.split("\n", 1)[0]
+    return None if "\\" in line and not raw_mode else line
+
+
+def _fed_text(c, p):
+    """The text a here-string or a heredoc without expansions feeds the command, or None."""
+    feeds = [
+        r for r in c.redirects if r.op in ("<<<", "<<", "<<-", "<", "<>") and r.fd in (None, 0)
+    ]
+    if not feeds or feeds[-1].op not in ("<<<", "<<", "<<-"):
+        return None
+    r = feeds[-1]
+    body = r.body
+    if body is None or r.op == "<<<" and r.target in p.dyn:
+        return None
+    if r.op != "<<<" and not r.quoted and ("$" in body or "`" in body or "\\" in body):
+        return None
+    return body
 
 
 def h_unset(c, a, p, raw):
@@ -356,13 +426,15 @@ def h_unset(c, a, p, raw):
 
 
 def h_printf(c, a, p, raw):
-    if len(a) >= 2 and a[0] == "-v":
-        envwatch.eval_words(c, a[1:2], p)
-        envwatch.name_changes(p.ctx, a[1])
-        p.ctx.vars[a[1]] = None
-    elif a and a[0][:2] == "-v":  # -vNAME
-        envwatch.eval_words(c, [a[0][2:]], p)
-        envwatch.name_changes(p.ctx, a[0][2:])
+    if a[:1] == ["-v"] and len(a) >= 2 or a and a[0][:2] == "-v" and len(a[0]) > 2:
+        name, rest = (a[1], a[2:]) if a[0] == "-v" else (a[0][2:], a[1:])
+        envwatch.eval_words(c, [name], p)
+        envwatch.name_changes(p.ctx, name)
+        # printf -v f '%s%s' .e nv: f holds what printf would print, when its words are seen
+        static = not any(w in p.dyn for w in rest) and c.program not in p.ctx.funcs
+        from core.shell import printfmt
+
+        p.ctx.vars[name] = printfmt.printf_argv(rest) if static else None
     return set(a[:1])
 
 
@@ -458,6 +530,9 @@ def h_source(c, a, p, raw):
         "activate.fish",
     ) and not vague(f):
         return None  # a virtualenv's activate script: setting PATH, not work
+    if f in p.ctx.written and p.ctx.written[f] is not None:
+        own_script(c, f, a[1:], p, "source", shell=True)  # written here (<(printf ..) too)
+        return None
     c.flag("source runs a script in this shell", unknown=True)
 
 

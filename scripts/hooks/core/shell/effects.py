@@ -224,10 +224,9 @@ def _judge(c, args, key, p, raw):
         return None
     k = key if key is not None else programs.key(c.program)
     h = programs.handler(k)
-    if k in authprint.STORES or c.program in authprint.STORES:
-        authprint.credential_reads(
-            c, k if k in authprint.STORES else c.program, args[1:], p.ctx.home
-        )
+    store = authprint.store_key(k, c.program)
+    if store is not None:
+        authprint.credential_reads(c, store, args[1:], p.ctx.home)
     if h is None:
         if programs.wrapper(k) is not None or path in p.ctx.funcs:
             return None  # a wrapper that runs nothing itself (exec > log, sudo -l); a function
@@ -344,13 +343,14 @@ def _remember_writes(c, raw, ctx):
         or c.program == "tee"
     ):
         text = stdin_text(raw) if c.stdin_is_data else None
-    elif c.program == "echo":
+    elif c.program in ("echo", "printf") and c.argv[:1] == [c.program]:
+        from core.shell import printfmt  # what it prints: escapes and formats applied
+
         a = c.argv[1:]
-        while a and a[0] in ("-n", "-e", "-E"):
-            a = a[1:]
-        text = " ".join(a) + "\n"
-    elif c.program == "printf" and len(c.argv) == 2 and "%" not in c.argv[1]:
-        text = c.argv[1]
+        if c.program == "printf":
+            text = printfmt.printf_argv(a)
+        elif not any("\\" in w for w in a) and not (a and a[0][:1] == "-"):
+            text = printfmt.echo(a)  # backslashes and options vary (xpg_echo, /bin/echo)
     appended = any(r.append for r in c.redirects)
     for w in c.writes:
         w = norm(w)

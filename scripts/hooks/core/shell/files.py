@@ -141,6 +141,10 @@ def h_ln(c, a, p, raw):
         srcs = ops[:-1]
         c.writes.extend(ops[-1:])
     c.reads.extend(srcs)
+    if has(found, "-s", "--symbolic"):
+        # a symbolic link is a new name for every file under its target: a later recursive
+        # read that follows links (find -L, grep -R) reads them there
+        c.tree.extend(srcs)
     if not has(found, "-s", "--symbolic"):
         c.writes.extend(srcs)  # a hard link makes the source writable by a new name
     elif len(srcs) == 1 and (tdir or len(ops) >= 1):

@@ -29,12 +29,10 @@ def h_gh(c, a, p, raw):
 
     skip = git.h_gh(c, a, p, raw)
     words = []
-    rest = []  # the operands after the verb: files a write verb sends (gist create, release upload)
-    i = 0
+    i = after = 0
     while i < len(a):
         w = a[i]
         if w == "--":
-            rest.extend(a[i + 1 :])
             break
         if w[:1] == "-" and len(w) > 1:
             if w in ("--source", "-s") and words[:2] == ["repo", "create"] and i + 1 < len(a):
@@ -43,8 +41,7 @@ def h_gh(c, a, p, raw):
             continue
         if len(words) < 2:
             words.append(w.lower())
-        else:
-            rest.append(w)
+            after = i + 1
         i += 1
     group = words[0] if words else ""
     verb = words[1] if len(words) > 1 else ""
@@ -60,12 +57,27 @@ def h_gh(c, a, p, raw):
     ):
         return skip
     name = "gh %s" % " ".join(words)
-    c.reads.extend(x for x in rest if x != "-")  # what it uploads is read here first
+    c.reads.extend(_uploads(a[after:]))  # what it uploads is read here first
     if destroying(verb, _GH_DESTROYS) or group == "repo" and "--visibility" in " ".join(a):
         c.flag("%s destroys or replaces state" % name, destructive=True, remote=True)
     else:
         c.flag("%s changes a remote system or service" % name, remote=True)
     return skip
+
+
+def _uploads(rest):
+    """The files a changing gh verb may send: its operands (`gist create F`, `release upload T
+    F`, `ssh-key add F`) and option values (`-F/--body-file F`, `--notes-file F`, `secret set
+    -f F`). gh's short options mean different things per verb (`-p` is --public for gist,
+    --preamble elsewhere), so every word that is no option counts: a number, a title or a name
+    read as a path names no file."""
+    out = []
+    for w in rest:
+        if w[:2] == "--" and "=" in w:
+            w = w.split("=", 1)[1]
+        if w[:1] != "-" and w:
+            out.append(w)
+    return out[:64]
 
 
 def _gh_api(c, a):

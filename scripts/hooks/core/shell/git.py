@@ -718,6 +718,8 @@ def _git_config(c, rest, repo, gitdir, p, skip):
     file; a key that names a program to run (hooksPath, fsmonitor, pager, alias.x=!..,
     include.path) is one that runs outside every check later."""
     names, values, ops = gitverbs.config_args(c, rest)
+    if values.get("--file", "-") != "-":
+        c.reads.append(values["--file"])  # `git config -f FILE -l` prints the file's values
     strange = any(n not in gitverbs.CFG_LONG for n in names)
     sub = ops[0] if ops and ops[0] in gitverbs.CFG_SUBS else ""  # a key always has a dot
     args = ops[1:] if sub else ops

@@ -50,25 +50,77 @@ def call_values(ctx) -> str:
 
 
 def array_values(ctx) -> str:
-    """name=(w1 w2 ..): "${name[@]}", "${name[*]}", "${name[N]}" and "$name" may be any
-    element (a glob: each match). Returns a too-complex reason, or ""."""
+    """name=(w1 w2 ..), name[K]=w, declare -A name=([k]=w): every `${name[...]...}` (any
+    subscript: N, -1, an expression, @, *, a key), "$name" and "${name}" may be any element
+    (a glob: each match), after the operator that follows the subscript. Returns a
+    too-complex reason, or ""."""
+    arrays: dict[str, list[str]] = {}
+    for name, value in list(ctx.vars.items()):
+        if not isinstance(value, str):
+            continue
+        if value[:1] == "(" and value[-1:] == ")":
+            arrays.setdefault(name, []).extend(_elements(value))
+        elif name[-1:] == "]" and "[" in name:
+            arrays.setdefault(name[: name.index("[")], []).append(value)  # a[3]=w
+    if not arrays:
+        return ""
+    words = [w for c in ctx.out for w in c.reads + c.writes if "$" in w]
     try:
-        for name, value in list(ctx.vars.items()):
-            if not isinstance(value, str) or value[:1] != "(" or value[-1:] != ")":
+        for name, elements in arrays.items():
+            if not elements:
                 continue
-            words = _elements(value)
-            if not words:
-                continue
-            keys = ["${%s[@]}" % name, "${%s[*]}" % name, "$" + name, "${%s}" % name]
-            keys += ["${%s[%d]}" % (name, k) for k in range(min(len(words), 16))]
-            for k in keys:
-                if any(k in w for c in ctx.out for w in c.reads + c.writes if "$" in w):
-                    for v in words:
-                        ctx.alternative(k, v)
+            keys = {"$" + name: "", "${%s}" % name: ""}
+            for w in words:
+                _subscripted(w, name, keys, ctx)
+            for k, rest in keys.items():
+                if any(k in w for w in words):
+                    for v in elements[:256]:
+                        ctx.alternative(k, _after(v, rest, ctx))
     except Bound as e:
         ctx.error(str(e))
         return str(e)
     return ""
+
+
+def _subscripted(word: str, name: str, keys: dict, ctx) -> None:
+    """Every `${name[...]REST}` in word -> keys[that text] = REST (its operator, or "")."""
+    head = "${%s[" % name
+    i = word.find(head)
+    while i >= 0 and len(keys) < 64:
+        depth = 0
+        j = i + 2
+        close = -1
+        while j < len(word):
+            ctx.budget.spend(1)
+            if word[j] == "{":
+                depth += 1
+            elif word[j] == "}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif word[j] == "]" and close < 0 and depth == 0:
+                close = j
+            j += 1
+        if j >= len(word) or close < 0:
+            return
+        keys[word[i : j + 1]] = word[close + 1 : j]
+        i = word.find(head, j)
+
+
+def _after(value: str, rest: str, ctx) -> str:
+    """An element after the operator that follows its subscript (`${a[0]%x}`), as far as the
+    analysis works it out; the element itself otherwise."""
+    if not rest:
+        return value
+    from core.shell.paramops import strip_affix, transform
+
+    op = rest[:2] if rest[:2] in ("##", "%%") else rest[:1]
+    if op in ("#", "%", "##", "%%") and not any(ch in rest for ch in "$`\\'\""):
+        return strip_affix(value, rest[len(op) :], op, ctx)
+    if rest[:1] in ":^,/" and rest[1:2] not in ("-", "=", "+", "?"):
+        out = transform(value, rest, ctx)
+        return value if out is None else out
+    return value
 
 
 def _elements(value: str) -> list[str]:
@@ -92,7 +144,8 @@ def _elements(value: str) -> list[str]:
             cur.append(ch)
     if cur:
         out.append("".join(cur))
-    return out[:256]
+    # ([k]=w [3]=w): the value of each keyed element
+    return [w.split("]=", 1)[1] if w[:1] == "[" and "]=" in w else w for w in out[:256]]
 
 
 def _at(r: str, word: str, i: int) -> bool:

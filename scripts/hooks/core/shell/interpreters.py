@@ -189,6 +189,9 @@ def h_shell(c, a, p, raw):
             c.flag("%s runs %s, a script the hooks cannot see" % (prog, rest[0]), runner=True)
         return None
     if rest and rest[0] != "/dev/stdin" and pipe_path(rest[0]):
+        if p.ctx.written.get(rest[0]) is not None:  # <(printf ..): its text is seen
+            own_script(c, rest[0], rest[1:], p, prog, shell=True)
+            return None
         c.flag("script from a pipe into %s" % prog, unknown=True)
         return None
     stdin_code(c, rest[1:] if rest and not stdin else rest, p, raw, prog, shell=True)

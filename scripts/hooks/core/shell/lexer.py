@@ -11,6 +11,7 @@ bodies.  Hand-written: shlex is slow and does not know bash.  Standard library o
 from __future__ import annotations
 
 from core.shell.budget import CHAR_COST, TOO_COMPLEX, Bound, Budget
+from core.shell.shellvars import Vars
 
 EOF, WORD, OP, REDIR, NL = 0, 1, 2, 3, 4
 # kinds of word segments
@@ -123,54 +124,6 @@ class Raw:
         self.cmd = None
 
 
-class Vars(dict):
-    """Variables set earlier in the command: name -> value (None: not known). `numbers`: the
-    names whose unknown value is an integer (the result of arithmetic, or a declare -i name,
-    listed in `integers` too); any other assignment takes a name out of `numbers`. `used`:
-    names arithmetic has read as seen; a later assignment of a value the analysis cannot see
-    to one is reported through `error` (a loop or a function body reads it again)."""
-
-    __slots__ = ("numbers", "integers", "assoc", "used", "error")
-
-    def __init__(self, error=None):
-        super().__init__()
-        self.numbers = set()
-        self.integers = set()
-        self.assoc = set()  # declare -A names: their subscripts are strings, not arithmetic
-        self.used = set()
-        self.error = error
-
-    def __setitem__(self, name, value):
-        if name in self.integers:
-            if not _plain_number(value) and self.error is not None:
-                self.error(
-                    "%s is declare -i: bash evaluates what `read` and the like put in it" % name
-                )
-        else:
-            self.numbers.discard(name)
-            if name in self.used and not _plain_number(value):
-                self.used.discard(name)
-                if self.error is not None:
-                    self.error(
-                        "arithmetic reads %s, which the command later sets to a value the hooks "
-                        "cannot see (a loop or a function reads it again)" % name
-                    )
-        super().__setitem__(name, value)
-
-    def number(self, name):
-        """name now holds the result of arithmetic."""
-        super().__setitem__(name, None)
-        self.numbers.add(name)
-
-
-def _plain_number(value) -> bool:
-    """A value arithmetic reads as a number and nothing else ('' is 0)."""
-    if not isinstance(value, str):
-        return False
-    v = value.strip().lstrip("+-")
-    return v == "" or v.isdigit()
-
-
 class Ctx:
     """State shared by every parser of one analysis."""
 
@@ -254,6 +207,21 @@ DYNAMIC = type("Dynamic", (), {"__repr__": lambda self: "DYNAMIC"})()
 DYNPOS = type("DynPos", (), {"__repr__": lambda self: "DYNPOS"})()  # $1.. unknown (function body)
 SAVE = object()
 RESTORE = object()
+
+
+def _alt_segs(t: str, k: int) -> list:
+    """The default's side of a segment: an ALT's word (split at blanks, each part a glob,
+    when unquoted: `\0\1` marks it), any other segment as it is."""
+    if k != ALT:
+        return [(t, k)]
+    word = t.split("\0", 1)[1]
+    if word[:1] != "\1":
+        return [(word, QUOTED)]
+    out: list = []
+    for part in word[1:].split():
+        out += [("", SPLIT)] if out else []
+        out.append((part, DYN if "*" in part or "?" in part or "[" in part else QUOTED))
+    return out or [("", QUOTED)]
 
 
 def _bare_name(t: str) -> bool:
@@ -607,7 +575,7 @@ class Lexer:
             elif c == "$":
                 i = self.dollar(i, False, segs)
             elif c == "`":
-                i = self.backtick(i, segs)
+                i = self.backtick(i, segs, False)
             elif (
                 c == "("
                 and segs
@@ -709,8 +677,12 @@ class Lexer:
         """A word with ${X:-w}-style forms for an X the analysis does not know: the word as
         written (dynamic), remembering the word each default would make (ctx.alts)."""
         a = self.finish([(t.split("\0", 1)[0], DYN) if k == ALT else (t, k) for t, k in segs])
-        b = self.finish([(t.split("\0", 1)[1], QUOTED) if k == ALT else (t, k) for t, k in segs])
-        for w, alt in zip(a[1], b[1]):
+        b = self.finish([x for t, k in segs for x in _alt_segs(t, k)])
+        if len(a[1]) == len(b[1]):
+            pairs = list(zip(a[1], b[1]))
+        else:  # an unquoted default split into more words: each may stand for the word
+            pairs = [(w, alt) for w in a[1] if "$" in w for alt in b[1]]
+        for w, alt in pairs:
             if w != alt:
                 self.ctx.alternative(w, alt)
         if a[2] & F_ASSIGN and a[1] and b[1]:  # Y=${Z:-.env}: "$Y" later may be .env

@@ -501,8 +501,11 @@ class Parser(Substitution, Heredoc, Lexer):
                 return r
 
     def simple(self, tok):
+        if not self.heredocs:
+            self.ctx.written.pop("/dev/fd/63", None)  # a <( ) is its own command's only
         words = []
         assigns = []
+        appends = set()  # the assignments written NAME+=VALUE
         redirs = []
         ctx = self.ctx
         while True:
@@ -512,6 +515,8 @@ class Parser(Substitution, Heredoc, Lexer):
                 if not words and fl & F_ASSIGN:
                     w = ws[0]
                     eq = w.find("=")
+                    if w[eq - 1 : eq] == "+":
+                        appends.add(len(assigns))
                     assigns.append((w[:eq].rstrip("+"), w[eq + 1 :], bool(fl & F_DYN)))
                 else:
                     if not words and self.funcdef():
@@ -548,9 +553,17 @@ class Parser(Substitution, Heredoc, Lexer):
         if not words and not redirs:
             from core.shell import arith
 
-            for name, val, dyn in assigns:
+            for k, (name, val, dyn) in enumerate(assigns):
                 envwatch.note_assign(ctx, name, val, self)
                 envwatch.value_code(None, val, self)
+                if k in appends:  # f+=x: the old value, then x
+                    new = None if dyn else _appended(ctx.vars.get(name), val)
+                    if new is None and not dyn and not (val[:1] == "(" and val[-1:] == ")"):
+                        ctx.setvar(name, None)  # an old value nobody saw: "$f" may be x
+                        ctx.alternative("$" + name, val)
+                        ctx.alternative("${%s}" % name, val)
+                        continue
+                    val = val if new is None else new  # a(..) on unknown elements: the new
                 if not arith.assigned(self, name, val):
                     ctx.setvar(name, None if dyn and not val.startswith("$(mktemp") else val)
                 if not dyn and ("$" in val or "`" in val):
@@ -572,6 +585,16 @@ class Parser(Substitution, Heredoc, Lexer):
             return False
         self.back = t
         return False
+
+
+def _appended(old, val: str):
+    """NAME+=VAL: the new value when the old one is known (an array's (..) text takes the new
+    elements), else None."""
+    if not isinstance(old, str):
+        return None
+    if old[:1] == "(" and old[-1:] == ")":
+        return old[:-1] + " " + val[1:] if val[:1] == "(" and val[-1:] == ")" else None
+    return old + val
 
 
 def _attached(w: str) -> list[str]:

@@ -183,6 +183,16 @@ def _writer_args(args, key):
     return paths_, targets, positional
 
 
+def _link_targets(args, rest):
+    """The target of `New-Item -ItemType HardLink|SymbolicLink|Junction` (-Value, its alias
+    -Target, or a positional word after the path); an item type that is not File or Directory
+    is taken as a link (PowerShell matches the type's name loosely)."""
+    kinds = _named_values(args, "itemtype") + _named_values(args, "type")
+    if not any(k.lower()[:1] not in ("f", "d") for k in kinds):
+        return []
+    return _named_values(args, "value") + _named_values(args, "target") + rest
+
+
 def _named_values(args, name):
     """The values given to the parameter `name` by any prefix of it."""
     out = []
@@ -670,6 +680,13 @@ def analyse(command, home=None):
                     base = targets[0].rstrip("/").rpartition("/")[0] or "."
                 cmd.writes.extend(base + "/" + n for n in _items(new))
                 targets = targets or [base + "/" + n for n in _items(new)]
+                if prog in _MAKERS:
+                    # a hard link, symbolic link or junction makes its target writable by a
+                    # new name (as `ln` does): the target counts as written, and as a tree a
+                    # later search through the link reads
+                    linked = _items(_link_targets(args, positional[1:]))
+                    cmd.writes.extend(linked)
+                    cmd.tree.extend(linked)
             if not targets and not (dest and cmd.reads) and fed is not None:
                 # `gci X | Remove-Item`: the writer acts on what a lister lists; anything
                 # else (file lines, objects) names paths the hooks do not see
@@ -695,6 +712,10 @@ def analyse(command, home=None):
         # `gci X | Select-Object -First 3 | rm`: a filter passes on what came before it
         producer = fed if fed is not None and prog in FILTERS else cmd
     for c in a.commands:
+        if c.unknown and isinstance(c, Command):
+            # code nobody parsed (`bash -c 'cat .env'`, `iex "gc .env"`): every word in it
+            # is named, as the unparsed forms above are
+            c.named = list(dict.fromkeys(c.named + _tokens(" ".join(c.argv[1:]))))
         a.reads += [r for r in c.reads if r not in a.reads]
         a.writes += [w for w in c.writes if w not in a.writes]
         a.unknown = a.unknown or c.unknown

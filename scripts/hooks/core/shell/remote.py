@@ -221,13 +221,30 @@ _SQLITE_CODE = (
 )
 
 
+_SQLITE_VALUED = (
+    "--cmd",
+    "--separator",
+    "--newline",
+    "--nullvalue",
+    "--init",
+    "--vfs",
+    "--maxsize",
+    "--mmap",
+    "--heap",
+    "--pagecache",
+    "--lookaside",
+)
+
+
 def h_sqlite3(c, a, p, raw):
     """The database file is written; dot-commands (.system, .shell, .output, .backup) and
     ATTACH / VACUUM INTO / writefile() reach other files or run commands."""
     from core.shell.databases import sql_effect
 
-    found, ops = opts(a, "", ("-cmd", "-separator", "-newline", "-nullvalue", "-init"))
-    sql = ops[1:] + vals(found, "-cmd")
+    # sqlite3 takes its options with one dash or two (-cmd, --cmd): read both as long ones
+    a = ["-" + w if w[:1] == "-" and w[1:2] != "-" and len(w) > 2 else w for w in a]
+    found, ops = opts(a, "", _SQLITE_VALUED)
+    sql = ops[1:] + vals(found, "--cmd")
     effects = [sql_effect(s, p.ctx.budget) for s in sql]
     reads = sql and not c.stdin_is_data and all(e == "read" for e in effects)
     if "destroy" in effects:
@@ -236,7 +253,7 @@ def h_sqlite3(c, a, p, raw):
         if not reads:
             c.writes.append(ops[0])
     body = stdin_text(raw) if c.stdin_is_data else ""
-    if body is None or vals(found, "-init"):
+    if body is None or vals(found, "--init"):
         c.flag("sqlite3 script we cannot see", unknown=True)
     else:
         sql.append(body)

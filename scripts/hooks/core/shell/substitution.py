@@ -9,7 +9,6 @@ command, $HOME, a parameter form with a static default) and DYN otherwise.
 
 from __future__ import annotations
 
-from core.globs import fnmatchcase
 from core.shell import envwatch
 from core.shell.budget import CHAR_COST, TOO_COMPLEX
 from core.shell.lexer import (
@@ -33,6 +32,7 @@ from core.shell.lexer import (
     backtick_escape,
     scan_escapes,
 )
+from core.shell.paramops import ifs_split, strip_affix, transform
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing imports re: not on the hot path
@@ -84,7 +84,7 @@ class Substitution(Lexer):
                 envwatch.arith_text(self, s[i:end])
                 segs.append((s[i:end], DYN))
                 return end
-            return self.cmdsubst(i, segs)
+            return self.cmdsubst(i, segs, quoted)
         if nx == "[":  # $[ ]: the old spelling of $(( ))
             from core.shell import arith  # loaded for arithmetic only
 
@@ -111,6 +111,8 @@ class Substitution(Lexer):
 
     def lookup(self, name):
         """A variable's value when the analysis can know it, else None."""
+        if self.ctx.vars.refs:
+            name = self.ctx.vars.target(name)  # declare -n r=x: $r is x's value
         if name == "HOME":
             return self.ctx.vars.get("HOME", self.ctx.home)
         if self.pos is DYNPOS and (name in DIGITS and name != "0" or name in "@*#"):
@@ -142,27 +144,45 @@ class Substitution(Lexer):
 
     def var(self, name, quoted, segs, src):
         if name == "IFS":
-            segs.append((" ", QUOTED) if quoted else ("", SPLIT))
+            ifs = self.ctx.vars.get("IFS", " ")
+            if ifs is None or not quoted and ifs.strip(" \t\n"):
+                segs.append((src, DYN))  # a value the analysis does not follow
+            else:
+                segs.append((ifs, QUOTED) if quoted else ("", SPLIT))
             return
         v = self.lookup(name)
-        if v is None or not quoted and "IFS" in self.ctx.vars and v:
-            segs.append((src, DYN))  # unknown, or split on a custom IFS
+        if v is None:
+            segs.append((src, DYN))
             return
-        if quoted and name != "@":
+        self.value(v, quoted and name != "@", segs, src)
+
+    def value(self, v: str, quoted: bool, segs: list, src: str) -> None:
+        """A value the analysis knows, in a word: as it is inside quotes; unquoted, split into
+        fields at $IFS (its default, or a value set earlier) and each field a glob bash
+        expands (`x='.e*'; cat $x` reads .env)."""
+        if quoted:
             segs.append((v, QUOTED))
             return
-        parts = v.split()
-        if not parts:
-            if quoted:
-                segs.append(("", QUOTED))
+        ifs = self.ctx.vars.get("IFS", " \t\n")
+        again = "do" in getattr(self, "open", ()) or self.pos is DYNPOS  # a loop, a function
+        if ifs is None or again and "IFS" in self.s:
+            # split on a value the analysis does not follow (one a loop or a later call of
+            # a function may have set by then)
+            segs.append((src, DYN))
             return
-        if v[:1].isspace() and not quoted:
+        fields = ifs_split(v, ifs)
+        if not fields:
+            if v and segs:
+                segs.append(("", SPLIT))  # only separators: the words around it part
+            return
+        if v[:1] in ifs and v[:1] in " \t\n":
             segs.append(("", SPLIT))
-        for k, p in enumerate(parts):
+        for k, f in enumerate(fields):
             if k:
                 segs.append(("", SPLIT))
-            segs.append((p, QUOTED))
-        if v[-1:].isspace() and not quoted:
+            globby = "*" in f or "?" in f or "[" in f
+            segs.append((f, DYN if globby else QUOTED))  # DYN: a glob, not a literal name
+        if v[-1:] in ifs:
             segs.append(("", SPLIT))
 
     def param(self, inner, quoted, segs, src):
@@ -174,8 +194,8 @@ class Substitution(Lexer):
         if inner[-2:] == "@P":
             self.prompt(inner[:-2], segs, src)
             return
-        if inner[:3] == "IFS":
-            segs.append((" ", QUOTED) if quoted else ("", SPLIT))
+        if inner[:3] == "IFS" and inner[3:4] not in NAMEC and "IFS" not in self.ctx.vars:
+            segs.append((" ", QUOTED) if quoted else ("", SPLIT))  # ${IFS:0:1} and the like
             return
         j = 0
         n = len(inner)
@@ -187,6 +207,10 @@ class Substitution(Lexer):
                 j += 1
         elif inner[0] in "@*#?$!-" and n == 1:
             j = 1
+        elif inner[0] in "@*" and inner[1] in _OP_START:
+            j = 1  # ${@:-w} ${*#p}: the parameters, then the operator
+        elif inner[0] == "!" and self.indirect(inner[1:], quoted, segs, src):
+            return
         else:
             segs.append((src, DYN))
             return
@@ -210,11 +234,25 @@ class Substitution(Lexer):
             if v is None:
                 segs.append(("$" + name if name[0] in NAME0 else src, DYN))
             elif name[0] in DIGITS and len(name) > 1:
-                segs.append((v, QUOTED))
+                self.value(v, quoted, segs, src)
             else:
                 self.var(name, quoted, segs, src)
             return
-        self.operator_form(name, v, rest, segs, src)
+        self.operator_form(name, v, rest, segs, src, quoted)
+
+    def indirect(self, name: str, quoted, segs: list, src: str) -> bool:
+        """${!name}: the variable whose name `name` holds, when that is a plain name the
+        analysis knows (False leaves the word dynamic; param_arith judged what bash
+        evaluates in it)."""
+        if not name or name[0] not in NAME0 or any(ch not in NAMEC for ch in name):
+            return False
+        target = self.lookup(name)
+        if not target or target[0] not in NAME0 or any(ch not in NAMEC for ch in target):
+            return False
+        if target == name or target == "HOME" and name == "HOME":
+            return False
+        self.param(target, quoted, segs, src)
+        return True
 
     def prompt(self, body: str, segs: list, src: str) -> None:
         """${X@P}: bash expands X's value as a prompt string, which runs the $( ) and ` `
@@ -317,7 +355,7 @@ class Substitution(Lexer):
         self.ctx.error("unbalanced $[")
         return n
 
-    def operator_form(self, name: str, v, rest: str, segs: list, src: str) -> None:
+    def operator_form(self, name: str, v, rest: str, segs: list, src: str, quoted=True) -> None:
         """${X:-w} ${X:=w} ${X:+w} ${X:?w} ${X#p} ${X%p} (with or without the colon, ## %%):
         the value when the analysis knows X; when it does not, the default forms stand for
         both words they can make, X's value and w (so `cat "${X:=.env}"` reads .env)."""
@@ -327,9 +365,9 @@ class Substitution(Lexer):
         if op not in _OPS:
             # ${X:1} ${X^^} ${X,,} ${X/a/b}: the result when X is known; when it is not,
             # X unset makes it empty, so the word also stands for the rest of it
-            out = _transform(v, rest, self.ctx) if v is not None else None
+            out = transform(v, rest, self.ctx) if v is not None else None
             if out is not None:
-                segs.append((out, QUOTED))
+                self.value(out, quoted, segs, src)
             elif v is None and rest[:1] in ":^,/@":
                 segs.append((dyn[0] + "\0", ALT))
             else:
@@ -341,29 +379,32 @@ class Substitution(Lexer):
             word, static = self.default_word(word)
         if kind in "-=":
             if v:
-                segs.append((v, QUOTED))
+                self.value(v, quoted, segs, src)
             elif v == "" and static:
                 if kind == "=":
                     self.ctx.vars[name] = word
-                segs.append((word, QUOTED))
+                self.value(word, quoted, segs, src)
             else:
-                segs.append((src + "\0" + word, ALT))
+                segs.append((src + ("\0" if quoted else "\0\1") + word, ALT))
                 if kind == "=" and name[0] in NAME0:  # "$X" later may be the default
                     self.ctx.alternative("$" + name, word)
                     self.ctx.alternative("${%s}" % name, word)
         elif kind == "+":
             if v is None or v and not static:
-                segs.append((src + "\0" + word, ALT))
+                segs.append((src + ("\0" if quoted else "\0\1") + word, ALT))
             else:
-                segs.append((word if v else "", QUOTED))
+                self.value(word if v else "", quoted, segs, src)
         elif kind == "?":
-            segs.append((v, QUOTED) if v else dyn)  # unset: bash stops with an error
+            if v:
+                self.value(v, quoted, segs, src)
+            else:
+                segs.append(dyn)  # unset: bash stops with an error
         elif v is None:
             segs.append((dyn[0] + "\0", ALT))  # X unset: the prefix/suffix forms give ''
         elif not static:
             segs.append((src, DYN))
         else:
-            segs.append((_strip(v, word, op, self.ctx), QUOTED))
+            self.value(strip_affix(v, word, op, self.ctx), quoted, segs, src)
 
     def default_word(self, text: str) -> tuple[str, bool]:
         """The w of ${X:-w} after its own expansions and quote removal ($HOME, ~, quotes,
@@ -393,8 +434,10 @@ class Substitution(Lexer):
             ctx.finalise = finalise
         return " ".join(out), static
 
-    def cmdsubst(self, i, segs):
-        """$( list ): its commands run here; the word's value is dynamic."""
+    def cmdsubst(self, i, segs, quoted=True):
+        """$( list ): its commands run here; the word's value is dynamic, unless it is one
+        echo or printf of words the analysis knows (`$(printf .env)`)."""
+        first = len(self.ctx.out)
         saved = self.piped, self.prev, self.back
         self.back = None
         self.queue.append(SAVE)
@@ -413,17 +456,61 @@ class Substitution(Lexer):
             if cwd is not DYNAMIC:
                 segs.append(("." if cwd is None else cwd, QUOTED))
                 return end
+        out = self.printed(first)
+        if out is not None:
+            self.value(out.rstrip("\n"), quoted, segs, self.s[i:end])
+            return end
         segs.append((self.s[i:end], DYN))
         return end
 
-    def backtick(self, i, segs):
+    def printed(self, first: int, by=None) -> str | None:
+        """What the one command parsed (by this parser, or `by`) since ctx.out[first] prints,
+        when it is a plain echo or printf of static words (no function, alias, wrapper,
+        redirect, nor -v)."""
+        from core.shell import printfmt
+
+        by = by or self
+        cmds = self.ctx.out[first:]
+        if len(cmds) != 1 or by.heredocs:
+            return None
+        c = cmds[0]
+        argv = c.argv
+        if (
+            c.program not in ("echo", "printf")
+            or argv[:1] != [c.program]
+            or c.program in self.ctx.funcs
+            or c.program in self.ctx.aliases
+            or c.redirects
+            or c.env
+            or c.wrappers
+            or c.unknown
+            or any(w in by.dyn for w in argv)
+        ):
+            return None
+        if c.program == "echo":
+            # xpg_echo, posix mode or /bin/echo (enable -n) read options and backslashes
+            # their own way; plain words print the same everywhere
+            if any("\\" in w for w in argv) or argv[1:2] and argv[1][:1] == "-":
+                return None
+            return printfmt.echo(argv[1:])
+        return printfmt.printf_argv(argv[1:])
+
+    def backtick(self, i, segs, quoted=True):
         """`...`: old-style command substitution; its text is parsed again as code."""
         text, end = scan_escapes(self.s, i + 1, "`", backtick_escape, self.ctx)
         if end < 0:
             self.ctx.error("unbalanced backtick")
             end = self.n
-        self.subparse(text)
-        segs.append((self.s[i:end], DYN))
+        first = len(self.ctx.out)
+        saved = self.ctx.cwd
+        sub = self.child(text, self.pos, self.arg0)
+        sub.run()  # as subparse does, keeping the parser to ask what it saw
+        self.ctx.cwd = saved
+        out = self.printed(first, sub)
+        if out is not None:
+            self.value(out.rstrip("\n"), quoted, segs, self.s[i:end])
+        else:
+            segs.append((self.s[i:end], DYN))
         return end
 
     def arithmetic(self, i: int) -> bool:
@@ -538,7 +625,10 @@ class Substitution(Lexer):
                 i = j + 1
 
     def procsub(self, i):
-        """<( list ) or >( list ): the commands run; the word is a /dev/fd path."""
+        """<( list ) or >( list ): the commands run; the word is a /dev/fd path. What a plain
+        echo or printf in it prints is that file's text (`source <(printf 'cat .env')` runs
+        it); a second one in the same command makes the text unknown."""
+        first = len(self.ctx.out)
         saved = self.piped, self.prev
         self.queue.append(SAVE)
         self.i = i + 2
@@ -549,6 +639,12 @@ class Substitution(Lexer):
         self.depth -= 1
         self.queue.append(RESTORE)
         self.piped, self.prev = saved
+        if self.s[i] == "<":
+            # the command being read now gets it; another one on the way (a second <( ), a
+            # command waiting for its heredoc) makes the text unknown
+            text = self.printed(first)
+            seen = "/dev/fd/63" in self.ctx.written or self.heredocs
+            self.ctx.written["/dev/fd/63"] = None if seen else text
         return (WORD, ["/dev/fd/63"], 0)
 
 
@@ -569,86 +665,4 @@ def _skip(raw, parser) -> None:
 _OCTAL = frozenset("01234567")
 _OPS2 = (":-", ":=", ":+", ":?", "##", "%%")
 _OPS = _OPS2 + ("-", "=", "+", "?", "#", "%")
-
-
-def _strip(v: str, pat: str, op: str, ctx) -> str:
-    """${v#pat} ${v##pat} ${v%pat} ${v%%pat}: v without its shortest or longest matching
-    prefix or suffix (pat is a glob)."""
-    ctx.budget.spend(len(v) + len(pat))
-    n = len(v)
-    order = range(n + 1) if len(op) == 1 else range(n, -1, -1)
-    for k in order:
-        if op[0] == "#" and fnmatchcase(v[:k], pat):
-            return v[k:]
-        if op[0] == "%" and fnmatchcase(v[n - k :], pat):
-            return v[: n - k]
-    return v
-
-
-def _transform(v: str, rest: str, ctx) -> str | None:
-    """${v:off} ${v:off:len} ${v^} ${v^^} ${v,} ${v,,} ${v/p/r} ${v//p/r} ${v/#p/r} ${v/%p/r}
-    with literal operands: the value bash makes; None when the analysis cannot tell."""
-    if len(v) > 256 or any(ch in rest for ch in "$`\\'\"(){}"):
-        return None
-    ctx.budget.spend(len(v) * 4 + len(rest))
-    op = rest[:1]
-    if op == ":":
-        parts = rest[1:].split(":")
-        try:
-            nums = [int(x.strip() or "0") for x in parts]
-        except ValueError:
-            return None
-        if len(nums) > 2:
-            return None
-        start = nums[0]
-        if start < 0:
-            start = max(0, len(v) + start)
-        out = v[start:]
-        if len(nums) == 2:
-            ln = nums[1]
-            out = out[:ln] if ln >= 0 else out[: max(0, len(out) + ln)]
-        return out
-    if op in "^,":
-        if rest[1:] not in ("", op):
-            return None  # a pattern: which letters change depends on it
-        f = str.upper if op == "^" else str.lower
-        return f(v) if rest[1:] == op else f(v[:1]) + v[1:]
-    if op == "/":
-        if len(v) > 64:
-            return None  # each position tries each end: keep it bounded
-        body = rest[1:]
-        mode = ""
-        if body[:1] in "/#%":
-            mode, body = body[:1], body[1:]
-        pat, _, rep = body.partition("/")
-        if not pat:
-            return v
-        n = len(v)
-        if mode == "#":
-            for k in range(n, -1, -1):
-                if fnmatchcase(v[:k], pat):
-                    return rep + v[k:]
-            return v
-        if mode == "%":
-            for k in range(n + 1):
-                if fnmatchcase(v[k:], pat):
-                    return v[:k] + rep
-            return v
-        pieces: list[str] = []
-        i = 0
-        while i <= n:
-            for j in range(n, i - 1, -1):
-                if j > i and fnmatchcase(v[i:j], pat):
-                    pieces.append(rep)
-                    i = j
-                    break
-            else:
-                if i < n:
-                    pieces.append(v[i])
-                i += 1
-                continue
-            if mode != "/":
-                pieces.append(v[i:])
-                return "".join(pieces)
-        return "".join(pieces)
-    return None
+_OP_START = frozenset(":-=+?#%/^,")  # what may follow a parameter's name in ${...}

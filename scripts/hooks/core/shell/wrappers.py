@@ -254,6 +254,7 @@ def w_busybox(c, a, p, raw):
 def w_xargs(c, a, p, raw):
     rest = a[1:]
     rep = None
+    argfile = None  # -a FILE: the names come from it, not stdin
     i = 0
     n = len(rest)
     while i < n:
@@ -268,7 +269,8 @@ def w_xargs(c, a, p, raw):
             if name == "--replace":
                 rep = val if eq else "{}"
             elif name == "--arg-file":
-                c.reads.append(val if eq else (rest[i + 1] if i + 1 < n else ""))
+                argfile = val if eq else (rest[i + 1] if i + 1 < n else "")
+                c.reads.append(argfile)
                 i += 0 if eq else 1
             elif name in ("--eof", "--max-lines"):
                 pass
@@ -291,6 +293,7 @@ def w_xargs(c, a, p, raw):
             if ch == "I":
                 rep = val
             elif ch == "a":
+                argfile = val
                 c.reads.append(val)
         elif ch == "i":
             rep = w[2:] or "{}"
@@ -311,9 +314,11 @@ def w_xargs(c, a, p, raw):
         if feeds.git_lists(prev.argv):  # git ls-files | xargs R: R reads tracked files
             feed = (feeds.git_pathspecs(prev.argv)[0] or ["."])[0]
     body = stdin_text(raw) if c.stdin_is_data else None
+    if argfile is not None:  # a file this command wrote (<(printf ..) too): its text
+        body = p.ctx.written.get(argfile[2:] if argfile[:2] == "./" else argfile)
     if body and not vague(body):
         # `xargs cat <<< .env`, `echo .env | xargs cat`: the names it reads are in view
-        words = body.split()[:256]
+        words = body.replace("\0", "\n").split()[:256]  # -0: NUL ends a name
         # each word may be copied into every argument: charge the copies before making them
         # (nested `xargs -I{}` layers would otherwise multiply them without bound)
         p.ctx.budget.spend(len(words) * (len(rest) + 1))
