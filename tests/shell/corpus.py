@@ -1664,3 +1664,14 @@ C("cat .en${X}v", r=[".en${X}v"], p=["cat"], why="X unset: .env (its files are l
 # a symbolic link to a directory above the hooks' key or secrets exposes the files under it
 C("ln -s ~/.config src/c", r=[H + "/.config"], w=["src/c"], p=["ln"], why="a tree exposed")
 C("ln -s ../README.md src/readme", r=["../README.md"], w=["src/readme"], p=["ln"], n="allow")
+# --- in-place changes of live objects replace their state (a restart starts them again) --
+C("kubectl rollout restart deployment/web", rc=True, p=["kubectl"], n="allow", s=_S4)
+C("docker compose restart web", rc=True, p=["docker"], n="allow", s=_S4)
+C("kubectl patch deploy web -p '{}'", d=True, rc=True, p=["kubectl"], n="ask", s=_S4)
+C("kubectl set image deploy/web web=nginx:2", d=True, rc=True, p=["kubectl"], n="ask", s=_S4)
+C("terraform state push errored.tfstate", d=True, rc=True, p=["terraform"], n="ask", s=_S4)
+C("flyway clean", d=True, rc=True, p=["flyway"], n="ask", s=_S4)
+C("flyway migrate", rc=True, p=["flyway"], n="allow", s=_S4)
+C("flyway -url=jdbc:x info", u=True, p=["flyway"], n="allow", s=_S4, why="Java callbacks run")
+C("flyway version", p=["flyway"], n="allow", s="allow")
+C("kubectl rollout status deployment/web", p=["kubectl"], n="allow", s="allow")

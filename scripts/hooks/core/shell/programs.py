@@ -55,7 +55,7 @@ runners.h_fd: fd fdfind
 services.h_service_cli: kubectl oc helm terraform tofu pulumi docker podman nerdctl
                         docker-compose aws gcloud az systemctl service launchctl
                         journalctl rc-service vault consul nomad rclone restic borg velero
-                        mysqladmin pg_ctl gsutil
+                        mysqladmin pg_ctl gsutil flyway liquibase
 services.h_ansible: ansible ansible-playbook
 databases.h_sql_client: psql pgcli mysql mariadb mongosh mongo clickhouse-client
 databases.h_redis: redis-cli valkey-cli

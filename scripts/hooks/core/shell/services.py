@@ -105,6 +105,14 @@ PROFILES = {
         "snapshots ls stats check diff find version cat",
     ),
     "borg": ("", "list info diff check version"),
+    "flyway": (
+        "-url -user -password -schemas -locations -configFiles -workingDirectory",
+        "version help",
+    ),
+    "liquibase": (
+        "--url --username --password --changelog-file --defaults-file --search-path",
+        "version help",
+    ),
     "mysqladmin": (
         "-h -u -P -S --host --user --port --socket -c --count -i --sleep",
         "status extended-status processlist variables version ping",
@@ -130,7 +138,7 @@ PROFILES["docker-compose"] = (
 PROFILES["rc-service"] = ("", "status")
 # CLIs whose changes also write local files (rclone copy remote: ., restic restore, velero
 # backup download, pg_ctl start -l log): every word is checked like unknown code's
-_LOCAL_TOO = frozenset(("rclone", "restic", "borg", "velero", "pg_ctl"))
+_LOCAL_TOO = frozenset(("rclone", "restic", "borg", "velero", "pg_ctl", "liquibase"))
 # a CLI's own destroying verbs, beyond verbs.DESTROYS (rclone sync deletes what the source
 # lacks; systemctl mask and isolate stop services; borg compact frees deleted archives)
 _DESTROYS_TOO = {
@@ -144,12 +152,23 @@ _DESTROYS_TOO = {
     "aws": frozenset(("mv",)),
     # pulumi up/update apply the program's state without a plan the person saw
     "pulumi": frozenset(("up", "update", "refresh", "import", "watch", "deploy")),
+    # kubectl patch/set/edit apply a change to live objects, as apply does
+    "kubectl": frozenset(("patch", "set", "edit")),
+    # terraform state push replaces the remote state; state mv rewrites its addresses
+    "terraform": frozenset(("push", "mv", "replace-provider")),
+    # flyway clean drops every object in the schemas it manages
+    "flyway": frozenset(("clean",)),
 }
+_DESTROYS_TOO["oc"] = _DESTROYS_TOO["kubectl"]
+_DESTROYS_TOO["tofu"] = _DESTROYS_TOO["terraform"]
 # verbs that run the project's code (terraform providers and external data sources, the
 # pulumi program) and change nothing else
 _RUNS_PROJECT = {
     "terraform": frozenset("plan validate show graph console test providers-schema".split()),
     "pulumi": frozenset("preview about".split()),
+    # migrations and callbacks may be Java classes from the project's jars
+    "flyway": frozenset("info validate".split()),
+    "liquibase": frozenset("status history validate diff".split()),
 }
 _RUNS_PROJECT["tofu"] = _RUNS_PROJECT["terraform"]
 _BARE_READS = frozenset(
