@@ -269,7 +269,16 @@ C("mysql --init-command='DROP TABLE x' -e 'select 1'", d=True, rc=True, p=["mysq
 C("mongosh --eval 'db.c.aggregate([{$out:\"d\"}])'", d=True, rc=True, p=["mongosh"], n="ask")
 C("ssh -o RemoteCommand='rm -rf /srv' host", u=True, d=True, rc=True, p=["ssh"], n="ask")
 C("rsync --rsync-path='rm -rf /srv' src/ host:/x/", d=True, rc=True, p=["rsync"], n="ask")
-C("liquibase dropAll", u=True, d=True, rc=True, p=["liquibase"], s=SM, n="ask", why="camel-case verb")
+C(
+    "liquibase dropAll",
+    u=True,
+    d=True,
+    rc=True,
+    p=["liquibase"],
+    s=SM,
+    n="ask",
+    why="camel-case verb",
+)
 C("virsh undefine vm1", u=True, d=True, p=["virsh"], s=SM, n="ask")
 # --- bounded time: each use of a known value is charged by its length --------------------
 C("a=x; a=$a$a; a=$a$a; rm $a", w=["xxxx"], p=["rm"], s=SM, n="allow")
