@@ -1675,3 +1675,52 @@ C("flyway migrate", rc=True, p=["flyway"], n="allow", s=_S4)
 C("flyway -url=jdbc:x info", u=True, p=["flyway"], n="allow", s=_S4, why="Java callbacks run")
 C("flyway version", p=["flyway"], n="allow", s="allow")
 C("kubectl rollout status deployment/web", p=["kubectl"], n="allow", s="allow")
+# --- language managers: the directory options and generators name where they write ------
+_SP, _S5 = "[self-protection]", "[safemode]"
+C("uv venv .claude", w=[".", ".claude"], p=["uv"], n=_SP, s=_SP)
+C("cargo new scripts/hooks/x", w=[".", "scripts/hooks/x"], p=["cargo"], n=_SP, s=_SP)
+C("hatch new x scripts/hooks/y", w=[".", "x", "scripts/hooks/y"], p=["hatch"], n=_SP, s=_SP)
+C("composer install -d .claude", w=[".claude"], p=["composer"], n=_SP, s=_SP)
+C("pdm add x -p scripts/hooks", w=["scripts/hooks"], p=["pdm"], n=_SP, s=_SP)
+C("bundle install --binstubs=scripts/hooks", w=["scripts/hooks"], p=["bundle"], n=_SP, s=_SP)
+C(
+    "cargo fmt --manifest-path scripts/hooks/Cargo.toml",
+    w=["scripts/hooks"],
+    p=["cargo"],
+    n=_SP,
+    s=_SP,
+)
+C("go mod vendor -o=scripts/hooks", w=[".", "scripts/hooks"], p=["go"], n=_SP, s=_SP)
+C("go fmt ./scripts/hooks/...", w=[".", "./scripts/hooks"], p=["go"], n=_SP, s=_SP)
+C("uv venv", w=["."], p=["uv"], n="allow", s=_S5)
+C("cargo new demo", w=[".", "demo"], p=["cargo"], n="allow", s=_S5)
+C(
+    "conda env export -f .claude/settings.json",
+    w=[".claude/settings.json"],
+    p=["conda"],
+    n=_SP,
+    s=_SP,
+)
+C("conda env export", p=["conda"], n="allow", s="allow")
+C("conda env remove -n old", u=True, d=True, p=["conda"], n="ask", s=_S5)
+C("pip list --log .claude/settings.json", w=[".claude/settings.json"], p=["pip"], n=_SP, s=_SP)
+C("pip freeze --log-file=scripts/hooks/x", w=["scripts/hooks/x"], p=["pip"], n=_SP, s=_SP)
+C("pnpm store prune", u=True, d=True, p=["pnpm"], n="ask", s=_S5)
+C("pnpm store path", p=["pnpm"], n="allow", s="allow")
+C("go list -export ./...", u=True, p=["go"], n="allow", s=_S5, why="builds, runs toolexec")
+C("go list -m -json all", p=["go"], n="allow", s="allow")
+C("go doc -http", u=True, p=["go"], n="allow", s=_S5, why="starts a doc server it downloads")
+C("ruff clean", w=["."], p=["ruff"], n="allow", s=_S5)
+C("ruff server", u=True, p=["ruff"], n="allow", s=_S5)
+C("ruff check --fix-only src", w=["src"], p=["ruff"], n="allow", s=_S5)
+C("ruff rule E501", p=["ruff"], n="allow", s="allow")
+C("php -S localhost:8000", u=True, p=["php"], n="allow", s=_S5, why="serves the PHP files")
+C("php -d extension=/tmp/x.so -v", u=True, p=["php"], n="allow", s=_S5, why="native code")
+C("php -v", p=["php"], n="allow", s="allow")
+C(
+    "git format-patch -1 --output=.claude/settings.json",
+    w=[".claude/settings.json"],
+    p=["git"],
+    n=_SP,
+    s=_SP,
+)

@@ -612,8 +612,12 @@ def h_git(c, a, p, raw):
                 write(*out)
             return skip
         elif sub == "format-patch":
+            # -o names the directory; a diff option --output=F (or a prefix) the one file
             out = vals(found, "-o", "--output-directory")
-            write(*(out or ["."]))
+            out += [
+                v for k, v in found if len(k) > 4 and "--output".startswith(k) and v is not True
+            ]
+            write(*(out or ([] if "--stdout" in names else ["."])))  # --stdout prints them
             return skip
         elif sub == "bundle" and ops[:1] in (["create"], ["verify"], ["list-heads"]):
             # create writes the bundle file (- is stdout), verify and list-heads read one;

@@ -119,7 +119,11 @@ def h_interp(c, a, p, raw):
             # sane.py: the caller knows whether it is this project's CLI or a copy
             c.flag("%s runs %s, code the hooks cannot see" % (c.program, val), runner=True)
         return None
-    if any(w[:1] == "-" and w not in _PRINT_OPTS for w in a) and not c.stdin_is_data:
+    # an option that takes a value is never one that only prints (php -S serves the
+    # directory's PHP, php -d extension=x.so loads native code)
+    if any(w[:1] == "-" and (w not in _PRINT_OPTS or w[1:] in sa) for w in a) and not (
+        c.stdin_is_data
+    ):
         # no script and no code on stdin, yet options: `node --test`, `node --run build`,
         # `node --watch` run the project's code the hooks cannot see
         c.flag("%s %s runs code the hooks cannot see" % (c.program, a[0]), runner=True)

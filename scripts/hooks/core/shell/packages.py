@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.shell.command import has, opts, vals
+from core.shell.managers import DIR_OPTIONS, conda_env, go_reads, made_paths, project_dirs
 from core.shell.services import publish
 from core.shell.verbs import destroying
 
@@ -99,10 +100,15 @@ def h_pip(c, a, p, raw=None):
             "--cache-dir",
             "--report",
             "--platform",
+            "--log",
+            "--log-file",
+            "--local-log",
         ),
     )
     sub = ops[0] if ops else ""
     c.reads.extend(vals(found, "-r", "--requirement", "-c", "--constraint"))
+    # general options of every verb: the log is appended to, the cache gets pip's self-check
+    c.writes.extend(vals(found, "--log", "--log-file", "--local-log", "--cache-dir"))
     if sub not in _PIP_SUBS and ops:
         c.flag("pip %s is a subcommand the hooks do not know" % sub, unknown=True)
     if sub in ("config", "cache") and ops[1:2] not in (
@@ -259,6 +265,9 @@ def h_pkg_node(c, a, p, raw):
     if c.program == "yarn":
         # .yarnrc.yml names the yarn release (yarnPath) and plugins: JS that runs for any verb
         c.flag("yarn %s runs the yarn release and plugins .yarnrc.yml names" % sub, runner=True)
+    if sub == "store" and ops[1:2] not in ([], ["path"], ["status"]):
+        c.flag("%s store %s changes the package store" % (c.program, ops[1]), unknown=True)
+        return set(ops)
     if sub == "audit" and "fix" not in ops or sub in _NODE_READ:
         odd = [k for k, _ in found if k not in _NODE_READ_OPTIONS]
         if odd:
@@ -293,9 +302,17 @@ def _npm_dry(found) -> bool:
 
 
 def h_pkg_generic(c, a, p, raw):
-    found, ops = opts(a, "C", ("--manifest-path", "--directory", "--project", "--python"))
     prog = c.program
+    short, long = DIR_OPTIONS.get(prog.rstrip("0123456789."), ("", ()))
+    found, ops = opts(
+        a, "C" + short, ("--manifest-path", "--directory", "--project", "--python") + long
+    )
     sub = ops[0] if ops else ""
+    if prog in ("conda", "mamba", "micromamba") and sub == "env":
+        return conda_env(c, found, ops)
+    if prog == "go" and sub in ("list", "doc") and not go_reads(a[a.index(sub) + 1 :]):
+        c.flag("go %s with these options builds or runs code (toolexec, cgo)" % sub, runner=True)
+        return set(ops)
     if prog == "brew" and sub == "services":  # a service manager, as systemctl is
         verb = ops[1] if len(ops) > 1 else "list"
         if verb not in ("list", "info"):
@@ -353,7 +370,7 @@ def h_pkg_generic(c, a, p, raw):
         "uninstall",
     ):
         c.flag("global package install", unknown=True)
-        c.writes.append(".")
+        c.writes.extend(project_dirs(found) or ["."])
         return set(ops)
     if (
         prog == "go"
@@ -367,8 +384,9 @@ def h_pkg_generic(c, a, p, raw):
         or prog not in ("go", "cargo")
         and sub in _PKG_SUBS
     ):
-        d = vals(found, "-C", "--directory", "--project")
-        c.writes.append(d[-1] if d else ".")
+        d = project_dirs(found)
+        c.writes.extend(d or ["."])
+        c.writes.extend(made_paths(prog, sub, ops, a))
         c.flag("package install" if sub not in ("fmt", "fix", "clippy") else "formats code")
         if sub in ("fix", "clippy", "get", "generate"):
             c.flag("%s %s runs code the hooks cannot see" % (prog, sub), runner=True)
@@ -658,6 +676,9 @@ _FORMATTERS = {
 }
 
 
+_RUFF_VERBS = frozenset("check format rule config linter version help analyze".split())
+
+
 # linters and formatters whose configuration is a program (eslint.config.js, prettier.config.js
 # and plugins, dprint's process plugins): any run but a version or help query runs it
 _CONFIG_IS_CODE = frozenset(("eslint", "prettier", "dprint"))
@@ -678,9 +699,17 @@ def formatter(c, a, p, raw, prog=None):
         c.flag("%s loads the project's configuration, which is code" % prog, runner=True)
     on, off = _FORMATTERS[prog]
     if prog == "ruff":
-        if not a or a[0] not in ("format", "check"):
+        verb = a[0] if a else ""
+        if verb == "clean":  # removes the .ruff_cache directories under the current one
+            c.writes.append(".")
+            c.flag("ruff clean deletes its caches")
+            return set(a)
+        if verb.isalpha() and verb not in _RUFF_VERBS:  # `ruff server`, verbs yet to come
+            c.flag("ruff %s is a verb the hooks do not know" % verb, unknown=True)
+            return set(a)
+        if verb not in ("format", "check"):
             return None
-        if a[0] == "check" and "--fix" not in a:
+        if verb == "check" and not any(w.split("=")[0] in ("--fix", "--fix-only") for w in a):
             return None
         a = a[1:]
     if prog == "terraform":
