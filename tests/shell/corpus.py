@@ -1724,3 +1724,31 @@ C(
     n=_SP,
     s=_SP,
 )
+# --- git verbs that write a file their options or operands name; credential printers ----
+_BP = "[blocked-path]"
+C("git merge-file scripts/hooks/x.py a b", w=["scripts/hooks/x.py"], p=["git"], n=_SP, s=_SP)
+C("git merge-file -p -L a -L b -L c x y z", p=["git"], n="allow", s="allow")
+C("git stash show -p --output=.claude/settings.json", w=[".claude/settings.json"], p=["git"])
+C(
+    "git submodule add --name x https://x scripts/hooks/x",
+    w=["scripts/hooks/x", ".gitmodules", ".git"],
+    p=["git"],
+    n=_SP,
+    s=_SP,
+)
+C("go mod edit -json .env", r=[".env"], p=["go"], n=_BP, s=_BP)
+C("go mod edit -fmt scripts/hooks/go.mod", w=["scripts/hooks/go.mod"], p=["go"], n=_SP, s=_SP)
+C("go mod edit -json", r=["go.mod"], p=["go"], n="allow", s="allow")
+C("npm config ls --json", r=[H + "/.npmrc"], p=["npm"], n=_BP, s=_BP)
+C("pnpm config list", r=[H + "/.npmrc"], p=["pnpm"], n=_BP, s=_BP)
+C("yarn config --no-redacted", r=[H + "/.npmrc"], u=True, p=["yarn"], n=_BP, s=_BP)
+C(
+    "composer config -g github-oauth.github.com",
+    r=[H + "/.config/composer/auth.json"],
+    u=True,
+    p=["composer"],
+    n=_BP,
+    s=_BP,
+)
+C("uv auth token pypi.org", r=[H + "/.local/share/uv/credentials"], u=True, p=["uv"], n=_BP)
+C("npm config get registry", p=["npm"], n="allow", s="allow")

@@ -102,3 +102,38 @@ def test_conda_env_remove_asks_in_normal_mode(labs):
     r = pre(labs["normal"], "conda env remove -n old")
     assert r.spec.get("permissionDecision") == "ask", r.spec
     assert "[destructive]" in r.spec.get("permissionDecisionReason", "")
+
+
+# package-manager CLIs that print a registry token: a read of their credential store
+CREDENTIAL_PRINTS = [
+    ("npm config ls --json", ".npmrc"),
+    ("pnpm config list", ".npmrc"),
+    ("yarn config --no-redacted", ".npmrc"),
+    ("yarn config get npmAuthToken", ".npmrc"),
+    ("composer config --global github-oauth.github.com", "composer/auth.json"),
+    ("composer config -g --list", "composer/auth.json"),
+    ("uv auth token pypi.org", "uv/credentials"),
+    ("go mod edit -json .env", ".env"),
+]
+
+
+@pytest.mark.parametrize("cmd,why", CREDENTIAL_PRINTS)
+@pytest.mark.parametrize("mode", ["normal", "safe"])
+def test_credential_prints(labs, mode, cmd, why):
+    denied(labs[mode], cmd, "[blocked-path]", why)
+
+
+GIT_WRITES = [
+    ("git merge-file scripts/hooks/sanetools.py a b", "scripts/hooks"),
+    ("git merge-file -L x -L y -L z .claude/settings.json a b", ".claude/settings.json"),
+    ("git stash show -p --output=scripts/hooks/x", "scripts/hooks"),
+    ("git submodule add --name x https://x scripts/hooks/x", "scripts/hooks"),
+    ("git submodule add -b main -- https://x scripts/hooks/y", "scripts/hooks"),
+    ("go mod edit -fmt scripts/hooks/go.mod", "scripts/hooks"),
+]
+
+
+@pytest.mark.parametrize("cmd,why", GIT_WRITES)
+@pytest.mark.parametrize("mode", ["normal", "safe"])
+def test_git_and_go_writes(labs, mode, cmd, why):
+    denied(labs[mode], cmd, SP, why)

@@ -39,6 +39,8 @@ STORES = {
     "terraform": ".terraform.d/credentials.tfrc.json",
     "tofu": ".terraform.d/credentials.tfrc.json",
     "ps": "/proc/self/environ",
+    "composer": ".config/composer/auth.json",
+    "uv": ".local/share/uv/credentials",
 }
 # credential helpers named by prefix (docker-credential-desktop, git-credential-store ...): their
 # `get` prints the secret for the server fed on stdin
@@ -153,8 +155,27 @@ def prints_secret(prog: str, a: list[str]) -> bool:
         return any(x in ("-t", "--show-token") or x.startswith("--show-t") for x in low)
     if prog == "git":
         return bool(words) and words[0].startswith("credential")
-    if prog in ("npm", "pnpm", "yarn") and words[:2] in (["config", "get"], ["config", "list"]):
-        return any(("auth" in x or "token" in x) for x in low[2:]) or "--json" in low
+    if (
+        prog in ("npm", "pnpm", "yarn")
+        and words[:1] == ["config"]
+        and words[1:2]
+        in (
+            [],
+            ["get"],
+            ["list"],
+            ["ls"],
+        )
+    ):
+        # a named auth key, the raw (--json, --no-redacted) listing; pnpm lists them raw
+        raw = "--json" in low or "--no-redacted" in low or prog == "pnpm" and words[1:2] != ["get"]
+        return any(("auth" in x or "token" in x) for x in low[1:]) or raw
+    if prog == "composer" and words[:1] == ["config"]:
+        # an auth key (github-oauth.x, http-basic.x, bearer.x), --auth, or the global listing
+        keys = ("oauth", "token", "http-basic", "bearer", "auth")
+        listed = any(x in ("-l", "--list") for x in low) and any(
+            x in ("-g", "--global") for x in low
+        )
+        return any(k in x for x in low[1:] for k in keys) or listed
     if prog == "aws" and words[:2] == ["configure", "get"]:
         return any(s in x for x in low[2:] for s in ("secret", "key", "token"))
     if prog == "aws" and words[:2] == ["configure", "export-credentials"]:

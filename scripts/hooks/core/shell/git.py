@@ -171,6 +171,7 @@ _GIT_SHORT_ARGS = {
     "fetch": "o",
     "archive": "o",
     "format-patch": "o",
+    "merge-file": "L",
     "config": "f",
     "am": "p",
     "apply": "pC",
@@ -711,7 +712,7 @@ def h_git(c, a, p, raw):
         if sub == "worktree":
             gitverbs.worktree(c, rest, found, ops, write, gitdir)
             return skip
-        write(".")
+        write(*gitverbs.tree_targets(sub, names, ops))
         return skip
     c.flag("unrecognised git subcommand (an alias can run anything)", unknown=True)
     return skip

@@ -4,7 +4,7 @@ does not know is `unknown` (a newer git's verb, or a typo git turns into somethi
 
 from __future__ import annotations
 
-from core.shell.command import has, join, long_match
+from core.shell.command import has, join, long_match, opts
 
 
 def _first_op(rest: list[str], short_args: str = "", long_args: tuple = ()) -> tuple[str, int]:
@@ -31,6 +31,8 @@ def stash(c, rest: list[str], found, ops: list[str], paths: list[str], write, gi
     drop/clear discard stashed work; create/store only add objects and refs."""
     verb, _ = _first_op(rest, "m", ("--message", "--pathspec-from-file"))
     if verb in ("list", "show"):
+        # show is a diff: --output=F (or a prefix of it) writes the patch to F
+        write(*[v for k, v in found if len(k) > 4 and "--output".startswith(k) and v is not True])
         return
     if verb in ("drop", "clear"):
         c.flag("git stash %s discards stashed work" % verb, destructive=True)
@@ -42,6 +44,14 @@ def stash(c, rest: list[str], found, ops: list[str], paths: list[str], write, gi
     if verb and verb not in STASH_WRITES:
         c.flag("git stash %s: a verb the hooks do not know" % verb, unknown=True)
     write(*(paths or ["."]))
+
+
+def tree_targets(sub: str, names: list, ops: list) -> list:
+    """What a tree verb without a rule of its own writes: merge-file its first operand
+    (unless -p prints the result), any other the whole tree."""
+    if sub == "merge-file":
+        return [] if "-p" in names or "--stdout" in names else ops[:1]
+    return ["."]
 
 
 SUBMODULE_READS = ("status", "summary")
@@ -68,7 +78,8 @@ def submodule(c, rest: list[str], write, gitdir: str, p) -> set:
     if verb not in SUBMODULE_WRITES:
         c.flag("git submodule %s: a verb the hooks do not know" % verb, unknown=True)
     ops = [w for w in rest[at + 1 :] if w[:1] != "-"]
-    if verb == "add":
+    if verb == "add":  # past the values of its options (--name N, -b BRANCH, --depth 1)
+        ops = opts(rest[at + 1 :], "b", ("--name", "--branch", "--reference", "--depth"))[1]
         # git submodule add URL [PATH]: the URL is no file
         skip.update(ops[:1])
         write(*(ops[1:2] or ["."]), ".gitmodules", gitdir)

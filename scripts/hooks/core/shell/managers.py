@@ -98,3 +98,30 @@ def go_reads(a) -> bool:
             return False
         skip = not eq and flag in _GO_VALUE_FLAGS
     return True
+
+
+# go mod edit flags that take a value (-module m, -require=p@v ...); the others are bools
+_GO_EDIT_VALUES = frozenset(
+    "module go toolchain require droprequire exclude dropexclude replace dropreplace retract "
+    "dropretract tool droptool godebug dropgodebug ignore dropignore".split()
+)
+
+
+def go_mod_edit(c, a):
+    """go mod edit [flags] [FILE]: reads FILE (go.mod by default; -json and -print print
+    it), and rewrites it unless it only prints."""
+    files, prints, skip = [], False, False
+    for w in a:
+        if skip:
+            skip = False
+            continue
+        if w[:1] != "-":
+            files.append(w)
+            continue
+        flag, eq, _ = w.lstrip("-").partition("=")
+        prints = prints or flag in ("json", "print", "n")
+        skip = not eq and flag in _GO_EDIT_VALUES
+    c.reads.extend(files or ["go.mod"])
+    if not prints:
+        c.writes.extend(files or ["go.mod"])
+    return set(files)

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from core.shell.command import has, opts, vals
-from core.shell.managers import DIR_OPTIONS, conda_env, go_reads, made_paths, project_dirs
+from core.shell.managers import (
+    DIR_OPTIONS,
+    conda_env,
+    go_mod_edit,
+    go_reads,
+    made_paths,
+    project_dirs,
+)
 from core.shell.services import publish
 from core.shell.verbs import destroying
 
@@ -310,6 +317,8 @@ def h_pkg_generic(c, a, p, raw):
     sub = ops[0] if ops else ""
     if prog in ("conda", "mamba", "micromamba") and sub == "env":
         return conda_env(c, found, ops)
+    if prog == "go" and sub == "mod" and ops[1:2] == ["edit"]:
+        return go_mod_edit(c, a[a.index("edit") + 1 :])
     if prog == "go" and sub in ("list", "doc") and not go_reads(a[a.index(sub) + 1 :]):
         c.flag("go %s with these options builds or runs code (toolexec, cgo)" % sub, runner=True)
         return set(ops)
