@@ -1752,3 +1752,23 @@ C(
 )
 C("uv auth token pypi.org", r=[H + "/.local/share/uv/credentials"], u=True, p=["uv"], n=_BP)
 C("npm config get registry", p=["npm"], n="allow", s="allow")
+# --- an interpreter a manager runs; actions by option; registry listings; secret git keys -
+C("pip --python /tmp/x list", r=["/tmp/x"], u=True, p=["pip"], n="allow", s=_S5)
+C("uv pip show x -p /tmp/x", r=["/tmp/x"], u=True, p=["uv"], n="allow", s=_S5)
+C("pipenv --rm", u=True, p=["pipenv"], n="allow", s=_S5)
+C("pipenv --venv", p=["pipenv"], n="allow", s="allow")
+C("cargo help foo", u=True, p=["cargo"], n="allow", s=_S5, why="runs cargo-foo --help")
+C("cargo help build", p=["cargo"], n="allow", s="allow")
+C("conda init bash", w=[H + "/.bashrc"], u=True, p=["conda"], n=_SP, s=_SP)
+C("npm owner ls left-pad", p=["npm"], n="allow", s="allow")
+C("npm owner add bob left-pad", rc=True, p=["npm"], n="allow", s=_S5)
+C("npm pkg get name", p=["npm"], n="allow", s="allow")
+C("go mod verify", p=["go"], n="allow", s="allow")
+C(
+    "git config --get http.https://github.com/.extraheader",
+    r=[H + "/.git-credentials"],
+    p=["git"],
+    n=_BP,
+    s=_BP,
+)
+C("git diff config password.txt", p=["git"], n="allow", s="allow")

@@ -37,6 +37,8 @@ PROTECTED_WRITES = [
     ("pip list --log .claude/settings.json", ".claude/settings.json"),
     ("pip --log-file scripts/hooks/x freeze", "scripts/hooks"),
     ("git format-patch HEAD --output scripts/hooks/sanetools.py", "scripts/hooks"),
+    ("conda init", "start-up file"),
+    ("mamba init zsh", "start-up file"),
 ]
 
 
@@ -61,6 +63,11 @@ SAFEMODE_DENIED = [
     ("ruff check --fix-only src", "change anything"),
     ("uv venv", "change anything"),
     ("cargo new demo", "change anything"),
+    ("pip --python /tmp/x list", "runs that interpreter"),
+    ("uv pip list --python=/tmp/x", "runs that interpreter"),
+    ("python3 -m pip --python /tmp/x freeze", "runs that interpreter"),
+    ("pipenv --rm", "--rm"),
+    ("cargo help foo", "cargo help"),
 ]
 
 
@@ -88,6 +95,14 @@ READS = [
     "php -v",
     "pip list --outdated",
     "git format-patch -1 --stdout",
+    "pipenv --venv",
+    "cargo help build",
+    "npm owner ls left-pad",
+    "npm dist-tag ls left-pad",
+    "npm pkg get name",
+    "go mod verify",
+    "conda env config vars list",
+    "git config --get user.name",
 ]
 
 
@@ -114,6 +129,9 @@ CREDENTIAL_PRINTS = [
     ("composer config -g --list", "composer/auth.json"),
     ("uv auth token pypi.org", "uv/credentials"),
     ("go mod edit -json .env", ".env"),
+    ("git config --get-urlmatch http.extraheader https://github.com", ".git-credentials"),
+    ("git -C . config --get-all http.extraHeader", ".git-credentials"),
+    ("git config user.password", ".git-credentials"),
 ]
 
 

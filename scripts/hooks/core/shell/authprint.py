@@ -153,6 +153,10 @@ def prints_secret(prog: str, a: list[str]) -> bool:
         return words[:2] == ["create", "token"]
     if prog == "gh" and words[:2] == ["auth", "status"]:
         return any(x in ("-t", "--show-token") or x.startswith("--show-t") for x in low)
+    if prog == "git" and _git_verb(low) == "config":
+        # a key that holds a credential (http.extraheader with the CI token, a password)
+        keys = [x for x in low[low.index("config") + 1 :] if x[:1] != "-"]
+        return any(k in x for x in keys for k in ("extraheader", "password", "token", "secret"))
     if prog == "git":
         return bool(words) and words[0].startswith("credential")
     if (
@@ -200,6 +204,14 @@ def prints_secret(prog: str, a: list[str]) -> bool:
     if any(x in ("list", "ls") for x in parts):
         return False  # npm token list: ids, not values
     return any(_parts([w])[-1:] in (["token"], ["password"]) for w in words[:3] if _parts([w]))
+
+
+def _git_verb(low: list[str]) -> str:
+    """git's subcommand, past its global options (-C DIR, -c K=V, --git-dir=X ...)."""
+    i = 0
+    while i < len(low) and low[i][:1] == "-":
+        i += 2 if low[i] in ("-c", "-C", "--git-dir", "--work-tree", "--namespace") else 1
+    return low[i] if i < len(low) else ""
 
 
 def _state_print(words: list[str], low: list[str]) -> bool:

@@ -58,11 +58,16 @@ def _go_values(a, name) -> list:
     return out
 
 
-def conda_env(c, found, ops):
+def conda_env(c, found, ops, home):
     """conda env list/export reads (export -f writes its file); any other verb changes this
-    machine's environments, and remove deletes one."""
+    machine's environments, and remove deletes one. conda init rewrites the shells' startup
+    files."""
     verb = ops[1] if len(ops) > 1 else ""
-    if verb in ("", "list"):
+    if ops[0] == "init":
+        c.writes.append(home.rstrip("/") + "/.bashrc")
+        c.flag("%s init changes the shells' startup files" % c.program, unknown=True)
+        return set(ops)
+    if verb in ("", "list") or ops[1:4] == ["config", "vars", "list"]:
         return set(ops)
     if verb == "export":
         c.writes.extend(vals(found, "-f", "--file"))
@@ -98,6 +103,15 @@ def go_reads(a) -> bool:
             return False
         skip = not eq and flag in _GO_VALUE_FLAGS
     return True
+
+
+# cargo's own commands: `cargo help X` of any other runs cargo-X --help from the PATH
+CARGO_BUILTINS = frozenset(
+    "add bench build check clean config doc fetch fix generate-lockfile help info init install "
+    "locate-project login logout metadata new owner package pkgid publish read-manifest remove "
+    "report run rustc rustdoc search test tree uninstall update vendor verify-project version "
+    "yank b c d r t".split()
+)
 
 
 # go mod edit flags that take a value (-module m, -require=p@v ...); the others are bools

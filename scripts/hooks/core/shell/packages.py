@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.shell.command import has, opts, vals
 from core.shell.managers import (
+    CARGO_BUILTINS,
     DIR_OPTIONS,
     conda_env,
     go_mod_edit,
@@ -89,7 +90,7 @@ _SYSTEM_PKG = {
 def h_pip(c, a, p, raw=None):
     found, ops = opts(
         a,
-        "rtcedi",
+        "rtcedi" + ("p" if c.program == "uv" else ""),
         (
             "--requirement",
             "--target",
@@ -114,6 +115,10 @@ def h_pip(c, a, p, raw=None):
     )
     sub = ops[0] if ops else ""
     c.reads.extend(vals(found, "-r", "--requirement", "-c", "--constraint"))
+    python = vals(found, "--python") + (vals(found, "-p") if c.program == "uv" else [])
+    if python:  # pip re-runs itself under it, uv runs it to ask for its paths and version
+        c.reads.extend(python)
+        c.flag("%s --python %s runs that interpreter" % (c.program, python[0]), runner=True)
     # general options of every verb: the log is appended to, the cache gets pip's self-check
     c.writes.extend(vals(found, "--log", "--log-file", "--local-log", "--cache-dir"))
     if sub not in _PIP_SUBS and ops:
@@ -253,7 +258,7 @@ def h_pkg_node(c, a, p, raw):
     ):
         c.flag("%s config %s changes npm's configuration" % (c.program, ops[1]), unknown=True)
         return set(ops)
-    if publish(c, c.program, sub):
+    if publish(c, c.program, sub, ops[1] if len(ops) > 1 else None):
         return set(ops)
     if sub in ("version", "v") and len(ops) > 1 and c.program != "yarn":
         # npm version patch: writes package.json, commits, tags, runs the version scripts
@@ -272,6 +277,8 @@ def h_pkg_node(c, a, p, raw):
     if c.program == "yarn":
         # .yarnrc.yml names the yarn release (yarnPath) and plugins: JS that runs for any verb
         c.flag("yarn %s runs the yarn release and plugins .yarnrc.yml names" % sub, runner=True)
+    if sub == "pkg" and ops[1:2] == ["get"] and c.program == "npm":
+        return set(ops)  # prints fields of package.json
     if sub == "store" and ops[1:2] not in ([], ["path"], ["status"]):
         c.flag("%s store %s changes the package store" % (c.program, ops[1]), unknown=True)
         return set(ops)
@@ -315,8 +322,8 @@ def h_pkg_generic(c, a, p, raw):
         a, "C" + short, ("--manifest-path", "--directory", "--project", "--python") + long
     )
     sub = ops[0] if ops else ""
-    if prog in ("conda", "mamba", "micromamba") and sub == "env":
-        return conda_env(c, found, ops)
+    if prog in ("conda", "mamba", "micromamba") and sub in ("env", "init"):
+        return conda_env(c, found, ops, p.ctx.home)
     if prog == "go" and sub == "mod" and ops[1:2] == ["edit"]:
         return go_mod_edit(c, a[a.index("edit") + 1 :])
     if prog == "go" and sub in ("list", "doc") and not go_reads(a[a.index(sub) + 1 :]):
@@ -420,7 +427,7 @@ def h_pkg_generic(c, a, p, raw):
     if prog == "go" and (
         sub in ("doc", "version", "help", "env")
         or sub == "mod"
-        and ops[1:2] in (["graph"], ["why"])
+        and ops[1:2] in (["graph"], ["why"], ["verify"])
     ):
         return set(ops)  # they print documentation, the toolchain, the module graph
     if prog == "uv" and sub in _UV_BUILDS:
@@ -428,12 +435,16 @@ def h_pkg_generic(c, a, p, raw):
             "uv %s resolves the project, which may build it (runs its backend)" % sub, runner=True
         )
         return set(ops)
-    if prog in _LOADS_PROJECT_CODE and not _info_only(prog, sub, found):
+    if prog in _LOADS_PROJECT_CODE and not _info_only(prog, sub, found, ops):
         c.flag(
             "%s %s loads the project's configuration, which runs code (%s)"
             % (prog, sub, _LOADS_PROJECT_CODE[prog]),
             runner=True,
         )
+        return set(ops)
+    if not sub and any(k not in _HELP_OPTIONS and k not in _PATH_QUERIES for k, _ in found):
+        # pipenv --rm deletes the environment, --python creates one: an action by option
+        c.flag("%s %s is an option the hooks do not know" % (prog, found[0][0]), unknown=True)
         return set(ops)
     if sub in _MANAGER_READ or not sub and not ops:
         return set(ops)
@@ -463,9 +474,12 @@ _INFO_VERBS = {"cargo": ("help", "version"), "bundle": ("help", "version")}
 _UV_BUILDS = frozenset(("tree", "export", "version"))
 
 
-def _info_only(prog, sub, found):
-    """A version or help query that reads no project file."""
+def _info_only(prog, sub, found, ops=()):
+    """A version or help query that reads no project file (`cargo help X` of a command that
+    is not cargo's own runs the program cargo-X finds on the PATH)."""
     if not all(k in _HELP_OPTIONS or k == "--list" for k, _ in found):
+        return False
+    if prog == "cargo" and sub == "help" and ops[1:] and ops[1] not in CARGO_BUILTINS:
         return False
     return not sub or sub in _INFO_VERBS.get(prog, ("help",))
 
@@ -496,6 +510,8 @@ def _config_sets(found, ops):
 
 
 _HELP_OPTIONS = ("-h", "--help", "-v", "--version", "-V", "-q", "--quiet", "-?")
+# options that print where a manager keeps things (pipenv --venv, --where, --py)
+_PATH_QUERIES = ("--venv", "--where", "--py", "--envs", "--support", "--list")
 
 
 # apt's simulation: it prints what the verb would do and changes nothing (needs no root)

@@ -762,10 +762,24 @@ PUBLISH = frozenset(
 )
 
 
-def publish(c, prog, sub):
-    """True (and flagged) when `prog sub` changes a package registry."""
+# registry verbs whose sub-verb only lists or reads (npm owner ls, npm dist-tag ls)
+_REGISTRY_READS = {
+    "owner": ("ls", "list"),
+    "dist-tag": ("ls", "list"),
+    "access": ("list", "ls-packages", "ls-collaborators", "get"),
+    "team": ("ls", "list"),
+    "hook": ("ls", "list"),
+    "token": ("list", "ls"),
+}
+
+
+def publish(c, prog, sub, verb=None):
+    """True (and flagged) when `prog sub` changes a package registry; True and unflagged
+    when `verb` is one of the sub's listings (a read of the registry)."""
     if sub not in PUBLISH:
         return False
+    if verb in _REGISTRY_READS.get(sub, ()):
+        return True
     if sub in ("unpublish", "yank"):
         c.flag("%s %s removes a published package" % (prog, sub), destructive=True, remote=True)
     else:
