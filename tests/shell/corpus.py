@@ -1772,3 +1772,13 @@ C(
     s=_BP,
 )
 C("git diff config password.txt", p=["git"], n="allow", s="allow")
+C(
+    "python3 -m json.tool --indent 2 a.json scripts/hooks/x",
+    r=["a.json"],
+    w=["scripts/hooks/x"],
+    p=["python3"],
+    n=_SP,
+    s=_SP,
+)
+C("git tag -d v1", w=[".git"], d=True, p=["git"], n="ask", s=_S5)
+C("npm token revoke abc123", d=True, rc=True, p=["npm"], n="ask", s=_S5)

@@ -38,6 +38,7 @@ PROTECTED_WRITES = [
     ("pip --log-file scripts/hooks/x freeze", "scripts/hooks"),
     ("git format-patch HEAD --output scripts/hooks/sanetools.py", "scripts/hooks"),
     ("conda init", "start-up file"),
+    ("python3 -m json.tool --indent 2 a.json scripts/hooks/x", "scripts/hooks"),
     ("mamba init zsh", "start-up file"),
 ]
 
@@ -155,3 +156,13 @@ GIT_WRITES = [
 @pytest.mark.parametrize("mode", ["normal", "safe"])
 def test_git_and_go_writes(labs, mode, cmd, why):
     denied(labs[mode], cmd, SP, why)
+
+
+# deletions of what no reflog or registry keeps: the [destructive] ask in normal mode
+@pytest.mark.parametrize(
+    "cmd", ["git tag -d v1", "git tag --delete v1 v2", "npm token revoke abc123"]
+)
+def test_deletions_ask(labs, cmd):
+    r = pre(labs["normal"], cmd)
+    assert r.spec.get("permissionDecision") == "ask", (cmd, r.denied, r.spec)
+    assert "[destructive]" in r.spec.get("permissionDecisionReason", "")

@@ -46,7 +46,18 @@ STORES = {
 # `get` prints the secret for the server fed on stdin
 HELPERS = {"docker-credential-": ".docker/config.json", "git-credential-": ".git-credentials"}
 # verbs that put a secret somewhere: no print (`gh secret set API_TOKEN`)
-_STORE_VERBS = ("set", "add", "create", "delete", "remove", "rm", "edit", "update", "import")
+_STORE_VERBS = (
+    "set",
+    "add",
+    "create",
+    "delete",
+    "remove",
+    "rm",
+    "edit",
+    "update",
+    "import",
+    "revoke",
+)
 # words that name a secret thing
 _SECRET = (
     "token",

@@ -556,6 +556,8 @@ def h_git(c, a, p, raw):
             and not has(found, "-d", "--delete", "-a", "-s", "-f")
         ):
             return skip
+        elif sub == "tag" and has(found, "-d", "--delete"):  # no reflog keeps a tag
+            c.flag("git tag -d deletes a tag", destructive=True)
         elif sub == "remote" and not (
             ops
             and ops[0]

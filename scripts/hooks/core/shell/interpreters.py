@@ -100,7 +100,7 @@ def h_interp(c, a, p, raw):
             found, ops = opts(rest, "", ("--prompt",))
             c.writes.extend(ops)
         elif val == "json.tool":
-            ops = [x for x in rest if x[:1] != "-"]
+            ops = opts(rest, "", ("--indent",))[1]  # past --indent N
             c.reads.extend(ops[:1])
             c.writes.extend(ops[1:2])
         elif val not in _PRINT_MODULES and val not in ("sane", "core.cli", "core.cli.main"):
