@@ -1782,3 +1782,14 @@ C(
 )
 C("git tag -d v1", w=[".git"], d=True, p=["git"], n="ask", s=_S5)
 C("npm token revoke abc123", d=True, rc=True, p=["npm"], n="ask", s=_S5)
+C(
+    "git checkout-index -f -- scripts/hooks/sanetools.py",
+    w=["scripts/hooks/sanetools.py"],
+    p=["git"],
+    n=_SP,
+    s=_SP,
+)
+C("git init -b main scripts/hooks", r=["scripts/hooks"], w=["scripts/hooks/.git"], p=["git"])
+C("clang-format --i=1 .claude/settings.json", w=[".claude/settings.json"], p=["clang-format"])
+C("goimports --w=true src", w=["src"], p=["goimports"], n="allow", s=_S5)
+C("eslint --fix-dry-run src", u=True, p=["eslint"], n="allow", s=_S5)

@@ -149,7 +149,37 @@ GIT_WRITES = [
     ("git submodule add --name x https://x scripts/hooks/x", "scripts/hooks"),
     ("git submodule add -b main -- https://x scripts/hooks/y", "scripts/hooks"),
     ("go mod edit -fmt scripts/hooks/go.mod", "scripts/hooks"),
+    ("git init -b main scripts/hooks", "scripts/hooks"),
+    ("git init --initial-branch main scripts/hooks", "scripts/hooks"),
+    ("clang-format --i=1 .claude/settings.json", ".claude/settings.json"),
+    ("goimports --w=true scripts/hooks", "scripts/hooks"),
+    ("gofmt --w scripts/hooks", "scripts/hooks"),
+    ("biome format --write=true .claude", ".claude"),
+    ("biome check --apply-unsafe scripts/hooks", "scripts/hooks"),
+    ("prettier --w scripts/hooks", "scripts/hooks"),
+    ("autopep8 --in-pl scripts/hooks/sanetools.py", "scripts/hooks"),
 ]
+
+
+def test_checkout_index_of_a_planted_index_entry(labs):
+    """The index can hold any blob (`git update-index --cacheinfo`); checking a hook file
+    out of it overwrites the hook."""
+    import subprocess
+
+    proj = labs["normal"]
+    run = dict(capture_output=True, check=True)
+    blob = (
+        subprocess.run(
+            ["git", "-C", proj.dir, "hash-object", "-w", "--stdin"], input=b"evil\n", **run
+        )
+        .stdout.decode()
+        .strip()
+    )
+    subprocess.run(["git", "-C", proj.dir, "add", "-A"], **run)
+    entry = "100644,%s,scripts/hooks/sanetools.py" % blob
+    subprocess.run(["git", "-C", proj.dir, "update-index", "--cacheinfo", entry], **run)
+    denied(proj, "git checkout-index -f -- scripts/hooks/sanetools.py", SP, "sanetools.py")
+    denied(proj, "git checkout-index -fu -- .claude/settings.json", SP, "settings")
 
 
 @pytest.mark.parametrize("cmd,why", GIT_WRITES)

@@ -182,7 +182,7 @@ _GIT_SHORT_ARGS = {
     "mv": "",
     "submodule": "",
     "bisect": "",
-    "init": "",
+    "init": "b",
     "bugreport": "os",
     "difftool": "xty",
 }
@@ -205,6 +205,7 @@ _GIT_LONG_ARGS = (
     "--origin",
     "--reference",
     "--separate-git-dir",
+    "--initial-branch",
     "--upstream",
     "--onto",
     "--strategy",

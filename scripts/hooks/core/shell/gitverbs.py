@@ -48,9 +48,12 @@ def stash(c, rest: list[str], found, ops: list[str], paths: list[str], write, gi
 
 def tree_targets(sub: str, names: list, ops: list) -> list:
     """What a tree verb without a rule of its own writes: merge-file its first operand
-    (unless -p prints the result), any other the whole tree."""
+    (unless -p prints the result), checkout-index the paths it names (from an index the
+    agent may have filled with `update-index --cacheinfo`), any other the whole tree."""
     if sub == "merge-file":
         return [] if "-p" in names or "--stdout" in names else ops[:1]
+    if sub == "checkout-index" and "--stdin" not in names:
+        return ops or ["."]
     return ["."]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.shell.command import has, opts, vals
+from core.shell.command import has, long_match, opts, vals
 from core.shell.managers import (
     CARGO_BUILTINS,
     DIR_OPTIONS,
@@ -695,7 +695,7 @@ _FORMATTERS = {
     "shfmt": (("-w", "--write"), ()),
     "stylua": (None, ("--check",)),
     "terraform": (None, ("-check",)),
-    "biome": (("--write", "--apply", "--fix"), ()),
+    "biome": (("--write", "--apply", "--apply-unsafe", "--fix"), ()),
     "dprint": (None, ("check",)),
     "ruff": (None, ("--check", "--diff")),
 }
@@ -748,13 +748,26 @@ def formatter(c, a, p, raw, prog=None):
         and a
         and a[0] in ("format", "check", "lint")
         and a[0] == "format"
-        and "--write" not in a
+        and not any(_named_flag(w, ("--write",)) for w in a)
     ):
         return None
-    if on is not None and not any(w in on or w.split("=")[0] in on for w in a):
+    if on is not None and not any(_named_flag(w, on) for w in a):
         return None
     if any(w in off for w in a):
         return None
     ops = [w for w in a if w[:1] != "-"]
     c.writes.extend(ops or ["."])
     c.flag("formats code")
+
+
+def _named_flag(w: str, names) -> bool:
+    """Is option word `w` one of `names`, however spelled: `-w=true`, `--i` (Go's flag
+    package and LLVM take one or two dashes), a unique prefix of a long name (argparse)?"""
+    if w[:1] != "-":
+        return False
+    name = w.split("=", 1)[0]
+    bare = name.lstrip("-")
+    return any(
+        name == n or bare == n.lstrip("-") or name[:2] == "--" and long_match(name, n)
+        for n in names
+    )
