@@ -1793,3 +1793,4 @@ C("git init -b main scripts/hooks", r=["scripts/hooks"], w=["scripts/hooks/.git"
 C("clang-format --i=1 .claude/settings.json", w=[".claude/settings.json"], p=["clang-format"])
 C("goimports --w=true src", w=["src"], p=["goimports"], n="allow", s=_S5)
 C("eslint --fix-dry-run src", u=True, p=["eslint"], n="allow", s=_S5)
+C("dpkg -x pkg.deb /tmp/x", r=["pkg.deb"], w=["/tmp/x"], p=["dpkg"], n="allow")

@@ -196,3 +196,12 @@ def test_deletions_ask(labs, cmd):
     r = pre(labs["normal"], cmd)
     assert r.spec.get("permissionDecision") == "ask", (cmd, r.denied, r.spec)
     assert "[destructive]" in r.spec.get("permissionDecisionReason", "")
+
+
+# archives unpacked into the project by a tool that is not tar: members the hooks cannot see
+@pytest.mark.parametrize(
+    "cmd", ["cmake -E tar xf x.tar", "cmake -E tar xzf x.tgz", "dpkg -x x.deb ."]
+)
+@pytest.mark.parametrize("mode", ["normal", "safe"])
+def test_unseen_archives(labs, mode, cmd):
+    denied(labs[mode], cmd, SP, "cannot see which ones")

@@ -123,6 +123,7 @@ def tree_writes(f, cmd, cwd, project, home, cfg):
     if (
         prog not in TREE_COPIERS
         and prog not in UNPACKERS
+        and prog != "dpkg"
         and prog not in PATCHERS
         and not is_git_patch
     ):
@@ -145,6 +146,9 @@ def tree_writes(f, cmd, cwd, project, home, cfg):
         return
     if prog in TREE_COPIERS or prog == "pax" and treecopies.pax_copies(cmd.argv):
         treecopies.copy_writes(f, cmd, prog, dests, cwd, project, home, cfg)
+        return
+    if prog == "dpkg":  # dpkg -x: a .deb's data members are a tar inside an ar: unseen
+        f.blind_writes.extend(dests)
         return
     if prog in UNPACKERS or prog == "pax":
         members = archive_members(cmd, cwd, home)

@@ -336,6 +336,12 @@ def h_pkg_generic(c, a, p, raw):
             if destroying(verb, frozenset(("kill", "stop", "cleanup"))):
                 c.flag("brew services %s stops a service" % verb, destructive=True)
         return set(ops)
+    if prog == "dpkg" and any(w in ("-x", "--extract", "-X", "--vextract") for w in a):
+        # dpkg -x PKG.deb DIR unpacks the package's files (any paths) into DIR
+        ops = [w for w in a if w[:1] != "-"]
+        c.reads.extend(ops[:1])
+        c.writes.extend(ops[1:2] or ["."])
+        return set(ops)
     if prog in _SYSTEM_PKG:
         names = [k for k, _ in found]
         if prog in ("apt", "apt-get", "aptitude") and any(

@@ -69,6 +69,7 @@ _CMAKE_E = {
     "touch_nocreate": ["touch", "-c"],
     "create_symlink": ["ln", "-s"],
     "create_hardlink": ["ln"],
+    "tar": ["tar"],  # cmake -E tar xf a.tar: tar's letters and options
     "cat": ["cat"],
     "compare_files": ["cmp"],
     "md5sum": ["md5sum"],
