@@ -1794,3 +1794,6 @@ C("clang-format --i=1 .claude/settings.json", w=[".claude/settings.json"], p=["c
 C("goimports --w=true src", w=["src"], p=["goimports"], n="allow", s=_S5)
 C("eslint --fix-dry-run src", u=True, p=["eslint"], n="allow", s=_S5)
 C("dpkg -x pkg.deb /tmp/x", r=["pkg.deb"], w=["/tmp/x"], p=["dpkg"], n="allow")
+C("python3 -m dotenv list", r=[".env"], u=True, p=["python3"], n=_BP, s=_BP)
+C("dotenv get API_KEY", r=[".env"], u=True, p=["dotenv"], n=_BP, s=_BP)
+C("dotenv -f config.txt list", r=["config.txt"], u=True, p=["dotenv"], n="allow", s=_S5)

@@ -133,6 +133,9 @@ CREDENTIAL_PRINTS = [
     ("git config --get-urlmatch http.extraheader https://github.com", ".git-credentials"),
     ("git -C . config --get-all http.extraHeader", ".git-credentials"),
     ("git config user.password", ".git-credentials"),
+    ("python3 -m dotenv list", ".env"),
+    ("dotenv get SECRET", ".env"),
+    ("dotenv -- node app.js", ".env"),
 ]
 
 

@@ -99,6 +99,8 @@ def h_interp(c, a, p, raw):
         elif val in ("venv", "virtualenv"):
             found, ops = opts(rest, "", ("--prompt",))
             c.writes.extend(ops)
+        elif val == "dotenv":
+            h_dotenv(c, rest, p, None)
         elif val == "json.tool":
             ops = opts(rest, "", ("--indent",))[1]  # past --indent N
             c.reads.extend(ops[:1])
@@ -530,3 +532,12 @@ def h_pygmentize(c, a, p, raw):
             )
     c.reads.extend(ops)
     return {v for _, v in found if isinstance(v, str)}
+
+
+def h_dotenv(c, a, p, raw):
+    """dotenv (python-dotenv's CLI, node's dotenv-cli) loads a .env file, .env itself when
+    none is named, and prints it (list, get) or hands it to the command it runs."""
+    found, _ = opts(a, "fec", ("--file",))
+    c.reads.extend(vals(found, "-f", "--file", "-e") or [".env"])
+    c.flag("dotenv loads a .env file and runs or prints with it", unknown=True)
+    return set(w for w in a if w[:1] != "-")

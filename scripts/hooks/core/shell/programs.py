@@ -150,6 +150,7 @@ interpreters.h_awk: awk gawk mawk nawk
 interpreters.h_perl: perl
 interpreters.h_pygmentize: pygmentize
 interpreters.h_deno_bun: deno bun
+interpreters.h_dotenv: dotenv
 interpreters.h_pwsh: pwsh powershell
 system.h_watch: watch
 system.h_flock: flock

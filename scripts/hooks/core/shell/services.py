@@ -769,7 +769,6 @@ _REGISTRY_READS = {
     "access": ("list", "ls-packages", "ls-collaborators", "get"),
     "team": ("ls", "list"),
     "hook": ("ls", "list"),
-    "token": ("list", "ls"),
 }
 
 
