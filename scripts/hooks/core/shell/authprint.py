@@ -186,11 +186,11 @@ def prints_secret(prog: str, a: list[str]) -> bool:
         return any(("auth" in x or "token" in x) for x in low[1:]) or raw
     if prog == "composer" and words[:1] == ["config"]:
         # an auth key (github-oauth.x, http-basic.x, bearer.x), --auth, or the global listing
-        keys = ("oauth", "token", "http-basic", "bearer", "auth")
+        secret_keys = ("oauth", "token", "http-basic", "bearer", "auth")
         listed = any(x in ("-l", "--list") for x in low) and any(
             x in ("-g", "--global") for x in low
         )
-        return any(k in x for x in low[1:] for k in keys) or listed
+        return any(k in x for x in low[1:] for k in secret_keys) or listed
     if prog == "aws" and words[:2] == ["configure", "get"]:
         return any(s in x for x in low[2:] for s in ("secret", "key", "token"))
     if prog == "aws" and words[:2] == ["configure", "export-credentials"]:
