@@ -167,6 +167,7 @@ _PIP_SUBS = frozenset(
         "cache",
         "config",
         "completion",
+        "tree",
     )
 )
 _NODE_READ = frozenset(
@@ -436,6 +437,15 @@ def h_pkg_generic(c, a, p, raw):
         and ops[1:2] in (["graph"], ["why"], ["verify"])
     ):
         return set(ops)  # they print documentation, the toolchain, the module graph
+    if (
+        prog == "uv"
+        and len(ops) == 2
+        and ops[1] in _UV_READS.get(sub, ())
+        and all(
+            k in _HELP_OPTIONS or k.startswith("--show-") or k == "--outdated" for k, _ in found
+        )
+    ):
+        return set(ops)  # uv tool list, uv cache dir, uv self version: they print
     if prog == "uv" and sub in _UV_BUILDS:
         c.flag(
             "uv %s resolves the project, which may build it (runs its backend)" % sub, runner=True
@@ -478,6 +488,8 @@ _HELP_FIRST = frozenset(("hatch", "rye", "cargo", "bundle"))
 _INFO_VERBS = {"cargo": ("help", "version"), "bundle": ("help", "version")}
 # uv verbs that resolve the project: a dynamic version or metadata builds it
 _UV_BUILDS = frozenset(("tree", "export", "version"))
+# uv verbs whose sub-verb only prints where things are or what is installed
+_UV_READS = {"tool": ("list", "dir"), "cache": ("dir",), "self": ("version",)}
 
 
 def _info_only(prog, sub, found, ops=()):
