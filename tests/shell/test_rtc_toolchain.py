@@ -136,6 +136,10 @@ CREDENTIAL_PRINTS = [
     ("python3 -m dotenv list", ".env"),
     ("dotenv get SECRET", ".env"),
     ("dotenv -- node app.js", ".env"),
+    ("npm get //registry.npmjs.org/:_authToken", ".npmrc"),
+    ("pnpm get //registry.npmjs.org/:_authToken", ".npmrc"),
+    ("npm c ls --json", ".npmrc"),
+    ("npm config get //localhost:4873/:_password", ".npmrc"),
 ]
 
 
@@ -161,6 +165,10 @@ GIT_WRITES = [
     ("biome check --apply-unsafe scripts/hooks", "scripts/hooks"),
     ("prettier --w scripts/hooks", "scripts/hooks"),
     ("autopep8 --in-pl scripts/hooks/sanetools.py", "scripts/hooks"),
+    ("deno check --lock=.claude/settings.json x.ts", ".claude/settings.json"),
+    ("deno doc --html --output=scripts/hooks x.ts", "scripts/hooks"),
+    ("deno lint --fix scripts/hooks", "scripts/hooks"),
+    ("deno fmt --check=false .claude", ".claude"),
 ]
 
 

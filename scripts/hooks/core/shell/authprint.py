@@ -170,20 +170,17 @@ def prints_secret(prog: str, a: list[str]) -> bool:
         return any(k in x for x in keys for k in ("extraheader", "password", "token", "secret"))
     if prog == "git":
         return bool(words) and words[0].startswith("credential")
+    if prog in ("npm", "pnpm", "yarn") and words[:1] in (["get"], ["c"]):
+        words = ["config"] + words[words[0] == "c" :]  # npm get K, npm c get K: config get
     if (
         prog in ("npm", "pnpm", "yarn")
         and words[:1] == ["config"]
-        and words[1:2]
-        in (
-            [],
-            ["get"],
-            ["list"],
-            ["ls"],
-        )
+        and words[1:2] in ([], ["get"], ["list"], ["ls"])
     ):
         # a named auth key, the raw (--json, --no-redacted) listing; pnpm lists them raw
         raw = "--json" in low or "--no-redacted" in low or prog == "pnpm" and words[1:2] != ["get"]
-        return any(("auth" in x or "token" in x) for x in low[1:]) or raw
+        secret = ("auth", "token", "password", "passwd", "secret")
+        return any(k in x for x in low[1:] for k in secret) or raw
     if prog == "composer" and words[:1] == ["config"]:
         # an auth key (github-oauth.x, http-basic.x, bearer.x), --auth, or the global listing
         secret_keys = ("oauth", "token", "http-basic", "bearer", "auth")

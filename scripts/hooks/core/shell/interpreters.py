@@ -381,13 +381,10 @@ def h_deno_bun(c, a, p, raw):
         if ops and ops[0] == "-":
             return stdin_code(c, ops[1:], p, raw, c.program)
         c.reads.extend(ops[:1])
-    if sub in _DENO_BUN_PRINTS or sub in ("lint", "check", "doc", "types") and c.program == "deno":
+    if sub in _DENO_BUN_PRINTS or sub == "types" and c.program == "deno":
         return None
-    if sub == "fmt":
-        found, ops = opts(a[1:], "", ())
-        if not has(found, "--check"):
-            c.writes.extend(ops or ["."])
-        return None
+    if c.program == "deno" and sub in ("lint", "check", "doc", "info", "fmt"):
+        return _deno_reader(c, sub, a[1:])
     # run, test, task, x, build, serve, bench, compile, a script file ...: code the hooks
     # cannot see (default-deny: a verb not listed as a read runs something)
     c.flag("%s %s runs code the hooks cannot see" % (c.program, sub), runner=True)
@@ -395,6 +392,23 @@ def h_deno_bun(c, a, p, raw):
 
 
 _DENO_BUN_PRINTS = frozenset(("--version", "-v", "-V", "--help", "-h", "help", "completions"))
+
+
+def _deno_reader(c, sub, a):
+    """deno lint/check/doc/info/fmt: what each writes. fmt without --check and lint --fix
+    rewrite the files; doc --html/--output write the docs; check, doc and info resolve
+    modules and update the lock file (deno.lock, or --lock=F) unless it is frozen or off."""
+    found, ops = opts(a, "", ("--output", "--lock", "--config"))
+    on = [k for k, v in found if v is True or str(v).lower() not in ("false", "0")]
+    if sub == "fmt" and "--check" not in on or sub == "lint" and "--fix" in on:
+        c.writes.extend([o for o in ops if o[:1] != "-"] or ["."])
+    if sub == "doc" and ("--html" in on or has(found, "--output")):
+        c.writes.extend(vals(found, "--output") or ["docs"])
+    if (sub in ("check", "doc") or sub == "info" and ops) and not {"--frozen", "--no-lock"} & set(
+        on
+    ):
+        c.writes.extend([v for v in vals(found, "--lock") if v is not True] or ["deno.lock"])
+    return None
 
 
 def h_pwsh(c, a, p, raw):
