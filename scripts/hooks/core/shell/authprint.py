@@ -179,8 +179,8 @@ def prints_secret(prog: str, a: list[str]) -> bool:
     ):
         # a named auth key, the raw (--json, --no-redacted) listing; pnpm lists them raw
         raw = "--json" in low or "--no-redacted" in low or prog == "pnpm" and words[1:2] != ["get"]
-        secret = ("auth", "token", "password", "passwd", "secret")
-        return any(k in x for x in low[1:] for k in secret) or raw
+        secret_words = ("auth", "token", "password", "passwd", "secret")
+        return any(k in x for x in low[1:] for k in secret_words) or raw
     if prog == "composer" and words[:1] == ["config"]:
         # an auth key (github-oauth.x, http-basic.x, bearer.x), --auth, or the global listing
         secret_keys = ("oauth", "token", "http-basic", "bearer", "auth")
