@@ -1160,7 +1160,7 @@ C("echo $(ls", u=True, p=["ls", "echo"])
 C("echo `ls", u=True, p=["ls", "echo"])
 C("echo ${x", u=True, p=["echo"])
 C("ls )", u=True, p=["ls"])
-C("echo a\x00b > f.txt", w=["f.txt"], u=True, p=["echo"])
+C("echo a\x00b > f.txt", w=["f.txt"], u=True, p=["echo", "echo", "b"], why="both readings of a NUL")
 C("$(" * 40 + "ls" + ")" * 40, u=True)
 C(
     "`" + "echo " * 5 + "`",
@@ -1675,3 +1675,9 @@ C("flyway migrate", rc=True, p=["flyway"], n="allow", s=_S4)
 C("flyway -url=jdbc:x info", u=True, p=["flyway"], n="allow", s=_S4, why="Java callbacks run")
 C("flyway version", p=["flyway"], n="allow", s="allow")
 C("kubectl rollout status deployment/web", p=["kubectl"], n="allow", s="allow")
+# --- bash corner cases: env's value options, pushd's ~N, NUL ------------------------------
+C("env -a ls rm x13", w=["x13"], p=["rm"], why="-a takes argv0: rm runs, not ls")
+C("env --argv0=ls rm x14", w=["x14"], p=["rm"])
+C("env -x ls rm x15", u=True, d=True, p=["ls"], why="an env option we do not know may take a value")
+C("pushd src; rm ~1/.claude/settings.json", w=["src/$DIRSTACK/.claude/settings.json"], u=True)
+C("cat .env\0x", r=[".env"], u=True, why="bash -c stops at the NUL")

@@ -705,6 +705,9 @@ class Lexer:
             return "." + rest
         if name == "-":
             return "$OLDPWD" + rest  # the directory before the last cd: dynamic
+        digits = name[1:] if name[:1] in "+-" else name
+        if digits.isdigit():
+            return "$DIRSTACK" + rest  # ~N, ~+N, ~-N: a pushd entry, known only at run time
         if len(name) < 64 and all(ch in NAMEC or ch in "-." for ch in name):
             if name == "root":
                 return "/root" + rest

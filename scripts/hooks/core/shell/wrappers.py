@@ -73,6 +73,7 @@ _ENV_LONG = (
     "--block-signal",
     "--list-signal-handling",
     "--debug",
+    "--argv0",
 )
 
 
@@ -92,7 +93,7 @@ def w_env(c, a, p, raw):
             name, eq, val = w.partition("=")
             full = [x for x in _ENV_LONG if long_match(name, x)]
             name = full[0] if len(full) == 1 else name
-            takes = name in ("--unset", "--chdir", "--split-string")
+            takes = name in ("--unset", "--chdir", "--split-string", "--argv0")
             if takes and not eq:
                 val = a[i + 1] if i + 1 < len(a) else ""
                 i += 1
@@ -107,14 +108,17 @@ def w_env(c, a, p, raw):
                 c.flag("env option %s" % name, unknown=True)
             continue
         if w[:1] == "-" and len(w) > 1:
-            # a bundle of short options: -i, -0, -v, -u NAME, -C DIR, -S TEXT, -P PATH
+            # a bundle of short options: -i, -0, -v, -u NAME, -C DIR, -S TEXT, -P PATH, -a ARGV0;
+            # any other letter may take a value we would misread as the program: unknown
             j = 1
             i += 1
             while j < len(w):
                 ch = w[j]
                 if ch == "i":
                     c.stripped = True
-                if ch in "uCSP":
+                if ch not in "i0vuCSPa":
+                    c.flag("env option -%s" % ch, unknown=True)
+                if ch in "uCSPa":
                     val = w[j + 1 :]
                     if not val:
                         val = a[i] if i < len(a) else ""
