@@ -94,3 +94,63 @@ def test_ordinary_forms_pass(labs, cmd):
     not_denied(labs["normal"], cmd)
     if not cmd.startswith("rm"):
         not_denied(labs["safe"], cmd)
+
+
+# bash's command hash and alias table as arrays, and functions imported from the environment
+TABLES = [
+    ("BASH_ALIASES[ls]='rm -rf'\nls scripts", "scripts"),
+    ("BASH_ALIASES[ls]='rm -rf'; ls scripts", "scripts"),
+    ("BASH_CMDS[ls]=/bin/rm; ls scripts/hooks/sane.py", "code we cannot see"),
+    ("declare -A BASH_CMDS=([ls]=/bin/rm); ls scripts/hooks/sane.py", "code we cannot see"),
+    ("printf -v 'BASH_CMDS[ls]' /bin/rm; ls .claude/settings.json", "code we cannot see"),
+    ("env 'BASH_FUNC_ls%%=() { rm -rf scripts; }' bash -c ls", "scripts"),
+    ("sudo 'BASH_FUNC_ls()=() { rm scripts/hooks/sane.py; }' bash -c ls", "sane.py"),
+]
+
+
+@pytest.mark.parametrize("cmd,why", TABLES)
+def test_lookup_tables_and_imported_functions(labs, cmd, why):
+    denied(labs["normal"], cmd, SP, why)
+    denied(labs["safe"], cmd, (SP, SM))
+
+
+def test_table_changes_are_unknown_in_safemode(labs):
+    denied(labs["safe"], "declare -A BASH_CMDS=([ls]=/bin/rm); ls README.md", SM)
+    denied(labs["safe"], "env 'BASH_FUNC_x%%=() { rm README.md; }' bash -c x", SM)
+    for mode in ("normal", "safe"):
+        denied(labs[mode], "env 'BASH_FUNC_x%%=() { cat .env; }' bash -c x", BP, ".env")
+
+
+# /dev/fd/N is a descriptor; a path that walks on from /dev/fd (a link to /proc/self/fd) is a
+# file, and the kernel follows that link before the `..` after it
+FD_WALKS = [
+    "echo x > /dev/fd/../../self/cwd/scripts/hooks/sane.py",
+    "echo x > /proc/self/fd/../cwd/scripts/hooks/sane.py",
+    "rm /dev/fd/../cwd/.claude/settings.json",
+]
+
+
+@pytest.mark.parametrize("cmd", FD_WALKS)
+def test_fd_dir_walks_are_paths(labs, cmd):
+    denied(labs["normal"], cmd, SP)
+    denied(labs["safe"], cmd, (SP, SM))
+
+
+def test_fd_dir_walk_reads(labs):
+    for mode in ("normal", "safe"):
+        denied(labs[mode], "cat /dev/fd/../cwd/.env", BP, ".env")
+
+
+FD_ORDINARY = [
+    "echo x > /dev/fd/2",
+    "cat /dev/fd/0 < README.md",
+    "diff <(ls) <(ls src)",
+    "env LC_ALL=C ls",
+    'echo "${BASH_ALIASES[@]}"',
+]
+
+
+@pytest.mark.parametrize("cmd", FD_ORDINARY)
+def test_fd_and_env_ordinary(labs, cmd):
+    for mode in ("normal", "safe"):
+        not_denied(labs[mode], cmd)

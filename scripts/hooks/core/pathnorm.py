@@ -30,8 +30,9 @@ def unquote(p):
     return "".join(out)
 
 
-def normalise(path, cwd, home=None):
-    """Absolute, normalised form of path as the agent wrote it (no symlink resolution)."""
+def normalise(path, cwd, home=None, keep_dots=False):
+    """Absolute, normalised form of path as the agent wrote it (no symlink resolution).
+    keep_dots: absolute only, `..` left for realpath (a link before it is followed first)."""
     if not isinstance(path, str):
         return ""
     p = path.replace("\x00", "")
@@ -50,7 +51,7 @@ def normalise(path, cwd, home=None):
         p = home + p[7:]
     if not os.path.isabs(p):
         p = os.path.join(cwd or os.getcwd(), p)
-    return os.path.normpath(p)
+    return p if keep_dots else os.path.normpath(p)
 
 
 def real(path):
@@ -66,7 +67,14 @@ def forms(path, cwd, home=None):
     """The literal normalised path and its symlink-resolved form (both are checked)."""
     lit = normalise(path, cwd, home)
     rp = real(lit)
-    return (lit,) if rp == lit else (lit, rp)
+    out = (lit,) if rp == lit else (lit, rp)
+    if isinstance(path, str) and ".." in path:
+        # the kernel follows a link before the `..` after it (/dev/fd/../.. is /proc, not /);
+        # normpath drops the pair first
+        raw = real(normalise(path, cwd, home, keep_dots=True))
+        if raw not in out:
+            out += (raw,)
+    return out
 
 
 def fold(p):

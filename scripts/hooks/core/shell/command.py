@@ -360,8 +360,20 @@ def vague_script(path):
     return vague(path)
 
 
+_FD_DIRS = ("/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/")
+
+
+def fd_path(f):
+    """An open descriptor of the process itself (/dev/fd/3, /proc/self/fd/0): no file name.
+    A path that goes on past the number or walks up (/dev/fd/../../self/cwd/x) names a file."""
+    for d in _FD_DIRS:
+        if f.startswith(d):
+            return f[len(d) :].isdigit()
+    return False
+
+
 def pipe_path(f):
-    return f.startswith("/dev/fd/") or f.startswith("/proc/self/fd/") or f == "/dev/stdin"
+    return fd_path(f) or f == "/dev/stdin"
 
 
 def norm(path):

@@ -17,6 +17,7 @@ from core.shell.command import (
     NOT_FILES,
     Command,
     every_word,
+    fd_path,
     interp_scan,  # noqa: F401 (API: core.shell.analysis)
     join,
     norm,
@@ -482,7 +483,7 @@ def _settle(c, cwd, links=None):
     seen = set()
     there = ""  # after a cd to an unknown place: the same name in any directory
     for w in c.writes:
-        if w in NOT_FILES or w.startswith("/dev/fd/") or w.startswith("/proc/self/fd/"):
+        if w in NOT_FILES or fd_path(w):
             continue
         if w.startswith("/dev/tcp/") or w.startswith("/dev/udp/"):
             c.flag("network redirect", unknown=True)
@@ -525,7 +526,7 @@ def _settle_reads(reads, cwd, links):
     out = []
     seen = set()
     for r in reads:
-        if r in NOT_FILES or r.startswith("/dev/fd/") or r.startswith("/proc/self/fd/"):
+        if r in NOT_FILES or fd_path(r):
             continue
         if r[:1] != "/" and cwd is not None and cwd is not DYNAMIC:
             r = join(cwd, r)

@@ -10,13 +10,10 @@ from core.shell.envwatch import claude_var
 
 
 def _env_assigns(c, a):
+    """env and sudo take every leading word with a `=` in it as NAME=VALUE, whatever the
+    name (`BASH_FUNC_f%%=() { ...; }` is a function a child bash imports)."""
     i = 0
-    while (
-        i < len(a)
-        and "=" in a[i]
-        and a[i][:1] not in ("-", "=")
-        and a[i].split("=", 1)[0].replace("_", "a").isalnum()
-    ):
+    while i < len(a) and "=" in a[i] and a[i][:1] not in ("-", "="):
         k, _, v = a[i].partition("=")
         c.env[k] = v
         i += 1
