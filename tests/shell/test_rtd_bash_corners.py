@@ -154,3 +154,27 @@ FD_ORDINARY = [
 def test_fd_and_env_ordinary(labs, cmd):
     for mode in ("normal", "safe"):
         not_denied(labs[mode], cmd)
+
+
+# `exec` with only redirections changes the shell's stdin for every later command
+EXEC_STDIN = [
+    "exec 0<<EOF\nrm scripts/hooks/sane.py\nEOF\nbash",
+    "exec <<<'rm .claude/settings.json'; sh",
+]
+
+
+@pytest.mark.parametrize("cmd", EXEC_STDIN)
+def test_exec_stdin_feeds_a_later_shell(labs, cmd):
+    denied(labs["normal"], cmd, SP)
+    denied(labs["safe"], cmd, (SP, SM))
+
+
+def test_exec_stdin_from_a_file_is_unknown(labs):
+    for cmd in ("exec < README.md; bash", "exec 3<README.md; exec <&3; sh"):
+        denied(labs["safe"], cmd, SM, "script piped into")
+
+
+def test_exec_stdin_ordinary(labs):
+    for mode in ("normal", "safe"):
+        not_denied(labs[mode], "exec </dev/null; ls")
+        not_denied(labs[mode], "exec 2>&1; ls src")

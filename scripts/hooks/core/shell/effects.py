@@ -27,9 +27,24 @@ from core.shell.command import (
     stdin_text,
     vague,
 )
-from core.shell.lexer import DYNAMIC
+from core.shell.lexer import DYNAMIC, Redirect
 
 __all__ = ["Command", "expand", "prog_name"]
+
+
+def _exec_stdin(raw, ctx):
+    """`exec` with only redirections changes the shell's own descriptors: after `exec <file`
+    or `exec 0<<EOF`, every later command that reads stdin (a bare `bash`) reads that. The
+    redirect goes before the command's own, which win."""
+    own = None
+    for r in raw.redirs:
+        if r.fd in (None, 0) and r.op in ("<<", "<<-", "<<<", "<", "<>", "<&"):
+            own = r
+    if own is None and ctx.exec_stdin is not None and not raw.piped:
+        raw.redirs = [ctx.exec_stdin] + list(raw.redirs)
+    if own is not None and len(raw.words) == 1 and prog_name(raw.words[0]) == "exec":
+        # a descriptor duplicated onto stdin holds what the analysis cannot see: a file
+        ctx.exec_stdin = own if own.op != "<&" else Redirect(0, "<", "")
 
 
 def expand(raw, p):
@@ -37,6 +52,8 @@ def expand(raw, p):
     ctx = p.ctx
     ctx.budget.spend(32)  # judging a command costs about four tokens
     words = raw.words
+    if words:
+        _exec_stdin(raw, ctx)
     c = Command()
     for name, val, dyn in raw.assigns:
         c.env[name] = val
