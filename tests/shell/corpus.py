@@ -1686,3 +1686,4 @@ C("BASH_ALIASES[ls]='rm -f'\nls x17", w=["x17"], u=True, why="an alias, followed
 C("env 'BASH_FUNC_f%%=() { rm x18; }' bash -c f", w=["x18"], u=True, p=["rm", "bash", "f"])
 C("echo x > /dev/fd/../../self/cwd/x19", w=["/dev/fd/../../self/cwd/x19"], why="a path, not a fd")
 C("exec <<<'rm x20'; sh", w=["x20"], p=["exec", "sh", "rm"], why="exec feeds sh's stdin")
+C("cp -rL lk /tmp/y", w=["/tmp/y"], r=["lk"], p=["cp"], why="links under lk become copies")

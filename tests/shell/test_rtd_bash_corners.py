@@ -4,6 +4,8 @@ and options it does not know, and a NUL in the command (bash -c stops there, a s
 by bash drops it). Each row goes through sanetools.py in a project with the hooks installed
 (mode, [code], a piece of the reason); the ordinary forms must pass."""
 
+import os
+
 import pytest
 
 from shell.labs import denied, not_denied, two_mode_labs
@@ -178,3 +180,35 @@ def test_exec_stdin_ordinary(labs):
     for mode in ("normal", "safe"):
         not_denied(labs[mode], "exec </dev/null; ls")
         not_denied(labs[mode], "exec 2>&1; ls src")
+
+
+# a glob word of code the hooks cannot see stands for the files it matches
+UNSEEN_GLOBS = [
+    "xyz scripts/hook?",
+    "xyz scripts/hook[s]",
+    "xyz .claude/setting?.json",
+    "xyz --out=scripts/hoo[k]s/sane.py",
+]
+
+
+@pytest.mark.parametrize("cmd", UNSEEN_GLOBS)
+def test_unseen_code_glob_words(labs, cmd):
+    denied(labs["normal"], cmd, SP, "sane-hooks file")
+
+
+def test_unseen_code_glob_words_ordinary(labs):
+    for cmd in ("xyz src/*.py", "xyz README.*", "xyz 'scripts/*'"):
+        not_denied(labs["normal"], cmd)
+
+
+def test_dereferencing_tree_copies_read_what_links_lead_to(labs, tmp_path):
+    """cp -rL / rsync -L turn each link under the tree into a copy of its target: a link to
+    .env becomes a plain file under a harmless name in the copy."""
+    proj = labs["normal"]
+    os.makedirs(os.path.join(proj.dir, "lk"), exist_ok=True)
+    link = os.path.join(proj.dir, "lk", "e")
+    if not os.path.lexists(link):
+        os.symlink("../.env", link)
+    for cmd in ("cp -rL lk %s/y" % tmp_path, "rsync -aL lk/ %s/y/" % tmp_path):
+        denied(proj, cmd, BP, ".env")
+    not_denied(proj, "cp -r src %s/z" % tmp_path)

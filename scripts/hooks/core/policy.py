@@ -649,7 +649,7 @@ def _half_seen(f, cwd, project, home, cfg):
     could hide a secret); a write one adds the protected paths it could name."""
     budget = dict(paths.GLOB_BUDGET)
     literal = getattr(f.analysis, "literal", ())
-    for attr in ("raw_reads", "raw_writes"):
+    for attr in ("raw_reads", "raw_writes", "named"):
         raw = getattr(f, attr)
         if not any(paths.has_glob(p) or "$" in p or "`" in p for p in raw):
             continue
@@ -658,7 +658,7 @@ def _half_seen(f, cwd, project, home, cfg):
             dyn = paths.dyn_pattern(p)
             if dyn is not None:
                 out.append(p)
-                if attr == "raw_writes":
+                if attr != "raw_reads":
                     out.extend(paths.dyn_protected(p, cwd, project, cfg, home))
                 elif dyn.replace("*", "").strip("/.") and ("/" not in dyn or dyn[:1] != "*"):
                     # the files it may be: `$DIR/x` anywhere, `.en${X}v` or `${X}.pem` here

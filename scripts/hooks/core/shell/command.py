@@ -425,6 +425,7 @@ def interp_scan(a, short_code, long_code, short_arg, long_arg, short_mod):
 
 
 _TOKEN_SPLIT = " \t\n'\"(),;=<>|&{}[]`+:@"  # @: response files, key@FILE values
+_GLOB_SPLIT = _TOKEN_SPLIT.replace("[", "").replace("]", "")
 _MAX_TOKENS = 256
 
 
@@ -442,6 +443,8 @@ def every_word(c, words):
             w = w.split("=", 1)[1]
         elif w[:1] == "-" and w[1:2] != "-" and len(w) > 2:
             w = w[2:]  # -ofile, -I/path, -F.env: the value stuck to a short option
+        if "[" in w and not any(ch in _GLOB_SPLIT for ch in w):
+            _word_read(c, w)  # scripts/hook[s]: a bracket glob, whole as bash matches it
         cur = []
         for ch in w:
             if ch in _TOKEN_SPLIT:
@@ -461,9 +464,9 @@ def _word_read(c, tok):
         if tok.startswith("file://"):
             c.named.append(tok[7:])
         return
-    if "$" in tok or "*" in tok or "?" in tok:
+    if "$" in tok:
         return
-    c.named.append(tok)
+    c.named.append(tok)  # a glob stands for what it matches (core.policy expands it)
 
 
 def prefix_of(name, full):
