@@ -1687,3 +1687,5 @@ C("env 'BASH_FUNC_f%%=() { rm x18; }' bash -c f", w=["x18"], u=True, p=["rm", "b
 C("echo x > /dev/fd/../../self/cwd/x19", w=["/dev/fd/../../self/cwd/x19"], why="a path, not a fd")
 C("exec <<<'rm x20'; sh", w=["x20"], p=["exec", "sh", "rm"], why="exec feeds sh's stdin")
 C("cp -rL lk /tmp/y", w=["/tmp/y"], r=["lk"], p=["cp"], why="links under lk become copies")
+C("jobs -x rm x21", w=["x21"], p=["rm"], why="jobs -x runs its command")
+C("jobs -l", p=["jobs"], n="allow", s="allow")

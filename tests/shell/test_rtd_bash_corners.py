@@ -212,3 +212,12 @@ def test_dereferencing_tree_copies_read_what_links_lead_to(labs, tmp_path):
     for cmd in ("cp -rL lk %s/y" % tmp_path, "rsync -aL lk/ %s/y/" % tmp_path):
         denied(proj, cmd, BP, ".env")
     not_denied(proj, "cp -r src %s/z" % tmp_path)
+
+
+def test_jobs_x_runs_its_command(labs):
+    denied(labs["normal"], "jobs -x rm scripts/hooks/sane.py", SP, "sane.py")
+    denied(labs["normal"], "jobs -lx sh -c 'rm .claude/settings.json'", SP)
+    denied(labs["safe"], "jobs -x rm README.md", SM)
+    for mode in ("normal", "safe"):
+        denied(labs[mode], "jobs -x cat .env", BP, ".env")
+        not_denied(labs[mode], "jobs -l")

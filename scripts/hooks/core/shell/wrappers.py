@@ -183,6 +183,12 @@ def w_exec(c, a, p, raw):
     return rest or None
 
 
+def w_jobs(c, a, p, raw):
+    """`jobs -x CMD ARGS` runs CMD (with job specs replaced by process group ids)."""
+    found, rest = opts(a[1:], "", (), True)
+    return rest if has(found, "-x") and rest else None
+
+
 def w_ionice(c, a, p, raw):
     found, rest = opts(a[1:], "cnp", ("--class", "--classdata", "--pid", "--pgid", "--uid"), True)
     if has(found, "-p", "--pid", "-P", "--pgid", "-u", "--uid"):
