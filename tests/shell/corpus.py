@@ -1689,3 +1689,4 @@ C("exec <<<'rm x20'; sh", w=["x20"], p=["exec", "sh", "rm"], why="exec feeds sh'
 C("cp -rL lk /tmp/y", w=["/tmp/y"], r=["lk"], p=["cp"], why="links under lk become copies")
 C("jobs -x rm x21", w=["x21"], p=["rm"], why="jobs -x runs its command")
 C("jobs -l", p=["jobs"], n="allow", s="allow")
+C('echo <<E; set -- x22; rm "$@"\nE', w=["$@", "x22"], u=True, p=["echo", "set", "rm"])

@@ -221,3 +221,15 @@ def test_jobs_x_runs_its_command(labs):
     for mode in ("normal", "safe"):
         denied(labs[mode], "jobs -x cat .env", BP, ".env")
         not_denied(labs[mode], "jobs -l")
+
+
+def test_positionals_set_on_a_heredoc_line(labs):
+    """The commands on a heredoc's line are judged once its body is read, but their words
+    are expanded as they are parsed: a `set --` there leaves "$@" after it unknown."""
+    for cmd in (
+        'echo <<E; set -- scripts/hooks/sane.py; rm "$@"\nE',
+        "cat <<E; set -- a .claude/settings.json; shift; rm $1\nE",
+    ):
+        denied(labs["normal"], cmd, SP)
+        denied(labs["safe"], cmd, (SP, SM))
+    not_denied(labs["normal"], 'cat <<E\nx\nE\nset -- src/app.py; wc -l "$@"')

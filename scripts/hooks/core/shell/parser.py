@@ -66,6 +66,9 @@ def _errexit(c) -> bool:
     return any(w[:1] == "-" and w[1:2] != "-" and "e" in w for w in a) or "errexit" in a
 
 
+_SETS_POSITIONALS = frozenset(("set", "shift", "eval", "source", ".", "builtin", "command"))
+
+
 class Parser(Substitution, Heredoc, Lexer):
     """One pass over one string.  Substitutions inside it share this parser; strings run
     again as code (`bash -c`, `eval`, heredocs fed to a shell, backticks) get a child."""
@@ -571,6 +574,10 @@ class Parser(Substitution, Heredoc, Lexer):
             return None
         raw = Raw(words, assigns, redirs, self.piped, self.prev)
         self.queue.append(raw)
+        if self.heredocs and words and words[0] in _SETS_POSITIONALS:
+            # judged only once the heredoc body is read, but the words after it on this line
+            # are expanded now: $1.. and "$@" there are not known
+            self.pos = DYNPOS
         return raw
 
     def funcdef(self):
