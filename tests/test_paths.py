@@ -283,3 +283,25 @@ def test_shell_writes_into_run_outside_files(ready, command):
     os.makedirs(ready.path(".git", "hooks"))
     d = deny(ready.pre("Bash", {"command": command}))
     assert d.startswith("[self-protection]"), (command, d)
+
+
+def test_a_case_insensitive_project_folds_names(ready, monkeypatch):
+    """On a case-insensitive file system (WSL's /mnt/c, vfat, a casefold directory) .CLAUDE
+    is .claude: the hooks see that (one stat of each spelling) and compare names folded.
+    Here a link .CLAUDE -> .claude stands in for such a file system."""
+    from core import pathnorm
+
+    monkeypatch.setattr(pathnorm, "CASE_INSENSITIVE", pathnorm.CASE_INSENSITIVE)
+    os.symlink(".claude", os.path.join(ready.dir, ".CLAUDE"))
+    r = ready.pre("Bash", {"command": "rm .CLAUDE/SETTINGS.JSON"})
+    assert deny(r).startswith("[self-protection]"), deny(r)
+    r = ready.pre("Write", {"file_path": ready.dir + "/.Claude/Settings.json", "content": "{}"})
+    assert deny(r).startswith("[self-protection]"), deny(r)
+
+
+def test_a_case_sensitive_project_keeps_names_apart(ready, monkeypatch):
+    from core import pathnorm
+
+    monkeypatch.setattr(pathnorm, "CASE_INSENSITIVE", False)
+    pathnorm.note_case(ready.dir)
+    assert pathnorm.CASE_INSENSITIVE is False

@@ -81,6 +81,22 @@ def fold(p):
     return p.lower() if CASE_INSENSITIVE else p
 
 
+def note_case(project: str) -> None:
+    """A project on a case-insensitive file system on Linux (WSL's /mnt/c, a casefold ext4
+    directory, vfat/exFAT/NTFS mounts): `.CLAUDE/SETTINGS.JSON` is the settings file there,
+    so names are compared folded from here on. Two stats of the project's .claude."""
+    global CASE_INSENSITIVE
+    if CASE_INSENSITIVE or not project:
+        return
+    try:
+        a = os.stat(os.path.join(project, ".claude"))
+        b = os.stat(os.path.join(project, ".CLAUDE"))
+    except (OSError, ValueError):
+        return
+    if (a.st_ino, a.st_dev) == (b.st_ino, b.st_dev):
+        CASE_INSENSITIVE = True
+
+
 def is_under(path, root):
     path, root = fold(path), fold(root.rstrip("/") or "/")
     return path == root or path.startswith(root + "/") or root == "/"
