@@ -1690,3 +1690,4 @@ C("cp -rL lk /tmp/y", w=["/tmp/y"], r=["lk"], p=["cp"], why="links under lk beco
 C("jobs -x rm x21", w=["x21"], p=["rm"], why="jobs -x runs its command")
 C("jobs -l", p=["jobs"], n="allow", s="allow")
 C('echo <<E; set -- x22; rm "$@"\nE', w=["$@", "x22"], u=True, p=["echo", "set", "rm"])
+C("su -s /bin/rm root x23", w=["x23"], p=["su", "rm"], why="-s names the program su runs")

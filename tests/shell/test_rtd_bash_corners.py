@@ -233,3 +233,17 @@ def test_positionals_set_on_a_heredoc_line(labs):
         denied(labs["normal"], cmd, SP)
         denied(labs["safe"], cmd, (SP, SM))
     not_denied(labs["normal"], 'cat <<E\nx\nE\nset -- src/app.py; wc -l "$@"')
+
+
+def test_su_shell_option_names_the_program_that_runs(labs):
+    """`su -s PROGRAM user ARGS` runs PROGRAM with ARGS; `su user x.sh` runs x.sh."""
+    for cmd in (
+        "su -s /bin/rm root -- scripts/hooks/sane.py",
+        "su --shell=/usr/bin/rm - root .claude/settings.json",
+        "su root -- scripts/hooks/sane.py",
+    ):
+        denied(labs["normal"], cmd, SP)
+        denied(labs["safe"], cmd, (SP, SM))
+    for mode in ("normal", "safe"):
+        denied(labs[mode], "su -s /bin/cat root .env", BP, ".env")
+        not_denied(labs[mode], "su -c 'ls' root")
