@@ -291,7 +291,7 @@ def test_a_case_insensitive_project_folds_names(ready, monkeypatch):
     Here a link .CLAUDE -> .claude stands in for such a file system."""
     from core import pathnorm
 
-    monkeypatch.setattr(pathnorm, "CASE_INSENSITIVE", pathnorm.CASE_INSENSITIVE)
+    monkeypatch.setattr(pathnorm, "_FOLDED", set())
     os.symlink(".claude", os.path.join(ready.dir, ".CLAUDE"))
     r = ready.pre("Bash", {"command": "rm .CLAUDE/SETTINGS.JSON"})
     assert deny(r).startswith("[self-protection]"), deny(r)
@@ -302,6 +302,21 @@ def test_a_case_insensitive_project_folds_names(ready, monkeypatch):
 def test_a_case_sensitive_project_keeps_names_apart(ready, monkeypatch):
     from core import pathnorm
 
-    monkeypatch.setattr(pathnorm, "CASE_INSENSITIVE", False)
+    monkeypatch.setattr(pathnorm, "_FOLDED", set())
     pathnorm.note_case(ready.dir)
-    assert pathnorm.CASE_INSENSITIVE is False
+    assert not pathnorm._FOLDED
+
+
+def test_a_list_where_one_path_was_expected_checks_every_path(ready):
+    """A tool input with a list in a path field (or a Bash command given as words) is not
+    passed unread: each string is the path (or word) it would be."""
+    env = os.path.join(ready.dir, ".env")
+    with open(env, "w") as fh:
+        fh.write("TOKEN=x\n")
+    hook = os.path.join(ready.dir, "scripts", "hooks", "sane.py")
+    assert deny(ready.pre("Read", {"file_path": [env]})).startswith("[blocked-path]")
+    assert deny(ready.pre("Grep", {"pattern": "x", "path": [env]})).startswith("[blocked-path]")
+    r = ready.pre("Write", {"file_path": [hook], "content": "x"})
+    assert deny(r).startswith("[self-protection]"), deny(r)
+    r = ready.pre("Bash", {"command": ["rm", hook]})
+    assert deny(r).startswith("[self-protection]"), deny(r)

@@ -77,16 +77,18 @@ def forms(path, cwd, home=None):
     return out
 
 
+_FOLDED: set = set()  # projects found on a case-insensitive file system (note_case)
+
+
 def fold(p):
-    return p.lower() if CASE_INSENSITIVE else p
+    return p.lower() if CASE_INSENSITIVE or _FOLDED else p
 
 
 def note_case(project: str) -> None:
     """A project on a case-insensitive file system on Linux (WSL's /mnt/c, a casefold ext4
     directory, vfat/exFAT/NTFS mounts): `.CLAUDE/SETTINGS.JSON` is the settings file there,
     so names are compared folded from here on. Two stats of the project's .claude."""
-    global CASE_INSENSITIVE
-    if CASE_INSENSITIVE or not project:
+    if CASE_INSENSITIVE or _FOLDED or not project:
         return
     try:
         a = os.stat(os.path.join(project, ".claude"))
@@ -94,7 +96,7 @@ def note_case(project: str) -> None:
     except (OSError, ValueError):
         return
     if (a.st_ino, a.st_dev) == (b.st_ino, b.st_dev):
-        CASE_INSENSITIVE = True
+        _FOLDED.add(project)
 
 
 def is_under(path, root):
