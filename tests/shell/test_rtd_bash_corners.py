@@ -247,3 +247,15 @@ def test_su_shell_option_names_the_program_that_runs(labs):
     for mode in ("normal", "safe"):
         denied(labs[mode], "su -s /bin/cat root .env", BP, ".env")
         not_denied(labs[mode], "su -c 'ls' root")
+
+
+def test_positionals_set_in_a_loop_reach_its_later_turns(labs):
+    """A `set --` or `shift` in a loop body changes "$@" and $1 for the loop's next turn."""
+    for cmd in (
+        'for i in 1 2; do rm "$@"; set -- scripts/hooks/sane.py; done',
+        'while :; do rm "$1"; set -- .claude/settings.json; done',
+    ):
+        denied(labs["normal"], cmd, SP)
+        denied(labs["safe"], cmd, (SP, SM))
+    for mode in ("normal", "safe"):
+        not_denied(labs[mode], 'set -- src/app.py; for i in 1; do wc -l "$@"; done')
