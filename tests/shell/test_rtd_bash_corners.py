@@ -259,3 +259,23 @@ def test_positionals_set_in_a_loop_reach_its_later_turns(labs):
         denied(labs["safe"], cmd, (SP, SM))
     for mode in ("normal", "safe"):
         not_denied(labs[mode], 'set -- src/app.py; for i in 1; do wc -l "$@"; done')
+
+
+LOOP_CARRIED = [
+    "for i in 1 2; do rm hooks/sane.py; cd scripts; done",
+    "while :; do rm settings.json; cd .claude; done",
+    "for i in 1 2; do bash; exec <<< 'rm scripts/hooks/sane.py'; done",
+]
+
+
+@pytest.mark.parametrize("cmd", LOOP_CARRIED)
+def test_a_later_turn_of_a_loop_sees_what_an_earlier_one_changed(labs, cmd):
+    """cd, exec and PATH in a loop body act on the commands before them on the next turn."""
+    denied(labs["normal"], cmd, SP)
+    denied(labs["safe"], cmd, (SP, SM))
+
+
+def test_path_set_later_in_a_loop(labs):
+    denied(labs["safe"], "for i in 1 2; do ls src; PATH=/tmp/x:$PATH; done", SM)
+    for mode in ("normal", "safe"):
+        not_denied(labs[mode], 'for f in src/*.py; do wc -l "$f"; done')
