@@ -39,6 +39,7 @@ CACHES = (
     ("core.hookfiles", "_CACHE", "clear"),  # files the settings run, git hook dirs
     ("core.gitrun", "_FILTERS", "clear"),  # filter drivers a repository config names
     ("core.shell.gitsecrets", "_TRACKED", "clear"),  # tracked secrets of a work tree
+    ("core.pathnorm", "_FOLDED", "clear"),  # the project is on a case-insensitive file system
     ("core.cli.common", "RT", "fresh"),  # how this process runs sane.py (direct, hand-off)
 )
 # Module-level state that is right to share across calls: the same whatever the environment.

@@ -283,3 +283,40 @@ def test_shell_writes_into_run_outside_files(ready, command):
     os.makedirs(ready.path(".git", "hooks"))
     d = deny(ready.pre("Bash", {"command": command}))
     assert d.startswith("[self-protection]"), (command, d)
+
+
+def test_a_case_insensitive_project_folds_names(ready, monkeypatch):
+    """On a case-insensitive file system (WSL's /mnt/c, vfat, a casefold directory) .CLAUDE
+    is .claude: the hooks see that (one stat of each spelling) and compare names folded.
+    Here a link .CLAUDE -> .claude stands in for such a file system."""
+    from core import pathnorm
+
+    monkeypatch.setattr(pathnorm, "_FOLDED", set())
+    os.symlink(".claude", os.path.join(ready.dir, ".CLAUDE"))
+    r = ready.pre("Bash", {"command": "rm .CLAUDE/SETTINGS.JSON"})
+    assert deny(r).startswith("[self-protection]"), deny(r)
+    r = ready.pre("Write", {"file_path": ready.dir + "/.Claude/Settings.json", "content": "{}"})
+    assert deny(r).startswith("[self-protection]"), deny(r)
+
+
+def test_a_case_sensitive_project_keeps_names_apart(ready, monkeypatch):
+    from core import pathnorm
+
+    monkeypatch.setattr(pathnorm, "_FOLDED", set())
+    pathnorm.note_case(ready.dir)
+    assert not pathnorm._FOLDED
+
+
+def test_a_list_where_one_path_was_expected_checks_every_path(ready):
+    """A tool input with a list in a path field (or a Bash command given as words) is not
+    passed unread: each string is the path (or word) it would be."""
+    env = os.path.join(ready.dir, ".env")
+    with open(env, "w") as fh:
+        fh.write("TOKEN=x\n")
+    hook = os.path.join(ready.dir, "scripts", "hooks", "sane.py")
+    assert deny(ready.pre("Read", {"file_path": [env]})).startswith("[blocked-path]")
+    assert deny(ready.pre("Grep", {"pattern": "x", "path": [env]})).startswith("[blocked-path]")
+    r = ready.pre("Write", {"file_path": [hook], "content": "x"})
+    assert deny(r).startswith("[self-protection]"), deny(r)
+    r = ready.pre("Bash", {"command": ["rm", hook]})
+    assert deny(r).startswith("[self-protection]"), deny(r)

@@ -589,8 +589,8 @@ BYPASSES = [
         "[safemode]",
     ),
     ("sqlite-db-is-state", R, "Bash", bash("sqlite3 .claude/state.json 'create table t(x)'"), SP),
-    # -- tool_input of an unusual type: nothing we can see, so an unknown change
-    ("bash-command-list", R + ("s+",), "Bash", {"command": ["rm", "-rf", ".claude"]}, "[safemode]"),
+    # -- tool_input of an unusual type: a list of words is checked as the line they make
+    ("bash-command-list", R + ("s+",), "Bash", {"command": ["rm", "-rf", ".claude"]}, SP),
     ("bash-command-missing-research", (), "Bash", {"cmd": "rm -rf src"}, "[research-gate]"),
 ]
 

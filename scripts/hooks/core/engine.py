@@ -32,9 +32,13 @@ def project_dir(payload: dict[str, Any]) -> str:
         cwd = payload.get("cwd")
         p = cwd if isinstance(cwd, str) and cwd else os.getcwd()
     try:
-        return os.path.realpath(p)
+        p = os.path.realpath(p)
     except (OSError, ValueError):
         return os.getcwd()
+    from core import pathnorm
+
+    pathnorm.note_case(p)  # a case-insensitive file system folds every name compared
+    return p
 
 
 class Ctx:

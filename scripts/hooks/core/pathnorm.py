@@ -30,8 +30,9 @@ def unquote(p):
     return "".join(out)
 
 
-def normalise(path, cwd, home=None):
-    """Absolute, normalised form of path as the agent wrote it (no symlink resolution)."""
+def normalise(path, cwd, home=None, keep_dots=False):
+    """Absolute, normalised form of path as the agent wrote it (no symlink resolution).
+    keep_dots: absolute only, `..` left for realpath (a link before it is followed first)."""
     if not isinstance(path, str):
         return ""
     p = path.replace("\x00", "")
@@ -50,7 +51,7 @@ def normalise(path, cwd, home=None):
         p = home + p[7:]
     if not os.path.isabs(p):
         p = os.path.join(cwd or os.getcwd(), p)
-    return os.path.normpath(p)
+    return p if keep_dots else os.path.normpath(p)
 
 
 def real(path):
@@ -66,11 +67,36 @@ def forms(path, cwd, home=None):
     """The literal normalised path and its symlink-resolved form (both are checked)."""
     lit = normalise(path, cwd, home)
     rp = real(lit)
-    return (lit,) if rp == lit else (lit, rp)
+    out = (lit,) if rp == lit else (lit, rp)
+    if isinstance(path, str) and ".." in path:
+        # the kernel follows a link before the `..` after it (/dev/fd/../.. is /proc, not /);
+        # normpath drops the pair first
+        raw = real(normalise(path, cwd, home, keep_dots=True))
+        if raw not in out:
+            out += (raw,)
+    return out
+
+
+_FOLDED: set = set()  # projects found on a case-insensitive file system (note_case)
 
 
 def fold(p):
-    return p.lower() if CASE_INSENSITIVE else p
+    return p.lower() if CASE_INSENSITIVE or _FOLDED else p
+
+
+def note_case(project: str) -> None:
+    """A project on a case-insensitive file system on Linux (WSL's /mnt/c, a casefold ext4
+    directory, vfat/exFAT/NTFS mounts): `.CLAUDE/SETTINGS.JSON` is the settings file there,
+    so names are compared folded from here on. Two stats of the project's .claude."""
+    if CASE_INSENSITIVE or _FOLDED or not project:
+        return
+    try:
+        a = os.stat(os.path.join(project, ".claude"))
+        b = os.stat(os.path.join(project, ".CLAUDE"))
+    except (OSError, ValueError):
+        return
+    if (a.st_ino, a.st_dev) == (b.st_ino, b.st_dev):
+        _FOLDED.add(project)
 
 
 def is_under(path, root):

@@ -354,6 +354,16 @@ def _str(v):
     return v if isinstance(v, str) else ""
 
 
+def _strs(v):
+    """A path field's strings: the value, or each string of a list given where one path was
+    expected (a tool may take either; every one is checked)."""
+    if isinstance(v, str):
+        return [v] if v else []
+    if isinstance(v, (list, tuple)):
+        return [x for x in v[:64] if isinstance(x, str) and x]
+    return []
+
+
 class _NoCfg:
     def list(self, key):
         return []
@@ -365,8 +375,9 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
     ti = tool_input if isinstance(tool_input, dict) else {}
     if tool in SHELL_TOOLS:
         command = ti.get("command")
+        text = _str(command) or " ".join(_strs(command))  # a list of words: checked as a line
         try:
-            f = _shell_facts(tool, _str(command), cwd, project, home, cfg)
+            f = _shell_facts(tool, text, cwd, project, home, cfg)
         except Exception as exc:  # a bug here would let the call past every gate: hold it
             import traceback
 
@@ -379,18 +390,18 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
                 "shell facts failed: %r" % exc,
                 trace=traceback.format_exc()[-4000:],
             )
-            f = _unchecked_shell(tool, _str(command), exc)
+            f = _unchecked_shell(tool, text, exc)
         if not isinstance(command, str):
             f.unknown = True  # nothing we can read: a change to a place we cannot see
             f.reasons.append("the command is not a string")
         return f
     if tool in FILE_WRITE_TOOLS:
         f = Facts(tool, "write")
-        p = _str(ti.get("file_path")) or _str(ti.get("notebook_path"))
-        if p:
+        given = _strs(ti.get("file_path")) + _strs(ti.get("notebook_path"))
+        for p in given:
             f.raw_writes.append(p)
             f.writes.append(paths.normalise(p, cwd, home))
-        else:
+        if not given or not isinstance(ti.get("file_path") or ti.get("notebook_path"), str):
             f.unknown = True
         return f
     if is_read_only_tool(tool):
@@ -406,9 +417,7 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
         if url.startswith("file://"):
             f.raw_reads.append(url[7:])
         for key in PATH_KEYS:
-            p = _str(ti.get(key))
-            if p:
-                f.raw_reads.append(p)
+            f.raw_reads.extend(_strs(ti.get(key)))
     base = _str(ti.get("path")) or cwd
     if tool in ("Glob", "LS"):  # they list names, never a file's text
         f.raw_looks, f.raw_reads = f.raw_reads, []
@@ -423,8 +432,7 @@ def facts_for(tool, tool_input, cwd, project, home=None, cfg=None):
             # rg's glob: with a `/` a path under the search root, else a name at any depth
             f.raw_reads.append(g if g.startswith("~") else os.path.join(base, g))
             f.name_globs.append(g.rstrip("/").rsplit("/", 1)[-1])
-        if _str(ti.get("path")):
-            f.tree_reads.append(ti["path"])
+        f.tree_reads.extend(_strs(ti.get("path")))
     if tool.startswith("mcp__"):
         _half_seen(f, cwd, project, home, cfg)
     f.reads = [paths.normalise(p, cwd, home) for p in f.raw_reads]
@@ -649,7 +657,7 @@ def _half_seen(f, cwd, project, home, cfg):
     could hide a secret); a write one adds the protected paths it could name."""
     budget = dict(paths.GLOB_BUDGET)
     literal = getattr(f.analysis, "literal", ())
-    for attr in ("raw_reads", "raw_writes"):
+    for attr in ("raw_reads", "raw_writes", "named"):
         raw = getattr(f, attr)
         if not any(paths.has_glob(p) or "$" in p or "`" in p for p in raw):
             continue
@@ -658,7 +666,7 @@ def _half_seen(f, cwd, project, home, cfg):
             dyn = paths.dyn_pattern(p)
             if dyn is not None:
                 out.append(p)
-                if attr == "raw_writes":
+                if attr != "raw_reads":
                     out.extend(paths.dyn_protected(p, cwd, project, cfg, home))
                 elif dyn.replace("*", "").strip("/.") and ("/" not in dyn or dyn[:1] != "*"):
                     # the files it may be: `$DIR/x` anywhere, `.en${X}v` or `${X}.pem` here

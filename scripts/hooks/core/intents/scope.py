@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from core.pathnorm import CASE_INSENSITIVE
+from core import pathnorm
 
 TYPE_CHECKING = False  # only the type checker imports these
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def _fold(s):
-    return s.lower() if CASE_INSENSITIVE else s
+    return pathnorm.fold(s)
 
 
 def normalise_pattern(pattern: object, project: str) -> tuple[str | None, str | None]:

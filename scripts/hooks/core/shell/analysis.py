@@ -166,7 +166,8 @@ def analyse(
         ctx.error("command is not a string")
     if "\0" in text:
         ctx.error("NUL byte in command")
-        text = text.replace("\0", "")
+        # `bash -c` stops at the first NUL, bash reading a script drops it: both readings
+        text = text.replace("\0", "") + "\n" + text.replace("\0", "\n")
     if len(text) > MAX_LEN:
         ctx.error("command longer than %d bytes" % MAX_LEN)
     p = Parser(text, ctx)

@@ -360,8 +360,20 @@ def vague_script(path):
     return vague(path)
 
 
+_FD_DIRS = ("/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/")
+
+
+def fd_path(f):
+    """An open descriptor of the process itself (/dev/fd/3, /proc/self/fd/0): no file name.
+    A path that goes on past the number or walks up (/dev/fd/../../self/cwd/x) names a file."""
+    for d in _FD_DIRS:
+        if f.startswith(d):
+            return f[len(d) :].isdigit()
+    return False
+
+
 def pipe_path(f):
-    return f.startswith("/dev/fd/") or f.startswith("/proc/self/fd/") or f == "/dev/stdin"
+    return fd_path(f) or f == "/dev/stdin"
 
 
 def norm(path):
@@ -413,6 +425,7 @@ def interp_scan(a, short_code, long_code, short_arg, long_arg, short_mod):
 
 
 _TOKEN_SPLIT = " \t\n'\"(),;=<>|&{}[]`+:@"  # @: response files, key@FILE values
+_GLOB_SPLIT = _TOKEN_SPLIT.replace("[", "").replace("]", "")
 _MAX_TOKENS = 256
 
 
@@ -430,6 +443,8 @@ def every_word(c, words):
             w = w.split("=", 1)[1]
         elif w[:1] == "-" and w[1:2] != "-" and len(w) > 2:
             w = w[2:]  # -ofile, -I/path, -F.env: the value stuck to a short option
+        if "[" in w and not any(ch in _GLOB_SPLIT for ch in w):
+            _word_read(c, w)  # scripts/hook[s]: a bracket glob, whole as bash matches it
         cur = []
         for ch in w:
             if ch in _TOKEN_SPLIT:
@@ -449,9 +464,9 @@ def _word_read(c, tok):
         if tok.startswith("file://"):
             c.named.append(tok[7:])
         return
-    if "$" in tok or "*" in tok or "?" in tok:
+    if "$" in tok:
         return
-    c.named.append(tok)
+    c.named.append(tok)  # a glob stands for what it matches (core.policy expands it)
 
 
 def prefix_of(name, full):

@@ -17,6 +17,7 @@ from core.shell.command import (
     NOT_FILES,
     Command,
     every_word,
+    fd_path,
     interp_scan,  # noqa: F401 (API: core.shell.analysis)
     join,
     norm,
@@ -26,9 +27,24 @@ from core.shell.command import (
     stdin_text,
     vague,
 )
-from core.shell.lexer import DYNAMIC
+from core.shell.lexer import DYNAMIC, Redirect
 
 __all__ = ["Command", "expand", "prog_name"]
+
+
+def _exec_stdin(raw, ctx):
+    """`exec` with only redirections changes the shell's own descriptors: after `exec <file`
+    or `exec 0<<EOF`, every later command that reads stdin (a bare `bash`) reads that. The
+    redirect goes before the command's own, which win."""
+    own = None
+    for r in raw.redirs:
+        if r.fd in (None, 0) and r.op in ("<<", "<<-", "<<<", "<", "<>", "<&"):
+            own = r
+    if own is None and ctx.exec_stdin is not None and not raw.piped:
+        raw.redirs = [ctx.exec_stdin] + list(raw.redirs)
+    if own is not None and len(raw.words) == 1 and prog_name(raw.words[0]) == "exec":
+        # a descriptor duplicated onto stdin holds what the analysis cannot see: a file
+        ctx.exec_stdin = own if own.op != "<&" else Redirect(0, "<", "")
 
 
 def expand(raw, p):
@@ -36,6 +52,8 @@ def expand(raw, p):
     ctx = p.ctx
     ctx.budget.spend(32)  # judging a command costs about four tokens
     words = raw.words
+    if words:
+        _exec_stdin(raw, ctx)
     c = Command()
     for name, val, dyn in raw.assigns:
         c.env[name] = val
@@ -482,7 +500,7 @@ def _settle(c, cwd, links=None):
     seen = set()
     there = ""  # after a cd to an unknown place: the same name in any directory
     for w in c.writes:
-        if w in NOT_FILES or w.startswith("/dev/fd/") or w.startswith("/proc/self/fd/"):
+        if w in NOT_FILES or fd_path(w):
             continue
         if w.startswith("/dev/tcp/") or w.startswith("/dev/udp/"):
             c.flag("network redirect", unknown=True)
@@ -525,7 +543,7 @@ def _settle_reads(reads, cwd, links):
     out = []
     seen = set()
     for r in reads:
-        if r in NOT_FILES or r.startswith("/dev/fd/") or r.startswith("/proc/self/fd/"):
+        if r in NOT_FILES or fd_path(r):
             continue
         if r[:1] != "/" and cwd is not None and cwd is not DYNAMIC:
             r = join(cwd, r)

@@ -183,11 +183,29 @@ def claude_var(name: str) -> bool:
     return name.split("[", 1)[0].rstrip("+").startswith("CLAUDE")
 
 
-def name_changes(ctx, name: str) -> None:
+def lookup_tables(ctx, name: str, value: str | None, p=None) -> None:
+    """bash's BASH_CMDS and BASH_ALIASES are its command hash and alias table: an element set
+    there is `hash -p` (a name then runs another file) or `alias`. An alias whose name and
+    text are known is followed like one from `alias`; any other change makes every bare
+    program name after it unknown."""
+    base, _, sub = name.partition("[")
+    if base == "BASH_ALIASES" and sub[:-1] and sub[-1:] == "]" and value and p is not None:
+        key = sub[:-1]
+        if not _unseen_name(key) and len(ctx.aliases) < 64:
+            p.subparse(value)
+            ctx.aliases[key] = value
+            return
+    if base in ("BASH_CMDS", "BASH_ALIASES"):
+        ctx.path_changed = True
+
+
+def name_changes(ctx, name: str, tables: bool = True) -> None:
     """A name a builtin assigns, unsets, re-declares or binds (read, mapfile, printf -v,
     getopts, for/select, declare -n, unset): a CLAUDE* one, or one the analysis cannot see
     (`unset $v`, `unset ${!CLAUDE*}`, `read "$n"`), may take CLAUDECODE from what runs after
     it."""
+    if tables and name.startswith("BASH_"):
+        lookup_tables(ctx, name, None)
     if claude_var(name) or _unseen_name(name):
         ctx.stripped = True
     if ctx.allexport or name.startswith(_EXPORTED_PREFIXES) or _unseen_name(name):
@@ -285,10 +303,12 @@ def path_unseen(value: str | None) -> bool:
 def note_assign(ctx, name: str, value: str | None, p=None, export: bool = False) -> None:
     """A plain assignment (`PATH=...;`, `export CLAUDECODE=`) that holds for the rest of the
     command."""
+    if name.startswith("BASH_"):
+        lookup_tables(ctx, name, value, p)
     if name == "PATH" and path_unseen(value):
         ctx.path_changed = True
     else:
-        name_changes(ctx, name)
+        name_changes(ctx, name, tables=False)
     if export or ctx.allexport or name.startswith(_EXPORTED_PREFIXES) or name in ctx.exported:
         if name not in ENV_COMMANDS:
             exported(ctx, name, value)
@@ -304,6 +324,8 @@ def watch(c, args: list, p) -> None:
     if args and args[0].rsplit("/", 1)[-1] in _FRESH_ENV and not c.stripped:
         c.stripped = 2  # what it runs starts from a fresh environment, without CLAUDECODE
     for k, v in c.env.items():
+        if k.startswith("BASH_FUNC_") and v and v.lstrip()[:2] == "()":
+            p.subparse(v.lstrip()[2:], keep_cwd=True)  # bash imports it as a function
         if claude_var(k):
             c.stripped = True
         elif k == "PATH" and path_unseen(v) and args and "/" not in args[0]:

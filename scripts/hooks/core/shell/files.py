@@ -198,6 +198,8 @@ def h_cp(c, a, p, raw):
         link(p, c.writes[-1], srcs[0], not tdir)  # cp -s makes a symlink, not a copy
     if prog == "mv" or has(found, "-l", "--link"):
         c.writes.extend(srcs)
+    if has(found, "-L", "--dereference") and has(found, "-r", "-R", "--recursive", "-a"):
+        c.tree.extend(srcs)  # each link under them becomes a copy of what it leads to
 
 
 def h_tee(c, a, p, raw):

@@ -145,6 +145,7 @@ class Ctx:
         "alts",
         "funcs",
         "path_changed",
+        "exec_stdin",
         "stripped",
         "listed",
         "checked",
@@ -172,6 +173,7 @@ class Ctx:
         self.alts = {}  # a word with ${X:-w} forms -> the words the defaults make
         self.funcs = set()  # shell functions defined in this command (bodies analysed)
         self.path_changed = False  # PATH set, or `hash -p`: bare program names are unknown
+        self.exec_stdin = None  # `exec <file` / `exec <<EOF`: the shell's stdin from here on
         self.listed = []  # the words of `for x in WORDS`: file names fed to the loop body
         self.checked = set()  # names of unseen code already charged to the budget
         self.stripped = False  # CLAUDECODE unset or changed earlier in this command
@@ -705,6 +707,9 @@ class Lexer:
             return "." + rest
         if name == "-":
             return "$OLDPWD" + rest  # the directory before the last cd: dynamic
+        digits = name[1:] if name[:1] in "+-" else name
+        if digits.isdigit():
+            return "$DIRSTACK" + rest  # ~N, ~+N, ~-N: a pushd entry, known only at run time
         if len(name) < 64 and all(ch in NAMEC or ch in "-." for ch in name):
             if name == "root":
                 return "/root" + rest

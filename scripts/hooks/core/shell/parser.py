@@ -66,6 +66,10 @@ def _errexit(c) -> bool:
     return any(w[:1] == "-" and w[1:2] != "-" and "e" in w for w in a) or "errexit" in a
 
 
+_MOVES = frozenset(("cd", "pushd", "popd"))
+_SETS_POSITIONALS = frozenset(("set", "shift", "eval", "source", ".", "builtin", "command"))
+
+
 class Parser(Substitution, Heredoc, Lexer):
     """One pass over one string.  Substitutions inside it share this parser; strings run
     again as code (`bash -c`, `eval`, heredocs fed to a shell, backticks) get a child."""
@@ -81,6 +85,7 @@ class Parser(Substitution, Heredoc, Lexer):
         self.piped = False
         self.prev = None
         self.funcbody = False
+        self._words: frozenset | None = None
         self.joined = ";"  # the operator before the command being read
         self.joins: dict = {}  # id(Raw) -> the operator that joined it to the one before
         self.cd_alt: list | None = None  # where later commands run if a cd here failed
@@ -216,6 +221,32 @@ class Parser(Substitution, Heredoc, Lexer):
             self.open.pop()
         else:
             self.open[-1] = w
+        if w == "do":
+            self._loop_carries()
+
+    def _loop_carries(self):
+        """A loop body runs again but is judged once: a cd, a PATH or an exec in the command
+        changes where, through which PATH and on which stdin its earlier commands run on a
+        later turn (`for i in 1 2; do rm x/y; cd z; done`)."""
+        words = self.words_of_text()
+        ctx = self.ctx
+        if words & _MOVES and ctx.cwd is not DYNAMIC:
+            ctx.cwd = DYNAMIC
+        if any(w[:5] == "PATH=" or w[:6] == "PATH+=" or w == "PATH" for w in words):
+            ctx.path_changed = True
+        if "exec" in words and ctx.exec_stdin is None:
+            from core.shell.lexer import Redirect
+
+            ctx.exec_stdin = Redirect(0, "<", "")  # what a later turn's exec gives: unseen
+
+    def words_of_text(self):
+        """The blank-separated words of this parser's text, once (a rough view for loops)."""
+        if self._words is None:
+            t = self.s
+            for ch in ";&|()\n\t`":
+                t = t.replace(ch, " ")
+            self._words = frozenset(t.split(" ")) if len(t) < 262144 else _MOVES | {"exec"}
+        return self._words
 
     def _list(self, closer):
         ctx = self.ctx
@@ -571,6 +602,10 @@ class Parser(Substitution, Heredoc, Lexer):
             return None
         raw = Raw(words, assigns, redirs, self.piped, self.prev)
         self.queue.append(raw)
+        if self.heredocs and words and words[0] in _SETS_POSITIONALS:
+            # judged only once the heredoc body is read, but the words after it on this line
+            # are expanded now: $1.. and "$@" there are not known
+            self.pos = DYNPOS
         return raw
 
     def funcdef(self):

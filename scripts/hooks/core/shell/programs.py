@@ -75,6 +75,7 @@ wrappers.w_ionice: ionice
 wrappers.w_stdbuf: stdbuf
 wrappers.w_command: command
 wrappers.w_exec: exec
+wrappers.w_jobs: jobs
 wrappers.w_xargs: xargs
 wrappers.w_taskset: taskset
 wrappers.w_chrt: chrt

@@ -85,8 +85,12 @@ def h_rsync(c, a, p, raw):
         elif not dry:
             c.flag("rsync copies files to a remote machine", remote=True)
         srcs = [s for s in ops[:-1] if not _remote(s)]
-        if _remote(dst) and has(found, "-r", "-a", "--recursive", "--archive"):
-            c.tree.extend(srcs)  # every file under them leaves the machine (.env too)
+        if has(found, "-r", "-a", "--recursive", "--archive") and (
+            _remote(dst) or has(found, "-L", "--copy-links", "-k", "--copy-dirlinks")
+        ):
+            # every file under them leaves the machine (.env too), or each link under them
+            # becomes a copy of what it leads to (a secret under the link's harmless name)
+            c.tree.extend(srcs)
     else:
         srcs = [s for s in ops if not _remote(s)]
     c.reads.extend(srcs)

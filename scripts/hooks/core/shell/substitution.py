@@ -109,13 +109,20 @@ class Substitution(Lexer):
         segs.append(("$", QUOTED if quoted else LIT))
         return i + 1
 
+    def pos_unknown(self):
+        """$1.. and "$@" are not known: in a function body, or in a loop whose later turns
+        may see a `set --` or `shift` from an earlier one."""
+        if self.pos is DYNPOS:
+            return True
+        return "do" in getattr(self, "open", ()) and ("set" in self.s or "shift" in self.s)
+
     def lookup(self, name):
         """A variable's value when the analysis can know it, else None."""
         if self.ctx.vars.refs:
             name = self.ctx.vars.target(name)  # declare -n r=x: $r is x's value
         if name == "HOME":
             return self.ctx.vars.get("HOME", self.ctx.home)
-        if self.pos is DYNPOS and (name in DIGITS and name != "0" or name in "@*#"):
+        if self.pos_unknown() and (name in DIGITS and name != "0" or name in "@*#"):
             return None
         if name in DIGITS:
             if name == "0":
@@ -223,7 +230,7 @@ class Substitution(Lexer):
                 self.arg0
                 if k == 0
                 else None
-                if pos is DYNPOS
+                if pos is DYNPOS or self.pos_unknown()
                 else pos[k - 1]
                 if k <= len(pos)
                 else ""
@@ -262,12 +269,12 @@ class Substitution(Lexer):
         ctx = self.ctx
         v = None
         if body in ("@", "*"):
-            v = None if self.pos is DYNPOS else " ".join(self.pos or ())
+            v = None if self.pos_unknown() else " ".join(self.pos or ())
         elif body.isdigit() or body[:1] in NAME0 and all(ch in NAMEC for ch in body):
             if body.isdigit() and len(body) > 1:
                 pos = self.pos or ()
                 k = int(body)
-                v = None if pos is DYNPOS else pos[k - 1] if k <= len(pos) else ""
+                v = None if self.pos_unknown() else pos[k - 1] if k <= len(pos) else ""
             else:
                 v = self.lookup(body)
         if v is None:

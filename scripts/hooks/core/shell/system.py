@@ -157,6 +157,8 @@ def h_su(c, a, p, raw):
     )
     code = vals(found, "-c", "--command", "--session-command")
     login = has(found, "-l", "--login") or "-" in ops
+    if _other_shell(c, found, ops, code, p):
+        return set(code) | set(ops)
     if code:
         c.code.append(code[0])
         with cwd_of(p, True if login else None):  # a login shell starts in a home dir
@@ -166,6 +168,26 @@ def h_su(c, a, p, raw):
         spawn(ops[1:] if len(ops) > 1 and not has(found, "-u", "--user") else ops, p)
         return set(ops)
     stdin_code(c, [], p, raw, "sh", shell=True)
+
+
+_SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "tcsh", "csh"))
+
+
+def _other_shell(c, found, ops, code, p):
+    """`su [-s PROGRAM] [user [args]]`: su runs PROGRAM (or the user's shell) with `-c CODE`
+    or with the words after the user: a shell runs them as a script, a program that is no
+    shell takes them as its arguments."""
+    shell = vals(found, "-s", "--shell")
+    words = [w for w in ops if w != "-"]
+    args = words[1:] if words and words[0] != "--" else words
+    args = [w for w in args if w != "--"]
+    if not shell or shell[-1].rsplit("/", 1)[-1] in _SHELLS:
+        if code or not args:
+            return False
+        spawn([shell[-1] if shell else "sh"] + args, p)  # `su root x.sh`: the shell runs x.sh
+        return True
+    spawn([shell[-1]] + (["-c", code[0]] if code else args), p)
+    return True
 
 
 def h_runuser(c, a, p, raw):

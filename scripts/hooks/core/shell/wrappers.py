@@ -10,13 +10,10 @@ from core.shell.envwatch import claude_var
 
 
 def _env_assigns(c, a):
+    """env and sudo take every leading word with a `=` in it as NAME=VALUE, whatever the
+    name (`BASH_FUNC_f%%=() { ...; }` is a function a child bash imports)."""
     i = 0
-    while (
-        i < len(a)
-        and "=" in a[i]
-        and a[i][:1] not in ("-", "=")
-        and a[i].split("=", 1)[0].replace("_", "a").isalnum()
-    ):
+    while i < len(a) and "=" in a[i] and a[i][:1] not in ("-", "="):
         k, _, v = a[i].partition("=")
         c.env[k] = v
         i += 1
@@ -73,6 +70,7 @@ _ENV_LONG = (
     "--block-signal",
     "--list-signal-handling",
     "--debug",
+    "--argv0",
 )
 
 
@@ -92,7 +90,7 @@ def w_env(c, a, p, raw):
             name, eq, val = w.partition("=")
             full = [x for x in _ENV_LONG if long_match(name, x)]
             name = full[0] if len(full) == 1 else name
-            takes = name in ("--unset", "--chdir", "--split-string")
+            takes = name in ("--unset", "--chdir", "--split-string", "--argv0")
             if takes and not eq:
                 val = a[i + 1] if i + 1 < len(a) else ""
                 i += 1
@@ -107,14 +105,17 @@ def w_env(c, a, p, raw):
                 c.flag("env option %s" % name, unknown=True)
             continue
         if w[:1] == "-" and len(w) > 1:
-            # a bundle of short options: -i, -0, -v, -u NAME, -C DIR, -S TEXT, -P PATH
+            # a bundle of short options: -i, -0, -v, -u NAME, -C DIR, -S TEXT, -P PATH, -a ARGV0;
+            # any other letter may take a value we would misread as the program: unknown
             j = 1
             i += 1
             while j < len(w):
                 ch = w[j]
                 if ch == "i":
                     c.stripped = True
-                if ch in "uCSP":
+                if ch not in "i0vuCSPa":
+                    c.flag("env option -%s" % ch, unknown=True)
+                if ch in "uCSPa":
                     val = w[j + 1 :]
                     if not val:
                         val = a[i] if i < len(a) else ""
@@ -180,6 +181,12 @@ def w_exec(c, a, p, raw):
     if has(found, "-c") and rest:
         c.stripped = True  # exec -c: the command starts with an empty environment
     return rest or None
+
+
+def w_jobs(c, a, p, raw):
+    """`jobs -x CMD ARGS` runs CMD (with job specs replaced by process group ids)."""
+    found, rest = opts(a[1:], "", (), True)
+    return rest if has(found, "-x") and rest else None
 
 
 def w_ionice(c, a, p, raw):
