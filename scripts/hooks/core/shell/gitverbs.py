@@ -93,6 +93,9 @@ def submodule(c, rest: list[str], write, gitdir: str, p) -> set:
         write(gitdir)
     else:  # update, deinit: check out or empty each submodule's work tree
         write(*(ops or ["."]), gitdir)
+        if verb == "deinit" and any(w in ("-f", "--force") for w in rest[at + 1 :]):
+            # without --force it refuses a tree with local changes; with it they are lost
+            c.flag("git submodule deinit --force discards local changes", destructive=True)
     return skip
 
 
