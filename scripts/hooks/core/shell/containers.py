@@ -123,9 +123,9 @@ def mounts(a: list[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def outputs(a: list[str]) -> list[str]:
-    """Local directories or files a build exports to: `-o DIR`, `--output type=local,dest=DIR`
-    (tar: a file), not an image or a registry."""
+def _build_options(a: list[str], wanted) -> list[tuple[str, str]]:
+    """(name, value) of each option of `docker build` whose name `wanted` accepts, its value
+    joined (`--x=v`, `-ov`) or the next word; nothing for any other verb."""
     words, i = verb(a)
     if not words or words[-1] != "build":
         return []
@@ -133,14 +133,25 @@ def outputs(a: list[str]) -> list[str]:
     rest = a[i:]
     for k, w in enumerate(rest):
         name, eq, val = w.partition("=")
-        if w[:2] == "-o" and w[:2] != "--" and len(w) > 2:
+        if w[:2] == "-o" and len(w) > 2:
             name, val, eq = "-o", w[2:], "="
-        if name not in ("-o", "--output") and not (
-            name[:3] == "--o" and "--output".startswith(name)
-        ):
+        if not wanted(name):
             continue
         if not eq:
             val = rest[k + 1] if k + 1 < len(rest) else ""
+        out.append((name, val))
+    return out
+
+
+def _is_output(name: str) -> bool:
+    return name in ("-o", "--output") or name[:3] == "--o" and "--output".startswith(name)
+
+
+def outputs(a: list[str]) -> list[str]:
+    """Local directories or files a build exports to: `-o DIR`, `--output type=local,dest=DIR`
+    (tar: a file), not an image or a registry."""
+    out = []
+    for _, val in _build_options(a, _is_output):
         if "=" not in val:
             if val and val != "-":
                 out.append(val)
@@ -155,17 +166,8 @@ def outputs(a: list[str]) -> list[str]:
 def build_reads(a: list[str]) -> list[str]:
     """Host files a build hands to the Dockerfile's steps: `--secret id=x,src=FILE` (env= a
     variable), `--ssh default=KEY`, `--secret-file`: the build may print them."""
-    words, i = verb(a)
-    if not words or words[-1] != "build":
-        return []
     out = []
-    rest = a[i:]
-    for k, w in enumerate(rest):
-        name, eq, val = w.partition("=")
-        if name not in ("--secret", "--ssh"):
-            continue
-        if not eq:
-            val = rest[k + 1] if k + 1 < len(rest) else ""
+    for name, val in _build_options(a, ("--secret", "--ssh").__contains__):
         for field in val.split(","):
             key, has_eq, path = field.partition("=")
             if name == "--ssh" and has_eq and key != "id" or key in ("src", "source"):

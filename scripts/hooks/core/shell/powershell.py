@@ -360,36 +360,34 @@ def _bash_values(seg, values):
     import shlex
 
     out = []
-    k = seg.find("$")
-    while k >= 0:
-        j = k + 1
-        while j < len(seg) and seg[j] in _PS_NAME:
-            j += 1
-        ref = seg[k + 1 : j]
+    for _, ref in _refs(seg):
         scope, _, name = ref.lower().rpartition(":")
         if name in values and scope in _SCOPES:
             val = values[name]
             if val is None or val is OPAQUE or ":" in ref:
                 return None  # bash has no $global:x: a value it cannot see
             out.append("%s=%s; " % (ref, shlex.quote(val)))
-        k = seg.find("$", j)
     return "".join(out)
+
+
+def _refs(text):
+    """(`$ref` as written, ref) for each variable reference in the text."""
+    k = text.find("$")
+    while k >= 0:
+        j = k + 1
+        while j < len(text) and text[j] in _PS_NAME:
+            j += 1
+        yield text[k:j], text[k + 1 : j]
+        k = text.find("$", j)
 
 
 def _uses(word, names):
     """The names of `names` (lower-cased) the word refers to as $name."""
-    low = word.lower()
     found = []
-    k = low.find("$")
-    while k >= 0:
-        j = k + 1
-        while j < len(low) and low[j] in _PS_NAME:
-            j += 1
-        ref = low[k + 1 : j]
+    for written, ref in _refs(word.lower()):
         name = ref.rpartition(":")[2] if ref.rpartition(":")[0] in _SCOPES else ref
         if name in names:
-            found.append((low[k:j], name))
-        k = low.find("$", j)
+            found.append((written, name))
     return found
 
 
